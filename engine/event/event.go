@@ -1,0 +1,223 @@
+// Package event is quire's one event vocabulary: what the engine emits, what
+// the UI reduces into the transcript, what the store appends, what
+// `quire exec --json` prints as JSONL, what `quire export` writes and what
+// `quire replay` feeds back. The transcript on screen is a pure function of
+// these events and the terminal width, and the model's history is a pure
+// function of these events alone.
+//
+// The package is a leaf: it imports nothing of quire's, so scrollback, app
+// and the store can use it without pulling in the engine.
+//
+// Compatibility rules: every event carries the schema version V it was
+// written with. Fields are only ever added; a reader ignores fields it does
+// not know (encoding/json does) and treats a missing field as its zero
+// value. A reader refuses events whose V is newer than SchemaVersion with an
+// error naming both versions (see CheckVersion). Renaming or re-purposing a
+// field or a kind requires bumping SchemaVersion and an in-memory upgrade
+// in Upgrade.
+package event
+
+import (
+	"encoding/json"
+	"fmt"
+	"time"
+)
+
+// SchemaVersion is the version of the vocabulary this binary writes.
+const SchemaVersion = 1
+
+// Kind names what happened. The string values are the stable on-disk and
+// JSONL names.
+type Kind string
+
+const (
+	// SessionStarted opens every session log. Session is set.
+	SessionStarted Kind = "session_started"
+	// UserMessage is a prompt the user submitted. Text is set. The engine
+	// emits it only once the message is durable (if a store is attached).
+	UserMessage Kind = "user_message"
+	// TurnStarted marks the start of a turn; Turn is the new turn number.
+	TurnStarted Kind = "turn_started"
+	// AssistantDelta is a fragment of the assistant's visible answer. Text
+	// is set. Consecutive deltas may be coalesced by a slow consumer.
+	AssistantDelta Kind = "assistant_delta"
+	// ReasoningDelta is a fragment of reasoning text the server exposed.
+	ReasoningDelta Kind = "reasoning_delta"
+	// AssistantMessage closes one sampled assistant message. Text holds the
+	// whole visible text; Calls lists the tool calls it made, in order.
+	AssistantMessage Kind = "assistant_message"
+	// ToolCallRequested announces one tool call. Call is set.
+	ToolCallRequested Kind = "tool_call"
+	// ApprovalRequested asks the user about a call. Approval is set
+	// (CallID, Tool, Target, Preview).
+	ApprovalRequested Kind = "approval_requested"
+	// ApprovalAnswered records the user's (or the policy's) answer.
+	// Approval is set (CallID, Decision, Reason).
+	ApprovalAnswered Kind = "approval_answered"
+	// ToolOutputDelta is streamed output of a running call. CallID and
+	// Text are set.
+	ToolOutputDelta Kind = "tool_output"
+	// ToolFinished is the result of a call, exactly once per call id.
+	// Result is set.
+	ToolFinished Kind = "tool_finished"
+	// TurnEnded closes a turn. End is set.
+	TurnEnded Kind = "turn_ended"
+	// Compacted records a compaction. Compaction is set; history before
+	// this event is replaced by Compaction.Summary for the model.
+	Compacted Kind = "compacted"
+	// Notice is information for the user (a guard tripped, a retry).
+	// Text is set; Level may be set.
+	Notice Kind = "notice"
+	// Error is a failure the user should see. Text is set.
+	Error Kind = "error"
+)
+
+// Event is one entry of a session's log. Exactly the fields named by its
+// Kind are set; the others are zero and omitted from JSON.
+type Event struct {
+	V    int       `json:"v"`
+	Seq  uint64    `json:"seq"`  // 1-based, strictly increasing within a session
+	Time time.Time `json:"time"` // when it happened, for replay pacing
+	Kind Kind      `json:"kind"`
+	Turn int       `json:"turn,omitempty"` // 1-based turn it belongs to; 0 outside turns
+
+	Text   string `json:"text,omitempty"`
+	CallID string `json:"call_id,omitempty"`
+	Level  string `json:"level,omitempty"` // for Notice: "info" or "warn"
+
+	Session    *SessionInfo `json:"session,omitempty"`
+	Calls      []ToolCall   `json:"calls,omitempty"`
+	Call       *ToolCall    `json:"call,omitempty"`
+	Approval   *Approval    `json:"approval,omitempty"`
+	Result     *ToolResult  `json:"result,omitempty"`
+	End        *TurnEnd     `json:"end,omitempty"`
+	Compaction *Compaction  `json:"compaction,omitempty"`
+}
+
+// SessionInfo describes a session when it starts (or resumes).
+type SessionInfo struct {
+	ID       string `json:"id"`
+	Cwd      string `json:"cwd"`
+	Model    string `json:"model"`
+	Version  string `json:"version"`            // quire's version
+	Sandbox  string `json:"sandbox,omitempty"`  // profile name
+	Approval string `json:"approval,omitempty"` // approval mode
+	Resumed  bool   `json:"resumed,omitempty"`
+}
+
+// ToolCall is one call the model made.
+type ToolCall struct {
+	ID        string          `json:"id"`
+	Name      string          `json:"name"`
+	Arguments json.RawMessage `json:"arguments"`
+	// Display hints, filled by the engine from the tool's plan when the
+	// arguments were valid: the tool's kind (read, search, edit, execute,
+	// other) and its target (a path, a pattern, a command).
+	ToolKind string `json:"tool_kind,omitempty"`
+	Target   string `json:"target,omitempty"`
+}
+
+// Decision is an answer to an approval request.
+type Decision string
+
+const (
+	Approve        Decision = "yes"
+	ApproveSession Decision = "session" // yes, and don't ask again for this tool / command prefix
+	Deny           Decision = "no"
+)
+
+// Approval is both the question and the answer of an approval exchange.
+type Approval struct {
+	CallID string `json:"call_id"`
+	Tool   string `json:"tool,omitempty"`
+	Target string `json:"target,omitempty"`
+	// Preview is what the user decides on: a unified diff for edits, the
+	// command line for shell calls.
+	Preview  string   `json:"preview,omitempty"`
+	Decision Decision `json:"decision,omitempty"`
+	Reason   string   `json:"reason,omitempty"` // the user's words to the model, on Deny
+	ByPolicy bool     `json:"by_policy,omitempty"`
+}
+
+// ToolStatus is how a call ended.
+type ToolStatus string
+
+const (
+	ToolOK        ToolStatus = "ok"
+	ToolError     ToolStatus = "error"     // the tool failed; the model sees why
+	ToolDenied    ToolStatus = "denied"    // the user or policy said no
+	ToolCancelled ToolStatus = "cancelled" // the turn was cancelled before or during the call
+)
+
+// ToolResult is the outcome of one call. Output is exactly what the model
+// saw as the tool message.
+type ToolResult struct {
+	CallID     string     `json:"call_id"`
+	Name       string     `json:"name,omitempty"`
+	Status     ToolStatus `json:"status"`
+	Output     string     `json:"output"`
+	ExitCode   *int       `json:"exit_code,omitempty"`
+	DurationMS int64      `json:"duration_ms"`
+	Truncated  bool       `json:"truncated,omitempty"`
+	// Diff is a unified diff of what an edit changed, for display.
+	Diff string `json:"diff,omitempty"`
+}
+
+// TurnState is how a turn ended.
+type TurnState string
+
+const (
+	TurnCompleted TurnState = "completed"
+	TurnCancelled TurnState = "cancelled"
+	TurnFailed    TurnState = "error"
+)
+
+// Usage is token accounting as reported by the API (or estimated).
+type Usage struct {
+	PromptTokens     int  `json:"prompt_tokens"`
+	CompletionTokens int  `json:"completion_tokens"`
+	TotalTokens      int  `json:"total_tokens"`
+	Estimated        bool `json:"estimated,omitempty"`
+}
+
+// TurnEnd closes a turn.
+type TurnEnd struct {
+	State TurnState `json:"state"`
+	Usage Usage     `json:"usage"`
+	Error string    `json:"error,omitempty"`
+	// ContextTokens is the estimated size of the history after the turn,
+	// and ContextWindow the model's window, for the status line.
+	ContextTokens int `json:"context_tokens,omitempty"`
+	ContextWindow int `json:"context_window,omitempty"`
+}
+
+// Compaction records a replacement of the model's history by a summary.
+type Compaction struct {
+	BeforeTokens int    `json:"before_tokens"`
+	AfterTokens  int    `json:"after_tokens"`
+	Summary      string `json:"summary"`
+	Manual       bool   `json:"manual,omitempty"`
+	Focus        string `json:"focus,omitempty"`
+}
+
+// CheckVersion refuses events written by a newer quire.
+func CheckVersion(v int) error {
+	if v > SchemaVersion {
+		return fmt.Errorf("written by a newer quire (event schema v%d; this binary reads up to v%d): upgrade quire to read it", v, SchemaVersion)
+	}
+	return nil
+}
+
+// Upgrade brings an event written with an older schema to the current one
+// in memory. Version 1 is the first; there is nothing to upgrade yet, but
+// every reader calls Upgrade so that the first real migration has one
+// place to live.
+func Upgrade(e *Event) error {
+	if err := CheckVersion(e.V); err != nil {
+		return err
+	}
+	if e.V == 0 {
+		e.V = 1 // written before versioning was enforced: same shape
+	}
+	return nil
+}

@@ -1,0 +1,92 @@
+package render
+
+import (
+	"strings"
+	"unicode/utf8"
+
+	"github.com/rivo/uniseg"
+)
+
+// Text that reaches the renderer is untrusted (model output, tool output,
+// file names). Control characters are never written raw: each is drawn as a
+// visible one-column glyph. Producers that lay text out (markdown,
+// scrollback) measure with StringWidth, which counts exactly what the
+// renderer will draw, so wrapping and drawing always agree.
+
+// VisibleControl maps a control rune to the glyph drawn in its place, and
+// reports whether r is a control rune at all.
+func VisibleControl(r rune) (rune, bool) {
+	switch {
+	case r < 0x20:
+		return 0x2400 + r, true // U+2400 CONTROL PICTURES: ␀ … ␟ (␛ for ESC)
+	case r == 0x7f:
+		return 0x2421, true // ␡
+	case r >= 0x80 && r < 0xa0:
+		return utf8.RuneError, true // C1 controls have no picture
+	}
+	return r, false
+}
+
+// Sanitize returns s with invalid UTF-8 replaced by U+FFFD and every
+// control character replaced by its visible glyph. It returns s itself
+// (no allocation) when there is nothing to replace.
+func Sanitize(s string) string {
+	clean := true
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c < utf8.RuneSelf {
+			if c < 0x20 || c == 0x7f {
+				clean = false
+				break
+			}
+			i++
+			continue
+		}
+		r, n := utf8.DecodeRuneInString(s[i:])
+		if r == utf8.RuneError && n == 1 {
+			clean = false
+			break
+		}
+		if _, ctl := VisibleControl(r); ctl {
+			clean = false
+			break
+		}
+		i += n
+	}
+	if clean {
+		return s
+	}
+	var b strings.Builder
+	b.Grow(len(s) + 8)
+	for _, r := range s { // range yields RuneError for invalid bytes
+		if v, ctl := VisibleControl(r); ctl {
+			r = v
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
+}
+
+// StringWidth is the number of terminal columns s occupies when drawn by
+// the renderer: grapheme clusters measured with uniseg, control characters
+// one column each (they are drawn as visible glyphs).
+func StringWidth(s string) int {
+	s = Sanitize(s)
+	w := 0
+	state := -1
+	for len(s) > 0 {
+		var cw int
+		_, s, cw, state = uniseg.FirstGraphemeClusterInString(s, state)
+		w += cw
+	}
+	return w
+}
+
+// Width is the display width of the line.
+func (l Line) Width() int {
+	w := 0
+	for _, s := range l.Spans {
+		w += StringWidth(s.Text)
+	}
+	return w
+}
