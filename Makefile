@@ -1,0 +1,59 @@
+# quire's build, test and benchmark entry points. Every target works on a
+# fresh machine with Go installed; scripts/setup installs the rest.
+
+GO        ?= go
+PKGS      := ./...
+STATICCHECK_VERSION := v0.7.0
+GOBIN     := $(shell $(GO) env GOPATH)/bin
+BENCHTIME ?= 1s
+
+.PHONY: all build test test-short lint fuzz bench bench-render bench-markdown bench-layout bench-store bench-app setup clean
+
+all: build
+
+build:
+	$(GO) build -o quire ./cmd/quire
+
+# The whole suite: vet, then every test under the race detector (the
+# engine, app, store and term packages run goroutines; the rest are cheap
+# enough that one invocation is simpler than a list that drifts).
+test: setup
+	$(GO) vet $(PKGS)
+	$(GO) test -race -count=1 -timeout 20m $(PKGS)
+
+test-short:
+	$(GO) test -short -count=1 $(PKGS)
+
+lint:
+	@test -z "$$(gofmt -l $$(git ls-files '*.go'))" || { gofmt -l $$(git ls-files '*.go'); echo "gofmt: the files above need formatting"; exit 1; }
+	$(GO) vet $(PKGS)
+	@test -x $(GOBIN)/staticcheck || $(GO) install honnef.co/go/tools/cmd/staticcheck@$(STATICCHECK_VERSION)
+	$(GOBIN)/staticcheck $(PKGS)
+
+# Slow suites live here, not in `test`.
+FUZZTIME ?= 30s
+fuzz:
+	scripts/fuzz $(FUZZTIME)
+
+setup:
+	@scripts/setup
+
+bench: bench-render bench-markdown bench-layout bench-store bench-app
+
+bench-render:
+	$(GO) run ./bench/cmd/benchtable -suite render -benchtime $(BENCHTIME)
+
+bench-markdown:
+	$(GO) run ./bench/cmd/benchtable -suite markdown -benchtime $(BENCHTIME)
+
+bench-layout:
+	$(GO) run ./bench/cmd/benchtable -suite layout -benchtime $(BENCHTIME)
+
+bench-store:
+	$(GO) run ./bench/cmd/benchtable -suite store -benchtime $(BENCHTIME)
+
+bench-app:
+	$(GO) run ./bench/cmd/benchtable -suite app -benchtime $(BENCHTIME)
+
+clean:
+	rm -f quire

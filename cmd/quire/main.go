@@ -1,0 +1,112 @@
+// Command quire is a terminal AI coding agent. This file parses the command
+// line and dispatches to one subcommand; every subcommand lives in a file of
+// its own and only wires packages together.
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+)
+
+// version is set at build time with -ldflags "-X main.version=...".
+var version = "dev"
+
+// command is one subcommand of quire.
+type command struct {
+	name    string
+	summary string
+	// run receives the arguments after the subcommand's name and returns
+	// the process exit status.
+	run    func(args []string) int
+	hidden bool
+}
+
+// commands lists every subcommand. Keep it sorted by name, hidden ones last.
+func commands() []command {
+	return []command{
+		{name: "help", summary: "show this help", run: runHelp},
+		{name: "version", summary: "print quire's version", run: runVersion},
+	}
+}
+
+func main() {
+	os.Exit(run(os.Args[1:]))
+}
+
+func run(args []string) int {
+	if len(args) > 0 {
+		for _, c := range commands() {
+			if c.name == args[0] {
+				return c.run(args[1:])
+			}
+		}
+		switch args[0] {
+		case "-h", "-help", "--help":
+			return runHelp(nil)
+		case "-version", "--version":
+			return runVersion(nil)
+		}
+	}
+	return runDefault(args)
+}
+
+// runDefault is `quire [flags] [PROMPT]`: the interactive session.
+func runDefault(args []string) int {
+	fs := newFlagSet("quire")
+	if err := fs.Parse(args); err != nil {
+		return exitUsage(err)
+	}
+	fmt.Fprintln(os.Stderr, "quire: the interactive session is not built yet; see `quire help`")
+	return 1
+}
+
+func runVersion(args []string) int {
+	fmt.Println("quire", version)
+	return 0
+}
+
+func runHelp(args []string) int {
+	usage(os.Stdout)
+	return 0
+}
+
+func usage(w io.Writer) {
+	var b strings.Builder
+	b.WriteString("quire: a terminal AI coding agent\n\n")
+	b.WriteString("Usage:\n  quire [flags] [PROMPT]   start an interactive session\n  quire COMMAND [flags]\n\nCommands:\n")
+	for _, c := range commands() {
+		if c.hidden {
+			continue
+		}
+		fmt.Fprintf(&b, "  %-10s %s\n", c.name, c.summary)
+	}
+	b.WriteString("\nRun `quire COMMAND --help` for a command's flags.\n")
+	io.WriteString(w, b.String())
+}
+
+// newFlagSet returns a flag set that reports errors instead of exiting, so
+// every command shares one error path.
+func newFlagSet(name string) *flag.FlagSet {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	fs.SetOutput(os.Stderr)
+	return fs
+}
+
+// exitUsage turns a flag parsing error into the exit status: 0 for -h, 2
+// for a bad flag (the flag package has already said what was wrong).
+func exitUsage(err error) int {
+	if errors.Is(err, flag.ErrHelp) {
+		return 0
+	}
+	return 2
+}
+
+// fail prints one line naming the problem and returns exit status 1.
+func fail(err error) int {
+	fmt.Fprintln(os.Stderr, "quire:", err)
+	return 1
+}
