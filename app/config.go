@@ -1,0 +1,249 @@
+package app
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/BurntSushi/toml"
+)
+
+// Config is every setting the interactive app reads. Values come from, in
+// order of precedence: command-line flags, environment variables, the
+// config file (config.toml in the config dir), built-in defaults. Config
+// records where each value came from so `quire config` can say.
+type Config struct {
+	Model         string
+	BaseURL       string
+	APIKey        string
+	Approval      string // ask | auto-edit | yolo
+	Sandbox       string // off | workspace | read-only | strict | a custom profile
+	Theme         string // dark | light
+	Minimal       bool
+	Mouse         bool
+	DrawInterval  time.Duration
+	ContextWindow int
+	RetentionDays int
+
+	// Source maps a setting's key to where its value came from.
+	Source map[string]string
+	// File is the config file consulted (it may not exist).
+	File string
+}
+
+// setting describes one key: its name in config.toml, its environment
+// variable, its default, and how to parse and print its value.
+type setting struct {
+	key, env, def, help string
+	accessor
+}
+
+// accessor parses a string into a Config field and prints it back.
+type accessor struct {
+	set func(c *Config, v string) error
+	get func(c *Config) string
+}
+
+func str(p func(*Config) *string) accessor {
+	return accessor{
+		set: func(c *Config, v string) error { *p(c) = v; return nil },
+		get: func(c *Config) string { return *p(c) },
+	}
+}
+
+func oneOf(p func(*Config) *string, allowed ...string) accessor {
+	return accessor{
+		set: func(c *Config, v string) error {
+			for _, a := range allowed {
+				if v == a {
+					*p(c) = v
+					return nil
+				}
+			}
+			return fmt.Errorf("%q is not one of %s", v, strings.Join(allowed, ", "))
+		},
+		get: func(c *Config) string { return *p(c) },
+	}
+}
+
+func boolean(p func(*Config) *bool) accessor {
+	return accessor{
+		set: func(c *Config, v string) error {
+			b, err := strconv.ParseBool(v)
+			if err != nil {
+				return fmt.Errorf("%q is not true or false", v)
+			}
+			*p(c) = b
+			return nil
+		},
+		get: func(c *Config) string { return strconv.FormatBool(*p(c)) },
+	}
+}
+
+func positive(p func(*Config) *int) accessor {
+	return accessor{
+		set: func(c *Config, v string) error {
+			n, err := strconv.Atoi(v)
+			if err != nil || n <= 0 {
+				return fmt.Errorf("%q is not a positive whole number", v)
+			}
+			*p(c) = n
+			return nil
+		},
+		get: func(c *Config) string { return strconv.Itoa(*p(c)) },
+	}
+}
+
+func milliseconds(p func(*Config) *time.Duration) accessor {
+	return accessor{
+		set: func(c *Config, v string) error {
+			n, err := strconv.Atoi(v)
+			if err != nil || n < 0 || n > 1000 {
+				return fmt.Errorf("%q is not a whole number of milliseconds from 0 to 1000", v)
+			}
+			*p(c) = time.Duration(n) * time.Millisecond
+			return nil
+		},
+		get: func(c *Config) string { return strconv.Itoa(int(*p(c) / time.Millisecond)) },
+	}
+}
+
+func settings() []setting {
+	return []setting{
+		{"model", "QUIRE_MODEL", "gpt-4o-mini", "model name sent to the API", str(func(c *Config) *string { return &c.Model })},
+		{"base_url", "OPENAI_BASE_URL", "https://api.openai.com/v1", "OpenAI-compatible endpoint", str(func(c *Config) *string { return &c.BaseURL })},
+		{"api_key", "OPENAI_API_KEY", "", "API key (prefer the environment)", str(func(c *Config) *string { return &c.APIKey })},
+		{"approval", "QUIRE_APPROVAL", "ask", "ask | auto-edit | yolo", oneOf(func(c *Config) *string { return &c.Approval }, "ask", "auto-edit", "yolo")},
+		{"sandbox", "QUIRE_SANDBOX", "workspace", "off | workspace | read-only | strict | a custom profile", str(func(c *Config) *string { return &c.Sandbox })},
+		{"theme", "QUIRE_THEME", "dark", "dark | light", oneOf(func(c *Config) *string { return &c.Theme }, "dark", "light")},
+		{"minimal", "QUIRE_MINIMAL", "false", "start inline instead of full-screen", boolean(func(c *Config) *bool { return &c.Minimal })},
+		{"mouse", "QUIRE_MOUSE", "true", "capture the mouse in full-screen mode", boolean(func(c *Config) *bool { return &c.Mouse })},
+		{"draw_interval_ms", "QUIRE_DRAW_INTERVAL_MS", "8", "minimum milliseconds between frames", milliseconds(func(c *Config) *time.Duration { return &c.DrawInterval })},
+		{"context_window", "QUIRE_CONTEXT_WINDOW", "128000", "the model's context window in tokens", positive(func(c *Config) *int { return &c.ContextWindow })},
+		{"retention_days", "QUIRE_RETENTION_DAYS", "30", "days before old sessions are removed", positive(func(c *Config) *int { return &c.RetentionDays })},
+	}
+}
+
+// LoadConfig resolves the configuration. flags holds the values given on
+// the command line, by key; getenv reads the environment.
+func LoadConfig(flags map[string]string, getenv func(string) string) (*Config, error) {
+	c := &Config{Source: map[string]string{}, File: filepath.Join(ConfigDir(getenv), "config.toml")}
+	file, err := readConfigFile(c.File)
+	if err != nil {
+		return nil, err
+	}
+	var problems []string
+	for _, s := range settings() {
+		v, src := s.def, "default"
+		if fv, ok := file[s.key]; ok {
+			v, src = fv, c.File
+		}
+		if ev := getenv(s.env); ev != "" {
+			v, src = ev, "$"+s.env
+		}
+		if flv, ok := flags[s.key]; ok {
+			v, src = flv, "flag --"+strings.ReplaceAll(s.key, "_", "-")
+		}
+		if err := s.set(c, v); err != nil {
+			problems = append(problems, fmt.Sprintf("%s (from %s): %v", s.key, src, err))
+			continue
+		}
+		c.Source[s.key] = src
+	}
+	if len(problems) > 0 {
+		return nil, fmt.Errorf("bad configuration:\n  %s", strings.Join(problems, "\n  "))
+	}
+	return c, nil
+}
+
+// readConfigFile reads the top-level scalar keys of config.toml as strings.
+// Tables (such as [sandbox.profiles.NAME], read by package sandbox) are
+// left to their owners; an unknown top-level key is an error, because a
+// typo silently ignored is a setting the user thinks they have.
+func readConfigFile(path string) (map[string]string, error) {
+	raw := map[string]any{}
+	_, err := toml.DecodeFile(path, &raw)
+	if errors.Is(err, fs.ErrNotExist) {
+		return map[string]string{}, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("reading %s: %w", path, err)
+	}
+	known := map[string]bool{}
+	for _, s := range settings() {
+		known[s.key] = true
+	}
+	out := map[string]string{}
+	var unknown []string
+	for k, v := range raw {
+		if _, isTable := v.(map[string]any); isTable {
+			continue
+		}
+		if !known[k] {
+			unknown = append(unknown, k)
+			continue
+		}
+		out[k] = fmt.Sprint(v)
+	}
+	if len(unknown) > 0 {
+		sort.Strings(unknown)
+		return nil, fmt.Errorf("%s: unknown setting %s (run `quire config` for the list)", path, strings.Join(unknown, ", "))
+	}
+	return out, nil
+}
+
+// Describe lists every setting with its effective value and source, the
+// API key masked.
+func (c *Config) Describe() []string {
+	var out []string
+	for _, s := range settings() {
+		v := s.get(c)
+		if s.key == "api_key" && v != "" {
+			v = maskKey(v)
+		}
+		out = append(out, fmt.Sprintf("%-17s %-28s %s", s.key, v, c.Source[s.key]))
+	}
+	return out
+}
+
+func maskKey(k string) string {
+	if len(k) <= 8 {
+		return "****"
+	}
+	return k[:3] + "…" + k[len(k)-4:]
+}
+
+// ConfigDir is ${XDG_CONFIG_HOME:-~/.config}/quire.
+func ConfigDir(getenv func(string) string) string {
+	if d := getenv("XDG_CONFIG_HOME"); d != "" {
+		return filepath.Join(d, "quire")
+	}
+	return filepath.Join(homeDir(getenv), ".config", "quire")
+}
+
+// StateDir is ${QUIRE_HOME:-${XDG_STATE_HOME:-~/.local/state}/quire}.
+func StateDir(getenv func(string) string) string {
+	if d := getenv("QUIRE_HOME"); d != "" {
+		return d
+	}
+	if d := getenv("XDG_STATE_HOME"); d != "" {
+		return filepath.Join(d, "quire")
+	}
+	return filepath.Join(homeDir(getenv), ".local", "state", "quire")
+}
+
+func homeDir(getenv func(string) string) string {
+	if h := getenv("HOME"); h != "" {
+		return h
+	}
+	if h, err := os.UserHomeDir(); err == nil {
+		return h
+	}
+	return "."
+}
