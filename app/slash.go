@@ -1,0 +1,95 @@
+package app
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+)
+
+// slashCommand is one of the prompt's /commands.
+type slashCommand struct {
+	name string
+	args string // argument synopsis for help, "" when none
+	help string
+}
+
+// slashCommands lists every /command, in the order /help prints them.
+var slashCommands = []slashCommand{
+	{"help", "", "show keys and commands"},
+	{"compact", "[focus]", "summarise the conversation to free context, optionally focused"},
+	{"model", "[name]", "show or switch the model"},
+	{"rewind", "[N] [conversation|files|both]", "go back to prompt N: the conversation, the files, or both"},
+	{"sessions", "", "list sessions (quire resume ID opens one)"},
+	{"export", "[file]", "write this session as a JSONL transcript"},
+	{"clear", "", "start a new session with an empty transcript"},
+	{"mode", "[full|minimal]", "switch between full-screen and inline"},
+	{"quit", "", "leave quire (the session stays resumable)"},
+}
+
+// SlashInvocation is a parsed /command line.
+type SlashInvocation struct {
+	Name string
+	Args []string
+}
+
+// ParseSlash parses a prompt that starts with '/'. ok is false when the
+// text is not a command at all (so "/etc/hosts is broken" is a prompt);
+// err names an unknown command with the closest known one.
+func ParseSlash(text string) (inv SlashInvocation, ok bool, err error) {
+	text = strings.TrimSpace(text)
+	if !strings.HasPrefix(text, "/") || strings.Contains(text, "\n") {
+		return inv, false, nil
+	}
+	fields := strings.Fields(text[1:])
+	if len(fields) == 0 {
+		return inv, false, nil
+	}
+	name := fields[0]
+	if strings.Contains(name, "/") { // a path, not a command
+		return inv, false, nil
+	}
+	for _, c := range slashCommands {
+		if c.name == name {
+			return SlashInvocation{Name: name, Args: fields[1:]}, true, nil
+		}
+	}
+	if m := completeSlash(name); len(m) > 0 {
+		return inv, true, fmt.Errorf("unknown command /%s (did you mean /%s?)", name, m[0])
+	}
+	return inv, true, fmt.Errorf("unknown command /%s (/help lists them)", name)
+}
+
+// completeSlash returns the command names that start with prefix, sorted.
+func completeSlash(prefix string) []string {
+	var out []string
+	for _, c := range slashCommands {
+		if strings.HasPrefix(c.name, prefix) {
+			out = append(out, c.name)
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+// CompleteSlashLine completes the command name being typed in a prompt
+// that is only "/prefix". It returns the completed text and true when the
+// prefix is unambiguous; otherwise the candidates for display.
+func CompleteSlashLine(text string) (completed string, candidates []string) {
+	if !strings.HasPrefix(text, "/") || strings.ContainsAny(text, " \n") {
+		return text, nil
+	}
+	m := completeSlash(text[1:])
+	if len(m) == 1 {
+		return "/" + m[0] + " ", nil
+	}
+	return text, m
+}
+
+// slashHelp is the /help text for commands.
+func slashHelp() []string {
+	out := make([]string, 0, len(slashCommands))
+	for _, c := range slashCommands {
+		out = append(out, fmt.Sprintf("/%-10s %-32s %s", c.name, c.args, c.help))
+	}
+	return out
+}

@@ -1,0 +1,56 @@
+package app
+
+import (
+	"reflect"
+	"strings"
+	"testing"
+)
+
+func TestParseSlash(t *testing.T) {
+	tests := []struct {
+		in      string
+		ok      bool
+		inv     SlashInvocation
+		errPart string
+	}{
+		{"/compact keep the API notes", true, SlashInvocation{"compact", []string{"keep", "the", "API", "notes"}}, ""},
+		{"  /quit  ", true, SlashInvocation{"quit", []string{}}, ""},
+		{"/etc/hosts is wrong, fix it", false, SlashInvocation{}, ""},
+		{"/", false, SlashInvocation{}, ""},
+		{"/mode\nsecond line", false, SlashInvocation{}, ""},
+		{"plain prompt", false, SlashInvocation{}, ""},
+		{"/comp", true, SlashInvocation{}, "did you mean /compact"},
+		{"/frobnicate", true, SlashInvocation{}, "/help lists them"},
+	}
+	for _, tt := range tests {
+		inv, ok, err := ParseSlash(tt.in)
+		if ok != tt.ok {
+			t.Errorf("%q: ok=%v", tt.in, ok)
+			continue
+		}
+		if tt.errPart != "" {
+			if err == nil || !strings.Contains(err.Error(), tt.errPart) {
+				t.Errorf("%q: err %v, want %q", tt.in, err, tt.errPart)
+			}
+			continue
+		}
+		if err != nil {
+			t.Errorf("%q: %v", tt.in, err)
+		}
+		if ok && !reflect.DeepEqual(inv, tt.inv) {
+			t.Errorf("%q: %+v, want %+v", tt.in, inv, tt.inv)
+		}
+	}
+}
+
+func TestCompleteSlashLine(t *testing.T) {
+	if got, _ := CompleteSlashLine("/he"); got != "/help " {
+		t.Errorf("completed %q", got)
+	}
+	if _, c := CompleteSlashLine("/"); len(c) != len(slashCommands) {
+		t.Errorf("bare slash lists %d candidates", len(c))
+	}
+	if got, c := CompleteSlashLine("/compact now"); got != "/compact now" || c != nil {
+		t.Errorf("arguments must not be completed: %q %v", got, c)
+	}
+}
