@@ -1,5 +1,13 @@
 package tools
 
+import (
+	"fmt"
+	"path/filepath"
+	"strings"
+
+	"github.com/quire-sh/quire/sandbox"
+)
+
 // Env is what every call runs in: the working directory, the sandbox
 // profile the file tools enforce in-process and the shell tool hands to the
 // launcher, and a hook the engine uses to snapshot a file before its first
@@ -10,4 +18,74 @@ type Env struct {
 	// BeforeWrite, when set, is called with the absolute path of a file
 	// before a tool changes or creates it. An error aborts the write.
 	BeforeWrite func(path string) error
+	// Profile is the sandbox profile. Its zero value enforces nothing;
+	// build Envs with NewEnv.
+	Profile sandbox.Profile
+	// Support is what this machine's kernel can enforce, detected once by
+	// NewEnv; the shell tool refuses to run when Profile.Check(Support)
+	// fails.
+	Support sandbox.Support
+}
+
+// NewEnv returns an Env for the working directory dir (symlinks resolved)
+// under profile. It detects the kernel's sandbox support once.
+func NewEnv(dir string, profile sandbox.Profile) (*Env, error) {
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return nil, fmt.Errorf("working directory %q: %w", dir, err)
+	}
+	real, err := filepath.EvalSymlinks(abs)
+	if err != nil {
+		return nil, fmt.Errorf("working directory %q: %w", dir, err)
+	}
+	return &Env{Dir: real, Profile: profile, Support: sandbox.Detect()}, nil
+}
+
+// abs interprets a path argument relative to the working directory.
+func (e *Env) abs(p string) string {
+	if filepath.IsAbs(p) {
+		return filepath.Clean(p)
+	}
+	return filepath.Join(e.Dir, p)
+}
+
+// readPath resolves a path argument for reading under the profile.
+func (e *Env) readPath(p string) (string, error) {
+	return e.Profile.CanRead(e.abs(p))
+}
+
+// writePath resolves a path argument for writing under the profile.
+func (e *Env) writePath(p string) (string, error) {
+	return e.Profile.CanWrite(e.abs(p))
+}
+
+// beforeWrite runs the checkpoint hook, if any.
+func (e *Env) beforeWrite(path string) error {
+	if e.BeforeWrite == nil {
+		return nil
+	}
+	if err := e.BeforeWrite(path); err != nil {
+		return fmt.Errorf("checkpoint before writing %s: %w", path, err)
+	}
+	return nil
+}
+
+// inDir reports whether every path lies inside the working directory.
+func (e *Env) inDir(paths []string) bool {
+	for _, p := range paths {
+		rel, err := filepath.Rel(e.Dir, p)
+		if err != nil || rel == ".." || strings.HasPrefix(rel, "../") {
+			return false
+		}
+	}
+	return true
+}
+
+// display is how a path is shown to the model and the user: relative to
+// the working directory when inside it, absolute otherwise.
+func (e *Env) display(p string) string {
+	if rel, err := filepath.Rel(e.Dir, p); err == nil && rel != ".." && !strings.HasPrefix(rel, "../") {
+		return rel
+	}
+	return p
 }

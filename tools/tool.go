@@ -43,6 +43,9 @@ type Plan struct {
 	Writes []string
 	// Command is the shell command line, for per-prefix approval memory.
 	Command string
+	// InDir reports whether every path in Writes lies inside the working
+	// directory (the auto-edit approval mode lets such edits proceed).
+	InDir bool
 }
 
 // Call is one invocation.

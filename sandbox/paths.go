@@ -1,0 +1,156 @@
+package sandbox
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+// StateDir is quire's own state directory:
+// ${QUIRE_HOME:-${XDG_STATE_HOME:-~/.local/state}/quire}. Every profile
+// except off keeps it writable so sessions can be saved.
+func StateDir() string {
+	if d := os.Getenv("QUIRE_HOME"); d != "" {
+		return d
+	}
+	if d := os.Getenv("XDG_STATE_HOME"); d != "" {
+		return filepath.Join(d, "quire")
+	}
+	return filepath.Join(homeDir(), ".local", "state", "quire")
+}
+
+// ConfigDir is quire's configuration directory:
+// ${XDG_CONFIG_HOME:-~/.config}/quire. Nothing running inside a sandbox may
+// write it, so a command cannot widen its own profile for the next run.
+func ConfigDir() string {
+	if d := os.Getenv("XDG_CONFIG_HOME"); d != "" {
+		return filepath.Join(d, "quire")
+	}
+	return filepath.Join(homeDir(), ".config", "quire")
+}
+
+// ConfigFile is the TOML file custom profiles are read from.
+func ConfigFile() string { return filepath.Join(ConfigDir(), "config.toml") }
+
+func homeDir() string {
+	if h, err := os.UserHomeDir(); err == nil {
+		return h
+	}
+	return "/"
+}
+
+// tempDirs lists the temporary directories every enforced profile keeps
+// writable: $TMPDIR, /tmp, /var/tmp and /dev/shm, symlinks resolved, missing
+// ones dropped, duplicates removed.
+func tempDirs() []string {
+	var out []string
+	for _, d := range []string{os.TempDir(), "/tmp", "/var/tmp", "/dev/shm"} {
+		r, err := Resolve(d)
+		if err != nil {
+			continue
+		}
+		if fi, err := os.Stat(r); err != nil || !fi.IsDir() {
+			continue
+		}
+		out = appendUnique(out, r)
+	}
+	return out
+}
+
+// Resolve makes path absolute, removes "." and ".." and resolves every
+// symlink along it. A path that does not exist yet is resolved up to its
+// deepest existing ancestor and the rest appended, so a file about to be
+// created is judged by where it would really land.
+func Resolve(path string) (string, error) {
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return "", fmt.Errorf("resolve %q: %w", path, err)
+	}
+	var rest []string
+	cur := abs
+	for {
+		r, err := filepath.EvalSymlinks(cur)
+		if err == nil {
+			for i := len(rest) - 1; i >= 0; i-- {
+				r = filepath.Join(r, rest[i])
+			}
+			return r, nil
+		}
+		if !errors.Is(err, fs.ErrNotExist) {
+			return "", fmt.Errorf("resolve %q: %w", path, err)
+		}
+		// A dangling symlink is still a symlink: follow its target so a
+		// link pointing outside cannot be used to create a file there.
+		if target, lerr := os.Readlink(cur); lerr == nil {
+			if !filepath.IsAbs(target) {
+				target = filepath.Join(filepath.Dir(cur), target)
+			}
+			next := target
+			for i := len(rest) - 1; i >= 0; i-- {
+				next = filepath.Join(next, rest[i])
+			}
+			if next == abs {
+				return "", fmt.Errorf("resolve %q: symlink loop", path)
+			}
+			return Resolve(next)
+		}
+		parent := filepath.Dir(cur)
+		if parent == cur {
+			return abs, nil
+		}
+		rest = append(rest, filepath.Base(cur))
+		cur = parent
+	}
+}
+
+// within reports whether path is root or lies beneath it. Both must be
+// clean absolute paths.
+func within(path, root string) bool {
+	if root == "/" {
+		return strings.HasPrefix(path, "/")
+	}
+	return path == root || strings.HasPrefix(path, root+string(filepath.Separator))
+}
+
+func withinAny(path string, roots []string) bool {
+	for _, r := range roots {
+		if within(path, r) {
+			return true
+		}
+	}
+	return false
+}
+
+func appendUnique(list []string, items ...string) []string {
+	for _, it := range items {
+		dup := false
+		for _, have := range list {
+			if have == it {
+				dup = true
+				break
+			}
+		}
+		if !dup {
+			list = append(list, it)
+		}
+	}
+	return list
+}
+
+// expandHome turns a leading "~/" into the home directory and makes
+// relative paths relative to base.
+func expandHome(p, base string) string {
+	if p == "~" {
+		return homeDir()
+	}
+	if strings.HasPrefix(p, "~/") {
+		return filepath.Join(homeDir(), p[2:])
+	}
+	if !filepath.IsAbs(p) {
+		return filepath.Join(base, p)
+	}
+	return p
+}

@@ -1,0 +1,230 @@
+package sandbox
+
+import (
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+)
+
+// Built-in profile names.
+const (
+	Off       = "off"
+	Workspace = "workspace"
+	ReadOnly  = "read-only"
+	Strict    = "strict"
+)
+
+// DefaultProfile is the profile used when none is chosen.
+const DefaultProfile = Workspace
+
+var builtinDescriptions = map[string]string{
+	Off:       "no sandbox: commands and file tools may do anything you can",
+	Workspace: "read everything; write the working dir, temp dirs and quire's state dir; network open",
+	ReadOnly:  "read everything; write only temp dirs and quire's state dir; no child network",
+	Strict:    "read system paths and the working dir only; write the working dir and temp; no child network",
+}
+
+// Profile is what a sandboxed command and the file tools may do. All paths
+// are absolute and symlink-resolved.
+type Profile struct {
+	// Name is the profile's name, as chosen with --sandbox.
+	Name string
+	// Enforced is false only for the off profile.
+	Enforced bool
+	// ReadAll grants reading the whole filesystem; when false only Read
+	// and Write may be read.
+	ReadAll bool
+	// Read lists readable trees (used when ReadAll is false).
+	Read []string
+	// Write lists writable (and readable) trees.
+	Write []string
+	// Deny lists trees that may be neither read nor written, even inside
+	// Read or Write.
+	Deny []string
+	// Protect lists trees that may never be written, even inside Write:
+	// the repository's hooks and config, and quire's configuration.
+	Protect []string
+	// Network reports whether child processes may use the network.
+	Network bool
+	// Dir is the working directory the profile was built for.
+	Dir string
+}
+
+// Builtins lists the built-in profile names in the order --help shows them.
+func Builtins() []string { return []string{Off, Workspace, ReadOnly, Strict} }
+
+// Describe is a one-line description of a built-in profile, or "" for
+// other names.
+func Describe(name string) string { return builtinDescriptions[name] }
+
+// Names lists every profile name: the built-ins, then the custom profiles
+// defined in the configuration file, sorted. A configuration that cannot be
+// read contributes no names (ProfileByName reports the error).
+func Names() []string {
+	names := Builtins()
+	cfg, err := loadConfig(ConfigFile())
+	if err != nil {
+		return names
+	}
+	var custom []string
+	for n := range cfg.Sandbox.Profiles {
+		if builtinDescriptions[n] == "" {
+			custom = append(custom, n)
+		}
+	}
+	sort.Strings(custom)
+	return append(names, custom...)
+}
+
+// ProfileByName builds the named profile for the working directory cwd.
+// The empty name selects DefaultProfile. Custom profiles come from
+// ConfigFile; a built-in name cannot be redefined there.
+func ProfileByName(name, cwd string) (Profile, error) {
+	if name == "" {
+		name = DefaultProfile
+	}
+	dir, err := Resolve(cwd)
+	if err != nil {
+		return Profile{}, err
+	}
+	if _, ok := builtinDescriptions[name]; ok {
+		return builtin(name, dir), nil
+	}
+	cfg, err := loadConfig(ConfigFile())
+	if err != nil {
+		return Profile{}, err
+	}
+	spec, ok := cfg.Sandbox.Profiles[name]
+	if !ok {
+		return Profile{}, fmt.Errorf("unknown sandbox profile %q; choose one of: %s", name, strings.Join(Names(), ", "))
+	}
+	return spec.build(name, dir)
+}
+
+func builtin(name, dir string) Profile {
+	if name == Off {
+		return Profile{Name: Off, ReadAll: true, Network: true, Dir: dir, Write: []string{"/"}}
+	}
+	state, _ := Resolve(StateDir())
+	p := Profile{Name: name, Enforced: true, Dir: dir, Protect: protectedPaths(dir)}
+	switch name {
+	case Workspace:
+		p.ReadAll, p.Network = true, true
+		p.Write = appendUnique([]string{dir}, tempDirs()...)
+		p.Write = appendUnique(p.Write, state)
+	case ReadOnly:
+		p.ReadAll = true
+		p.Write = appendUnique(tempDirs(), state)
+	case Strict:
+		p.Read = systemPaths()
+		p.Write = appendUnique([]string{dir}, tempDirs()...)
+		p.Write = appendUnique(p.Write, state)
+	}
+	return p
+}
+
+// systemPaths are the trees the strict profile may read besides its
+// writable ones: programs, libraries, system configuration and the kernel's
+// pseudo filesystems. Home directories, /root, /run and /var are absent,
+// which is what keeps ~/.ssh, ~/.aws, ~/.gnupg and agent sockets out of
+// reach.
+func systemPaths() []string {
+	var out []string
+	for _, p := range []string{"/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/etc", "/opt", "/dev", "/proc", "/sys", "/nix/store"} {
+		r, err := Resolve(p)
+		if err != nil {
+			continue
+		}
+		if _, err := os.Stat(r); err != nil {
+			continue
+		}
+		out = appendUnique(out, r)
+	}
+	return out
+}
+
+// protectedPaths are never writable from inside: the repository's hooks
+// and config (either could make git run code outside the sandbox later)
+// and quire's own configuration (which defines the profiles).
+func protectedPaths(dir string) []string {
+	gitDir := filepath.Join(dir, ".git")
+	if b, err := os.ReadFile(gitDir); err == nil {
+		// A worktree or submodule: .git is a file naming the real dir.
+		if s, ok := strings.CutPrefix(strings.TrimSpace(string(b)), "gitdir:"); ok {
+			gitDir = expandHome(strings.TrimSpace(s), dir)
+		}
+	}
+	var out []string
+	for _, p := range []string{filepath.Join(gitDir, "hooks"), filepath.Join(gitDir, "config"), ConfigDir()} {
+		if r, err := Resolve(p); err == nil {
+			out = appendUnique(out, r)
+		}
+	}
+	return out
+}
+
+// DeniedError reports an access the profile does not allow.
+type DeniedError struct {
+	Op      string // "read" or "write"
+	Path    string
+	Profile string
+	Reason  string
+}
+
+func (e *DeniedError) Error() string {
+	return fmt.Sprintf("sandbox profile %q does not allow %s %s: %s", e.Profile, verb(e.Op), e.Path, e.Reason)
+}
+
+// Unwrap makes errors.Is(err, fs.ErrPermission) true.
+func (e *DeniedError) Unwrap() error { return fs.ErrPermission }
+
+func verb(op string) string {
+	if op == "write" {
+		return "writing"
+	}
+	return "reading"
+}
+
+// CanRead reports whether path may be read, after resolving symlinks and
+// "..". It returns the resolved path to use for the actual I/O.
+func (p Profile) CanRead(path string) (string, error) {
+	r, err := Resolve(path)
+	if err != nil {
+		return "", err
+	}
+	if !p.Enforced {
+		return r, nil
+	}
+	if withinAny(r, p.Deny) {
+		return r, &DeniedError{"read", r, p.Name, "it is on the profile's deny list"}
+	}
+	if p.ReadAll || withinAny(r, p.Read) || withinAny(r, p.Write) {
+		return r, nil
+	}
+	return r, &DeniedError{"read", r, p.Name, "it is outside the readable paths (system paths and the working directory)"}
+}
+
+// CanWrite reports whether path may be created or changed, after resolving
+// symlinks and "..". It returns the resolved path to use for the I/O.
+func (p Profile) CanWrite(path string) (string, error) {
+	r, err := Resolve(path)
+	if err != nil {
+		return "", err
+	}
+	if !p.Enforced {
+		return r, nil
+	}
+	if withinAny(r, p.Deny) {
+		return r, &DeniedError{"write", r, p.Name, "it is on the profile's deny list"}
+	}
+	if withinAny(r, p.Protect) {
+		return r, &DeniedError{"write", r, p.Name, "git hooks, git config and quire's configuration are never writable from inside the sandbox"}
+	}
+	if withinAny(r, p.Write) {
+		return r, nil
+	}
+	return r, &DeniedError{"write", r, p.Name, "only " + strings.Join(p.Write, ", ") + " may be written"}
+}

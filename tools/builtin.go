@@ -1,0 +1,8 @@
+package tools
+
+// Builtin returns every built-in tool, ready for NewRegistry.
+func Builtin() []Tool {
+	return []Tool{
+		ReadFile{},
+	}
+}

@@ -1,0 +1,123 @@
+package tools
+
+import (
+	"fmt"
+	"unicode/utf8"
+)
+
+// Output limits: what one call may put into the model's context. Every
+// truncation says so in the output and sets Result.Truncated.
+const (
+	// readLimitBytes caps a read_file result, window plus footer.
+	readLimitBytes = 50_000
+	// readWindowLines and readWindowBytes bound one read_file window,
+	// leaving room for the footer under readLimitBytes.
+	readWindowLines = 2000
+	readWindowBytes = 48 << 10
+	// maxLineBytes clips very long lines (minified files).
+	maxLineBytes = 2000
+	// shellLimitBytes caps shell output, kept as head plus tail.
+	shellLimitBytes = 30_000
+	// searchLimitBytes caps list_dir, glob and grep results.
+	searchLimitBytes = 50_000
+	// searchLimitEntries caps the number of paths or matches listed.
+	searchLimitEntries = 1000
+)
+
+func errorResult(format string, args ...any) Result {
+	return Result{Output: fmt.Sprintf(format, args...), IsError: true}
+}
+
+// clipLine shortens a line longer than maxLineBytes on a rune boundary.
+func clipLine(s string) string {
+	if len(s) <= maxLineBytes {
+		return s
+	}
+	cut := maxLineBytes
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return s[:cut] + fmt.Sprintf(" … [line clipped, %d bytes]", len(s))
+}
+
+// headTail keeps the first and last limit/2 bytes of a stream of any
+// length in bounded memory.
+type headTail struct {
+	limit int
+	head  []byte
+	tail  []byte // ring buffer of capacity limit-limit/2
+	start int    // index of the oldest byte in tail once it is full
+	total int64
+}
+
+func newHeadTail(limit int) *headTail {
+	return &headTail{limit: limit, head: make([]byte, 0, limit/2), tail: make([]byte, 0, limit-limit/2)}
+}
+
+func (h *headTail) Write(p []byte) (int, error) {
+	n := len(p)
+	h.total += int64(n)
+	if room := cap(h.head) - len(h.head); room > 0 {
+		k := min(room, len(p))
+		h.head = append(h.head, p[:k]...)
+		p = p[k:]
+	}
+	c := cap(h.tail)
+	if len(p) >= c {
+		h.tail = append(h.tail[:0], p[len(p)-c:]...)
+		h.start = 0
+		return n, nil
+	}
+	for len(p) > 0 {
+		if len(h.tail) < c {
+			k := min(c-len(h.tail), len(p))
+			h.tail = append(h.tail, p[:k]...)
+			p = p[k:]
+			continue
+		}
+		k := copy(h.tail[h.start:], p)
+		p = p[k:]
+		h.start = (h.start + k) % c
+	}
+	return n, nil
+}
+
+// truncated reports whether bytes were dropped.
+func (h *headTail) truncated() bool { return h.total > int64(len(h.head)+len(h.tail)) }
+
+// String renders the kept bytes, with a marker saying how much was cut
+// and how to see it. Invalid UTF-8 is replaced so the result is text.
+func (h *headTail) String() string {
+	tail := append(append([]byte(nil), h.tail[h.start:]...), h.tail[:h.start]...)
+	if !h.truncated() {
+		return toValidUTF8(append(append([]byte(nil), h.head...), tail...))
+	}
+	head := trimPartialRune(h.head)
+	for len(tail) > 0 && !utf8.RuneStart(tail[0]) {
+		tail = tail[1:]
+	}
+	omitted := h.total - int64(len(head)+len(tail))
+	return fmt.Sprintf("%s\n[… output truncated: %d of %d bytes omitted; showing the first %d and last %d bytes. Redirect the output to a file and grep or read_file it to see more.]\n%s",
+		toValidUTF8(head), omitted, h.total, len(head), len(tail), toValidUTF8(tail))
+}
+
+func toValidUTF8(b []byte) string {
+	if utf8.Valid(b) {
+		return string(b)
+	}
+	return string([]rune(string(b))) // each invalid byte becomes U+FFFD
+}
+
+// trimPartialRune drops an incomplete UTF-8 sequence at the end of b, so a
+// cut never splits a character.
+func trimPartialRune(b []byte) []byte {
+	for i := len(b) - 1; i >= 0 && i >= len(b)-utf8.UTFMax; i-- {
+		if utf8.RuneStart(b[i]) {
+			if !utf8.FullRune(b[i:]) {
+				return b[:i]
+			}
+			return b
+		}
+	}
+	return b
+}
