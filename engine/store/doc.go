@@ -1,0 +1,92 @@
+// Package store keeps quire's sessions on disk: every event of a session
+// in order, content-addressed blobs for large tool outputs and file
+// snapshots, and the checkpoints /rewind restores files from. It imports
+// only the event vocabulary (engine/event), never the engine.
+//
+// # On-disk layout
+//
+// The state directory is ${QUIRE_HOME:-${XDG_STATE_HOME:-~/.local/state}/quire};
+// the caller passes it to Open. Sessions are partitioned by the directory
+// they were started in, so listing one cwd reads one directory:
+//
+//	{root}/sessions/{path-escaped cwd}/{id}/
+//	    events.db     bbolt: the truth
+//	    session.json  the listing summary, replaced atomically (temp + rename)
+//	    lock          flock held exclusively by the process writing the session
+//
+// events.db has four buckets:
+//
+//	events       8-byte big-endian seq → CRC-32C(JSON) ‖ JSON {"e": event, "blobs": refs}
+//	blobs        32-byte blake3 of the content → the content
+//	checkpoints  4-byte big-endian turn ‖ absolute path → JSON {before, after}
+//	meta         "format" → FormatVersion; "summary" → the Summary as of the last commit
+//
+// A tool output, diff or approval preview of 8 KiB or more is moved out of
+// its event into the blobs bucket and named by its hash, so it is stored
+// once however often it recurs; file snapshots live in the same bucket.
+// Reads verify every record's CRC and every blob's hash, so a flipped byte
+// is an error naming the file, never a silently different history.
+//
+// An id is the UTC creation time and six random hex digits
+// (20261130-065226-ab12cd): ids sort by age and a prefix is enough to
+// resume. A session is built under {cwd key}/.tmp-{id} and renamed into
+// place once its database and summary exist, so a crash during creation
+// leaves nothing a listing would show (Prune removes the leftover).
+//
+// # Writing and durability
+//
+// A Writer satisfies the engine's Recorder. Record(e, true) commits e and
+// everything recorded before it in one bbolt transaction (fsync) before it
+// returns: this is how a user message is acknowledged. Record(e, false)
+// joins a group commit that happens when GroupWindow (50 ms) has passed
+// since the first waiting event or GroupEvents (512) are waiting, whichever
+// comes first, so a fast stream of text deltas costs about twenty fsyncs a
+// second. bbolt commits are atomic (data pages first, then a checksummed
+// meta page), so a kill -9 at any moment loses at most the events waiting
+// in that window and never leaves a half-written event: the session reopens
+// at its last committed event and Append continues after it.
+//
+// The summary inside events.db is written in the same transaction as the
+// events it describes. session.json is a cache of it for listings, rewritten
+// after a commit that acknowledged a prompt or changed the title, turns,
+// tokens or model, and otherwise at most once a second. It is not fsynced:
+// a stale or missing session.json is rebuilt from events.db by List.
+//
+// # Locking: two quire processes at once
+//
+// bbolt locks a whole file per process (flock, exclusive for a writer,
+// shared for a reader), and a reader opening a file a writer holds would
+// wait for it. So nothing that lists sessions ever opens a database:
+//
+//   - A writer takes {id}/lock exclusively (retrying for a second, since
+//     listers and pruners hold it for microseconds), then opens events.db.
+//     Each session has its own file, so two processes writing two sessions
+//     never contend.
+//   - List reads session.json files and probes each lock with a
+//     non-blocking shared flock, released at once, to mark running
+//     sessions. It never waits, and it shows a running session with the
+//     summary its writer last published. Only when session.json is missing
+//     or damaged, or with ListOptions.Verify, does it open a database, and
+//     then only of a session that is not running (bbolt's own flock is
+//     bounded by a timeout as a second guard).
+//   - A Reader (export, Fork, resume preview) takes the lock shared without
+//     waiting more than a second, and fails with ErrInUse if a writer has
+//     the session: a running session is read through its own Writer.
+//   - Prune takes the lock exclusively without waiting and skips the
+//     session if it cannot, so it never removes a running session.
+//
+// # Versions
+//
+// Three versions are checked on read, each with an error naming both the
+// version found and the one this binary knows: FormatVersion for the layout
+// of events.db, event.SchemaVersion for every event (older events are
+// upgraded in memory by event.Upgrade and the disk is never rewritten), and
+// TranscriptFormat for exported transcripts.
+//
+// # Damage
+//
+// bbolt trusts the pages it maps; a truncated file or flipped bytes can make
+// it panic or fault. Every access runs under a guard that turns a panic or
+// a memory fault into ErrDamaged wrapped with the file's path, so one
+// damaged session is reported while every other session stays usable.
+package store

@@ -1,0 +1,122 @@
+package store
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+)
+
+// recentlyTouched protects a session from pruning whatever its age in
+// the summary says, like a long-lived session idle for a day that was
+// touched a moment ago.
+const recentlyTouched = time.Hour
+
+// PruneReport lists what Prune removed and what it could not.
+type PruneReport struct {
+	Removed  []string
+	Problems []Problem
+}
+
+// Prune removes sessions whose last activity is older than the retention
+// (Options.Retention, default 30 days), and leftovers of session creations
+// that crashed. It never removes a running session (it takes the session
+// lock without waiting, and skips the session if that fails) nor one whose
+// files were modified in the last hour. Run it once per process, in the
+// background: it never blocks on another process.
+func (s *Store) Prune(ctx context.Context) (PruneReport, error) {
+	var rep PruneReport
+	now := s.opts.Now()
+	parents, err := os.ReadDir(s.sessionsRoot())
+	if err != nil {
+		return rep, fmt.Errorf("prune sessions: %w", err)
+	}
+	for _, p := range parents {
+		if !p.IsDir() {
+			continue
+		}
+		parent := filepath.Join(s.sessionsRoot(), p.Name())
+		entries, err := os.ReadDir(parent)
+		if err != nil {
+			continue
+		}
+		for _, e := range entries {
+			if err := ctx.Err(); err != nil {
+				return rep, err
+			}
+			if !e.IsDir() {
+				continue
+			}
+			dir := filepath.Join(parent, e.Name())
+			removed, err := s.pruneOne(dir, now)
+			if err != nil {
+				rep.Problems = append(rep.Problems, Problem{ID: e.Name(), Dir: dir, Err: err})
+			}
+			if removed {
+				rep.Removed = append(rep.Removed, e.Name())
+			}
+		}
+		os.Remove(parent) // only succeeds once the partition is empty
+	}
+	return rep, nil
+}
+
+// pruneOne removes dir if it is old enough and nobody has it open.
+func (s *Store) pruneOne(dir string, now time.Time) (bool, error) {
+	if s.touchedSince(dir, now.Add(-recentlyTouched)) {
+		return false, nil
+	}
+	tmp := strings.HasPrefix(filepath.Base(dir), ".")
+	if !tmp {
+		last, err := s.lastActive(dir)
+		if err != nil {
+			return false, err
+		}
+		if now.Sub(last) < s.opts.Retention {
+			return false, nil
+		}
+	}
+	lock, err := tryLock(filepath.Join(dir, lockName), true, 0)
+	if errors.Is(err, errLocked) {
+		return false, nil // running
+	}
+	if err != nil {
+		return false, err
+	}
+	defer lock.unlock()
+	// Re-check with the lock held: a writer may have finished a turn
+	// between the first look and the lock.
+	if s.touchedSince(dir, now.Add(-recentlyTouched)) {
+		return false, nil
+	}
+	if err := os.RemoveAll(dir); err != nil {
+		return false, fmt.Errorf("remove old session: %w", err)
+	}
+	return true, nil
+}
+
+// lastActive is the session's last activity per its summary, falling back
+// to its files' times when the summary is unreadable.
+func (s *Store) lastActive(dir string) (time.Time, error) {
+	if sum, err := readSummaryFile(dir); err == nil && !sum.LastActive.IsZero() {
+		return sum.LastActive, nil
+	}
+	st, err := os.Stat(dir)
+	if err != nil {
+		return time.Time{}, err
+	}
+	return st.ModTime(), nil
+}
+
+// touchedSince reports whether any file of the session changed after t.
+func (s *Store) touchedSince(dir string, t time.Time) bool {
+	for _, name := range []string{"", eventsFile, summaryFile, lockName} {
+		if st, err := os.Stat(filepath.Join(dir, name)); err == nil && st.ModTime().After(t) {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,255 @@
+package store
+
+import (
+	"fmt"
+	"sync"
+	"time"
+
+	"github.com/quire-sh/quire/engine/event"
+	bolt "go.etcd.io/bbolt"
+)
+
+// Writer appends one session's events. It satisfies the engine's
+// Recorder: Record(e, true) returns once e and everything before it are
+// committed (fsynced); Record(e, false) may wait up to Options.GroupWindow,
+// or until Options.GroupEvents events are waiting, and is then committed
+// with its neighbours in one transaction. Record is meant to be called from
+// one goroutine; reads and Flush may come from others.
+type Writer struct {
+	store *Store
+	id    string
+	dir   string
+	path  string
+	lock  *lockFile
+	view
+
+	window     time.Duration
+	maxPending int
+
+	mu      sync.Mutex // guards the fields below
+	pending []encoded
+	last    uint64  // seq of the last accepted event, committed or not
+	sum     Summary // includes pending events
+	timer   *time.Timer
+	err     error // sticky: a commit failed, nothing more is accepted
+	closed  bool
+
+	commitMu     sync.Mutex // serialises commits, so batches land in order
+	written      Summary    // what session.json holds; guarded by commitMu
+	writtenAt    time.Time
+	summaryErr   error
+	summaryEvery time.Duration
+}
+
+func newWriter(s *Store, dir string, lock *lockFile, db *bolt.DB, sum Summary) *Writer {
+	w := &Writer{
+		store:        s,
+		id:           sum.ID,
+		dir:          dir,
+		lock:         lock,
+		window:       s.opts.GroupWindow,
+		maxPending:   s.opts.GroupEvents,
+		last:         sum.LastSeq,
+		sum:          sum,
+		written:      sum,
+		writtenAt:    s.opts.Now(),
+		summaryEvery: time.Second,
+	}
+	w.path = db.Path()
+	w.view = view{db: db, path: w.path}
+	return w
+}
+
+// ID is the session's id.
+func (w *Writer) ID() string { return w.id }
+
+// LastSeq is the seq of the last event accepted by Record (or, right after
+// Append, the last one committed): the engine continues from LastSeq()+1.
+func (w *Writer) LastSeq() uint64 {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.last
+}
+
+// Summary is the session's summary including events not yet committed.
+func (w *Writer) Summary() Summary {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	s := w.sum
+	s.Dir, s.Running = w.dir, true
+	return s
+}
+
+// Record appends e. Seqs must increase strictly (gaps are allowed, so a
+// fork can continue its source's numbering). With durable set, e and all
+// events before it are committed when Record returns nil: this is the
+// acknowledgement of a user message.
+func (w *Writer) Record(e event.Event, durable bool) error {
+	enc, err := encodeEvent(e)
+	if err != nil {
+		return err
+	}
+	w.mu.Lock()
+	switch {
+	case w.closed:
+		w.mu.Unlock()
+		return ErrClosed
+	case w.err != nil:
+		err := w.err
+		w.mu.Unlock()
+		return err
+	case e.Seq <= w.last:
+		last := w.last
+		w.mu.Unlock()
+		return fmt.Errorf("record %s event: seq %d does not follow %d", e.Kind, e.Seq, last)
+	}
+	w.last = e.Seq
+	w.pending = append(w.pending, enc)
+	w.sum.observe(e)
+	full := len(w.pending) >= w.maxPending
+	if !durable && !full {
+		if w.timer == nil {
+			w.timer = time.AfterFunc(w.window, func() { w.flush(false) })
+		}
+		w.mu.Unlock()
+		return nil
+	}
+	w.mu.Unlock()
+	return w.flush(durable)
+}
+
+// Flush commits every event recorded so far.
+func (w *Writer) Flush() error { return w.flush(true) }
+
+// flush commits the waiting events in one transaction. urgent forces
+// session.json to be rewritten too (a prompt was acknowledged).
+func (w *Writer) flush(urgent bool) error {
+	w.commitMu.Lock()
+	defer w.commitMu.Unlock()
+
+	w.mu.Lock()
+	batch, sum, failed := w.pending, w.sum, w.err
+	w.pending = nil
+	if w.timer != nil {
+		w.timer.Stop()
+		w.timer = nil
+	}
+	w.mu.Unlock()
+	if failed != nil {
+		return failed
+	}
+	if len(batch) == 0 {
+		return nil
+	}
+	sum.LastActive = w.store.now()
+	sum.LastSeq = batch[len(batch)-1].seq
+	err := guard(func() error {
+		return w.db.Update(func(tx *bolt.Tx) error {
+			events, blobs := tx.Bucket(bucketEvents), tx.Bucket(bucketBlobs)
+			events.FillPercent = 1 // keys only ever grow: pack pages full
+			for _, enc := range batch {
+				for _, b := range enc.blobs {
+					if err := putBlob(blobs, b.hash, b.data); err != nil {
+						return err
+					}
+				}
+				if err := events.Put(seqKey(enc.seq), enc.value); err != nil {
+					return err
+				}
+			}
+			return putSummary(tx.Bucket(bucketMeta), sum)
+		})
+	})
+	if err != nil {
+		err = fmt.Errorf("session %s: commit events %d–%d to %s: %w", w.id, batch[0].seq, sum.LastSeq, w.path, err)
+		w.mu.Lock()
+		w.err = err
+		w.mu.Unlock()
+		return err
+	}
+	w.mu.Lock()
+	w.sum.LastActive = sum.LastActive
+	w.mu.Unlock()
+	w.maybeWriteSummary(sum, urgent)
+	return nil
+}
+
+// maybeWriteSummary refreshes session.json when something a listing shows
+// changed, or at most once a second for "last active". Called with
+// commitMu held.
+func (w *Writer) maybeWriteSummary(sum Summary, urgent bool) {
+	old := w.written
+	changed := sum.Title != old.Title || sum.Turns != old.Turns || sum.Tokens != old.Tokens || sum.Model != old.Model
+	if !urgent && !changed && w.store.opts.Now().Sub(w.writtenAt) < w.summaryEvery {
+		return
+	}
+	if err := writeSummaryFile(w.dir, sum); err != nil {
+		w.summaryErr = err
+		return
+	}
+	w.written, w.writtenAt, w.summaryErr = sum, w.store.opts.Now(), nil
+}
+
+// Close commits what is waiting, refreshes session.json and releases the
+// session. It returns the first error the writer met, if any.
+func (w *Writer) Close() error {
+	w.mu.Lock()
+	if w.closed {
+		w.mu.Unlock()
+		return nil
+	}
+	w.closed = true
+	w.mu.Unlock()
+	err := w.flush(true)
+
+	w.commitMu.Lock()
+	defer w.commitMu.Unlock()
+	if err == nil && w.summaryErr != nil {
+		err = w.summaryErr
+	}
+	if w.written != w.sum {
+		if serr := writeSummaryFile(w.dir, w.summaryLocked()); serr != nil && err == nil {
+			err = serr
+		}
+	}
+	if cerr := w.db.Close(); cerr != nil && err == nil {
+		err = fmt.Errorf("close %s: %w", w.path, cerr)
+	}
+	if uerr := w.lock.unlock(); uerr != nil && err == nil {
+		err = uerr
+	}
+	return err
+}
+
+func (w *Writer) summaryLocked() Summary {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.sum
+}
+
+// abandon releases a writer that was never handed out.
+func (w *Writer) abandon() {
+	w.db.Close()
+	w.lock.unlock()
+}
+
+// Tail returns the last n committed events (after committing what waits),
+// oldest first.
+func (w *Writer) Tail(n int) ([]event.Event, error) {
+	if err := w.Flush(); err != nil {
+		return nil, err
+	}
+	return w.view.Tail(n)
+}
+
+// Events returns the events with from ≤ seq ≤ to (to 0: to the end), after
+// committing what waits.
+func (w *Writer) Events(from, to uint64) ([]event.Event, error) {
+	if err := w.Flush(); err != nil {
+		return nil, err
+	}
+	return w.view.Events(from, to)
+}
+
+// ReadAll returns every event, after committing what waits.
+func (w *Writer) ReadAll() ([]event.Event, error) { return w.Events(1, 0) }
