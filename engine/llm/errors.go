@@ -1,0 +1,232 @@
+package llm
+
+import (
+	"errors"
+	"fmt"
+	"net/http"
+	"regexp"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// Kind classifies a failed call by what can be done about it.
+type Kind string
+
+const (
+	KindAuth            Kind = "authentication"   // 401, 403: the key is wrong; never retried
+	KindQuota           Kind = "quota"            // out of credit; never retried
+	KindRateLimited     Kind = "rate_limited"     // 429: retried after the hinted wait
+	KindContextOverflow Kind = "context_overflow" // the prompt is larger than the window
+	KindInvalidRequest  Kind = "invalid_request"  // 400: a bug or an unsupported parameter
+	KindModelNotFound   Kind = "model_not_found"  // 404
+	KindServer          Kind = "server_error"     // 5xx: retried
+	KindNetwork         Kind = "network"          // connection refused, reset: retried
+	KindTimeout         Kind = "timeout"          // a client-side deadline: retried
+	KindStream          Kind = "stream"           // a broken or malformed stream: retried
+	KindProvider        Kind = "provider"         // any other answer
+	KindCancelled       Kind = "cancelled"        // the caller cancelled
+)
+
+// Error is a failed model call.
+type Error struct {
+	Kind   Kind
+	Status int    // HTTP status, 0 when there was none
+	Detail string // the server's message or ours, at most 200 characters
+	// RetryAfter is the server's requested wait (Retry-After header or a
+	// "try again in Xs" hint), 0 when it gave none.
+	RetryAfter time.Duration
+	// Attempts is how many requests the call made.
+	Attempts int
+	Err      error
+}
+
+func (e *Error) Error() string {
+	var b strings.Builder
+	switch e.Kind {
+	case KindAuth:
+		b.WriteString("the API refused the credentials")
+	case KindQuota:
+		b.WriteString("the API account is out of quota")
+	case KindRateLimited:
+		b.WriteString("the API is rate limiting requests")
+	case KindContextOverflow:
+		b.WriteString("the conversation is larger than the model's context window")
+	case KindInvalidRequest:
+		b.WriteString("the API rejected the request")
+	case KindModelNotFound:
+		b.WriteString("the API does not know this model")
+	case KindServer:
+		b.WriteString("the API failed")
+	case KindNetwork:
+		b.WriteString("could not reach the API")
+	case KindTimeout:
+		b.WriteString("the API did not answer in time")
+	case KindStream:
+		b.WriteString("the response stream broke")
+	case KindCancelled:
+		b.WriteString("cancelled")
+	default:
+		b.WriteString("the API call failed")
+	}
+	if e.Status != 0 {
+		fmt.Fprintf(&b, " (HTTP %d)", e.Status)
+	}
+	if e.Detail != "" {
+		b.WriteString(": ")
+		b.WriteString(e.Detail)
+	} else if e.Err != nil {
+		b.WriteString(": ")
+		b.WriteString(e.Err.Error())
+	}
+	switch e.Kind {
+	case KindAuth:
+		b.WriteString(" (check OPENAI_API_KEY)")
+	case KindModelNotFound:
+		b.WriteString(" (check --model or QUIRE_MODEL)")
+	}
+	if e.Attempts > 1 {
+		fmt.Fprintf(&b, " after %d attempts", e.Attempts)
+	}
+	return b.String()
+}
+
+func (e *Error) Unwrap() error { return e.Err }
+
+// Retryable reports whether the same request may succeed if sent again.
+func (e *Error) Retryable() bool {
+	switch e.Kind {
+	case KindRateLimited, KindServer, KindNetwork, KindTimeout, KindStream:
+		return true
+	}
+	return false
+}
+
+// KindOf returns the Kind of err, or "" when err is not an *Error.
+func KindOf(err error) Kind {
+	var e *Error
+	if errors.As(err, &e) {
+		return e.Kind
+	}
+	return ""
+}
+
+// IsContextOverflow reports whether err says the prompt did not fit.
+func IsContextOverflow(err error) bool { return KindOf(err) == KindContextOverflow }
+
+var quotaMarkers = []string{"insufficient_quota", "quota_exceeded", "resource_exhausted", "billing"}
+
+// Backend error codes are not reliable, so overflow is recognised by text.
+var overflowMarkers = []string{
+	"context_length", "context length", "maximum context", "context window",
+	"too many tokens", "prompt is too long", "input is too long", "reduce the length",
+}
+
+// classify turns a non-200 answer into an *Error.
+func classify(status int, header http.Header, body []byte) *Error {
+	msg := errorMessage(body)
+	lower := strings.ToLower(string(body))
+	e := &Error{Status: status, Detail: clip(msg, 200)}
+	hasAny := func(markers []string) bool {
+		for _, m := range markers {
+			if strings.Contains(lower, m) {
+				return true
+			}
+		}
+		return false
+	}
+	switch {
+	case status == http.StatusUnauthorized:
+		e.Kind = KindAuth
+	case status == http.StatusPaymentRequired:
+		e.Kind = KindQuota
+	case status == http.StatusForbidden:
+		e.Kind = KindAuth
+		if hasAny(quotaMarkers) {
+			e.Kind = KindQuota
+		}
+	case status == http.StatusTooManyRequests:
+		e.Kind = KindRateLimited
+		if hasAny(quotaMarkers) && !strings.Contains(lower, "rate") {
+			e.Kind = KindQuota
+		}
+	case status == http.StatusNotFound:
+		e.Kind = KindModelNotFound
+	case status == http.StatusBadRequest || status == http.StatusRequestEntityTooLarge:
+		e.Kind = KindInvalidRequest
+		if hasAny(overflowMarkers) || status == http.StatusRequestEntityTooLarge {
+			e.Kind = KindContextOverflow
+		}
+	case status >= 500:
+		e.Kind = KindServer
+	default:
+		e.Kind = KindProvider
+	}
+	if e.Kind == KindRateLimited || e.Kind == KindServer {
+		e.RetryAfter = retryAfter(header, msg)
+	}
+	return e
+}
+
+// errorMessage extracts {"error":{"message":...}} when the body has it.
+func errorMessage(body []byte) string {
+	var v struct {
+		Error any `json:"error"`
+	}
+	if err := jsonUnmarshal(body, &v); err == nil {
+		switch x := v.Error.(type) {
+		case map[string]any:
+			if m, ok := x["message"].(string); ok && m != "" {
+				return m
+			}
+		case string:
+			if x != "" {
+				return x
+			}
+		}
+	}
+	return strings.TrimSpace(string(body))
+}
+
+var tryAgainIn = regexp.MustCompile(`(?i)try again in\s+([0-9]+(?:\.[0-9]+)?)\s*(ms|s)`)
+
+// retryAfter reads the server's hint: the Retry-After header (seconds or
+// an HTTP date) first, then "try again in X[.XXX]s" in the message. One
+// second is added to a parsed hint, because servers round down.
+func retryAfter(h http.Header, msg string) time.Duration {
+	if v := strings.TrimSpace(h.Get("Retry-After")); v != "" {
+		if secs, err := strconv.ParseFloat(v, 64); err == nil && secs >= 0 {
+			return time.Duration(secs*float64(time.Second)) + time.Second
+		}
+		if t, err := http.ParseTime(v); err == nil {
+			if d := time.Until(t); d > 0 {
+				return d + time.Second
+			}
+			return time.Second
+		}
+	}
+	if m := tryAgainIn.FindStringSubmatch(msg); m != nil {
+		x, err := strconv.ParseFloat(m[1], 64)
+		if err == nil {
+			unit := time.Second
+			if strings.EqualFold(m[2], "ms") {
+				unit = time.Millisecond
+			}
+			return time.Duration(x*float64(unit)) + time.Second
+		}
+	}
+	return 0
+}
+
+// clip shortens s to at most n bytes without splitting a character.
+func clip(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && !utf8RuneStart(s[n]) {
+		n--
+	}
+	return s[:n] + "…"
+}
+
+func utf8RuneStart(b byte) bool { return b&0xC0 != 0x80 }
