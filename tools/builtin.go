@@ -4,5 +4,11 @@ package tools
 func Builtin() []Tool {
 	return []Tool{
 		ReadFile{},
+		ListDir{},
+		Glob{},
+		Grep{},
+		WriteFile{},
+		EditFile{},
+		ApplyPatch{},
 	}
 }

@@ -33,11 +33,17 @@ func clipLine(s string) string {
 	if len(s) <= maxLineBytes {
 		return s
 	}
-	cut := maxLineBytes
-	for cut > 0 && !utf8.RuneStart(s[cut]) {
+	return clipped(s, len(s))
+}
+
+// clipped cuts s to maxLineBytes on a rune boundary and notes that the
+// whole line had full bytes.
+func clipped(s string, full int) string {
+	cut := min(len(s), maxLineBytes)
+	for cut > 0 && cut < len(s) && !utf8.RuneStart(s[cut]) {
 		cut--
 	}
-	return s[:cut] + fmt.Sprintf(" … [line clipped, %d bytes]", len(s))
+	return s[:cut] + fmt.Sprintf(" … [line clipped, %d bytes]", full)
 }
 
 // headTail keeps the first and last limit/2 bytes of a stream of any

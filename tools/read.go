@@ -105,7 +105,7 @@ func readWindow(ctx context.Context, r *bufio.Reader, name string, offset, limit
 		if line < offset || shown >= limit || stoppedByBytes {
 			continue
 		}
-		text = clipLine(strings.TrimSuffix(text, "\r"))
+		text = strings.TrimSuffix(text, "\r")
 		if !utf8.ValidString(text) {
 			invalid = true
 			text = strings.ToValidUTF8(text, "\uFFFD")
@@ -141,8 +141,8 @@ func readWindow(ctx context.Context, r *bufio.Reader, name string, offset, limit
 }
 
 // readLine reads one line without its newline, keeping at most
-// maxLineBytes+utf8.UTFMax bytes of it in memory however long it is; the
-// clipped text records the full length.
+// maxLineBytes+utf8.UTFMax bytes of it in memory however long it is. A
+// longer line comes back clipped, with a note giving its full length.
 func readLine(r *bufio.Reader) (string, error) {
 	var buf []byte
 	total := 0
@@ -160,11 +160,10 @@ func readLine(r *bufio.Reader) (string, error) {
 		case err != nil && err != io.EOF:
 			return "", err
 		}
-		s := strings.TrimSuffix(string(buf), "\n")
 		if total > len(buf) {
-			return fmt.Sprintf("%s … [line clipped, %d bytes]", string(trimPartialRune([]byte(s[:min(len(s), maxLineBytes)]))), total), nil
+			return clipped(string(buf), total), nil
 		}
-		return s, nil
+		return strings.TrimSuffix(string(buf), "\n"), nil
 	}
 }
 
