@@ -100,7 +100,7 @@ func (s *Store) create(id, cwd, forkedFrom string) (*Writer, error) {
 		return nil, fmt.Errorf("create session %s: %w", id, err)
 	}
 	tmp := filepath.Join(parent, tmpPrefix+id)
-	if err := os.Mkdir(tmp, 0o700); err != nil {
+	if err := makeTmp(tmp); err != nil {
 		return nil, fmt.Errorf("create session %s: %w", id, err)
 	}
 	now := s.now()
@@ -120,6 +120,26 @@ func (s *Store) create(id, cwd, forkedFrom string) (*Writer, error) {
 	w.dir, w.path = final, filepath.Join(final, eventsFile)
 	w.view.path = w.path
 	return w, nil
+}
+
+// makeTmp makes the directory a session is built in. A leftover of a
+// creation that crashed is removed first; one that another process is
+// building right now (it holds the lock) is an error.
+func makeTmp(tmp string) error {
+	err := os.Mkdir(tmp, 0o700)
+	if !errors.Is(err, fs.ErrExist) {
+		return err
+	}
+	lock, lerr := tryLock(filepath.Join(tmp, lockName), true, 0)
+	if lerr != nil {
+		return fmt.Errorf("another process is creating it: %w", ErrInUse)
+	}
+	err = os.RemoveAll(tmp)
+	lock.unlock()
+	if err != nil {
+		return err
+	}
+	return os.Mkdir(tmp, 0o700)
 }
 
 // build lays out a new session in dir and opens it for writing.
@@ -174,6 +194,7 @@ func (s *Store) Append(id string) (*Writer, error) {
 		lock.unlock()
 		return nil, fmt.Errorf("open session %s: %w", id, err)
 	}
+	removeStaleTemps(dir)
 	v := view{db: db, path: path}
 	sum, err := v.Summary()
 	if err != nil {
@@ -297,5 +318,15 @@ func syncDir(dir string) {
 	if d, err := os.Open(dir); err == nil {
 		d.Sync()
 		d.Close()
+	}
+}
+
+// removeStaleTemps removes session.json temp files a killed writer left
+// behind. Called with the session lock held, so none is being written.
+func removeStaleTemps(dir string) {
+	if olds, err := filepath.Glob(filepath.Join(dir, "."+summaryFile+".*")); err == nil {
+		for _, f := range olds {
+			os.Remove(f)
+		}
 	}
 }

@@ -1,0 +1,89 @@
+package store
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/quire-sh/quire/engine/event"
+)
+
+// testClock is a settable clock for Options.Now.
+type testClock struct{ t time.Time }
+
+func (c *testClock) now() time.Time { return c.t }
+
+func newTestStore(t testing.TB, opts Options) *Store {
+	t.Helper()
+	s, err := Open(t.TempDir(), opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+var baseTime = time.Date(2026, 11, 30, 7, 0, 0, 0, time.UTC)
+
+// sessionEvents returns a plausible session of n turns: a start, then per
+// turn a prompt, deltas, a tool call with a large output, and the end.
+func sessionEvents(id, cwd string, turns int) []event.Event {
+	var out []event.Event
+	seq := uint64(0)
+	add := func(e event.Event) {
+		seq++
+		e.V, e.Seq = event.SchemaVersion, seq
+		e.Time = baseTime.Add(time.Duration(seq) * time.Millisecond)
+		out = append(out, e)
+	}
+	add(event.Event{Kind: event.SessionStarted, Session: &event.SessionInfo{ID: id, Cwd: cwd, Model: "test-model", Version: "dev"}})
+	for turn := 1; turn <= turns; turn++ {
+		add(event.Event{Kind: event.UserMessage, Turn: turn, Text: fmt.Sprintf("prompt %d: fix the \"bug\" ✓\nsecond line", turn)})
+		add(event.Event{Kind: event.TurnStarted, Turn: turn})
+		for i := 0; i < 5; i++ {
+			add(event.Event{Kind: event.AssistantDelta, Turn: turn, Text: fmt.Sprintf("word%d ", i)})
+		}
+		call := event.ToolCall{ID: fmt.Sprintf("c%d", turn), Name: "read", Arguments: json.RawMessage(`{"path":"a.go"}`), ToolKind: "read", Target: "a.go"}
+		add(event.Event{Kind: event.AssistantMessage, Turn: turn, Text: "word0 word1 word2 word3 word4 ", Calls: []event.ToolCall{call}})
+		add(event.Event{Kind: event.ToolCallRequested, Turn: turn, Call: &call})
+		add(event.Event{Kind: event.ApprovalRequested, Turn: turn, Approval: &event.Approval{CallID: call.ID, Tool: "read", Preview: strings.Repeat("+line\n", 3000)}})
+		add(event.Event{Kind: event.ApprovalAnswered, Turn: turn, Approval: &event.Approval{CallID: call.ID, Decision: event.Approve}})
+		code := 0
+		add(event.Event{Kind: event.ToolFinished, Turn: turn, Result: &event.ToolResult{CallID: call.ID, Name: "read", Status: event.ToolOK, Output: strings.Repeat("package main // big file\n", 1000), ExitCode: &code, DurationMS: 3, Diff: "small diff"}})
+		add(event.Event{Kind: event.TurnEnded, Turn: turn, End: &event.TurnEnd{State: event.TurnCompleted, Usage: event.Usage{PromptTokens: 100, CompletionTokens: 20, TotalTokens: 120}}})
+	}
+	return out
+}
+
+// recordAll writes events, acknowledging user messages as the engine does.
+func recordAll(t testing.TB, w *Writer, events []event.Event) {
+	t.Helper()
+	for _, e := range events {
+		if err := w.Record(e, e.Kind == event.UserMessage); err != nil {
+			t.Fatalf("record %d: %v", e.Seq, err)
+		}
+	}
+}
+
+func mustEqualEvents(t testing.TB, got, want []event.Event) {
+	t.Helper()
+	if len(got) != len(want) {
+		t.Fatalf("got %d events, want %d", len(got), len(want))
+	}
+	for i := range want {
+		g, _ := json.Marshal(got[i])
+		w, _ := json.Marshal(want[i])
+		if string(g) != string(w) {
+			t.Fatalf("event %d differs:\n got %s\nwant %s", i, g, w)
+		}
+	}
+}
+
+func wantErrIs(t testing.TB, err, target error) {
+	t.Helper()
+	if !errors.Is(err, target) {
+		t.Fatalf("error = %v, want %v", err, target)
+	}
+}
