@@ -1,0 +1,199 @@
+package render
+
+import (
+	"unicode/utf8"
+
+	"github.com/rivo/uniseg"
+)
+
+// Buffer is a width×height grid of cells that a frame is drawn into.
+// Drawing never fails: text outside the grid is clipped, and overwriting
+// either half of a wide cluster blanks the other half.
+type Buffer struct {
+	width, height int
+	cells         []Cell
+}
+
+// NewBuffer returns a blank buffer. Negative sizes count as 0.
+func NewBuffer(width, height int) *Buffer {
+	b := &Buffer{}
+	b.Resize(width, height)
+	return b
+}
+
+// Size returns the buffer's width and height in cells.
+func (b *Buffer) Size() (width, height int) { return b.width, b.height }
+
+// Resize changes the size, keeping the cells that still fit. A wide
+// cluster cut in half by the new right edge becomes a blank.
+func (b *Buffer) Resize(width, height int) {
+	width, height = max(width, 0), max(height, 0)
+	if width == b.width && height == b.height {
+		return
+	}
+	n := width * height
+	var cells []Cell
+	if cap(b.cells) >= n && width == b.width {
+		cells = b.cells[:n]
+		clear(cells[min(len(b.cells), n):])
+	} else {
+		cells = make([]Cell, n)
+		for y := range min(height, b.height) {
+			copy(cells[y*width:(y+1)*width], b.cells[y*b.width:y*b.width+min(width, b.width)])
+		}
+	}
+	b.width, b.height, b.cells = width, height, cells
+	if width > 0 {
+		for y := range height {
+			if last := &b.cells[y*width+width-1]; last.kind == wideCell {
+				*last = Cell{Style: blankStyle(last.Style)}
+			}
+		}
+	}
+}
+
+// Clear blanks every cell in the default style.
+func (b *Buffer) Clear() { clear(b.cells) }
+
+// Cell returns the cell at (x, y); outside the buffer it returns a blank.
+func (b *Buffer) Cell(x, y int) Cell {
+	if x < 0 || y < 0 || x >= b.width || y >= b.height {
+		return Cell{}
+	}
+	return b.cells[y*b.width+x]
+}
+
+// row returns row y's cells.
+func (b *Buffer) row(y int) []Cell { return b.cells[y*b.width : (y+1)*b.width] }
+
+// CopyFrom makes b an exact copy of src, size included.
+func (b *Buffer) CopyFrom(src *Buffer) {
+	b.Resize(src.width, src.height)
+	copy(b.cells, src.cells)
+}
+
+// Equal reports whether two buffers hold the same cells.
+func (b *Buffer) Equal(o *Buffer) bool {
+	if b.width != o.width || b.height != o.height {
+		return false
+	}
+	for i := range b.cells {
+		if b.cells[i] != o.cells[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// SetString draws s at (x, y) in style st, linked to link (empty for none),
+// and returns the number of columns it advanced. s is split into grapheme
+// clusters; control characters are drawn as visible glyphs and invalid
+// UTF-8 as U+FFFD; zero-width clusters with nothing to attach to are
+// dropped. Drawing stops at the right edge: a wide cluster that does not
+// fit is not drawn.
+func (b *Buffer) SetString(x, y int, s string, st Style, link string) int {
+	if y < 0 || y >= b.height || x >= b.width {
+		return 0
+	}
+	s = Sanitize(s)
+	link = CleanURL(link)
+	row := b.row(y)
+	start := x
+	state := -1
+	for len(s) > 0 {
+		var g string
+		var w int
+		if s[0] < utf8.RuneSelf && (len(s) == 1 || s[1] < utf8.RuneSelf) {
+			// An ASCII character followed by ASCII (or nothing) is a cluster
+			// of its own; this is the common case and needs no segmenting.
+			g, s, w, state = s[:1], s[1:], 1, -1
+		} else {
+			g, s, w, state = uniseg.FirstGraphemeClusterInString(s, state)
+		}
+		if w <= 0 {
+			continue
+		}
+		w = min(w, 2)
+		if x+w > b.width {
+			break
+		}
+		switch {
+		case x >= 0:
+			place(row, x, g, w == 2, st, link)
+		case x+w > 0: // the right half of a wide cluster cut by the left edge
+			place(row, 0, " ", false, st, link)
+		}
+		x += w
+	}
+	return x - start
+}
+
+// SetLine draws the spans of l from (x, y) on and returns the number of
+// columns used.
+func (b *Buffer) SetLine(x, y int, l Line) int {
+	start := x
+	for i := range l.Spans {
+		if x >= b.width {
+			break
+		}
+		sp := &l.Spans[i]
+		x += b.SetString(x, y, sp.Text, sp.Style, sp.Link)
+	}
+	return x - start
+}
+
+// Fill blanks the w×h rectangle at (x, y) in style st (clipped to the
+// buffer).
+func (b *Buffer) Fill(x, y, w, h int, st Style) {
+	x0, y0 := max(x, 0), max(y, 0)
+	x1, y1 := min(x+w, b.width), min(y+h, b.height)
+	if x0 >= x1 || y0 >= y1 {
+		return
+	}
+	blank := Cell{Style: blankStyle(st)}
+	for yy := y0; yy < y1; yy++ {
+		row := b.row(yy)
+		breakWide(row, x0)
+		breakWide(row, x1-1)
+		for i := x0; i < x1; i++ {
+			row[i] = blank
+		}
+	}
+}
+
+// place writes one cluster at row[x]; a wide one also claims row[x+1].
+func place(row []Cell, x int, g string, wide bool, st Style, link string) {
+	breakWide(row, x)
+	if wide {
+		breakWide(row, x+1)
+	}
+	if g == " " {
+		row[x] = Cell{Style: blankStyle(st), Link: link}
+		return
+	}
+	if !wide {
+		row[x] = Cell{Grapheme: g, Style: st, Link: link}
+		return
+	}
+	row[x] = Cell{Grapheme: g, Style: st, Link: link, kind: wideCell}
+	row[x+1] = Cell{Style: st, Link: link, kind: continuation}
+}
+
+// breakWide blanks the other half of a wide cluster that row[x] belongs to,
+// because x is about to be overwritten.
+func breakWide(row []Cell, x int) {
+	switch row[x].kind {
+	case continuation:
+		if x > 0 {
+			lead := &row[x-1]
+			*lead = Cell{Style: blankStyle(lead.Style)}
+		}
+		row[x] = Cell{Style: blankStyle(row[x].Style)}
+	case wideCell:
+		if x+1 < len(row) {
+			c := &row[x+1]
+			*c = Cell{Style: blankStyle(c.Style)}
+		}
+		row[x] = Cell{Style: blankStyle(row[x].Style)}
+	}
+}

@@ -1,0 +1,69 @@
+// Package render draws quire's terminal surfaces: a cell grid of grapheme
+// clusters with styles and hyperlinks, double-buffered and diffed, and an
+// encoder that writes only the difference between two frames in the
+// fewest bytes it can find, each non-empty frame as one write inside a
+// synchronized-update bracket.
+//
+// Two surfaces share the encoder. Screen is the full-screen surface on
+// the alternate screen; Inline is a live region of a few rows at the
+// bottom of the normal screen, with finished lines inserted above it so
+// that they land in the terminal's own scrollback exactly once.
+//
+// # Drawing
+//
+// Each frame the caller draws the whole surface into a Buffer (Back, or
+// Live for Inline) and calls Flush. Text is split into grapheme clusters
+// with uniseg; a wide cluster covers two cells, and overwriting either
+// half blanks the other. Control characters are drawn as visible glyphs
+// (see VisibleControl) and invalid UTF-8 as U+FFFD, so nothing a model or
+// a tool prints can reach the terminal as a control sequence. Links are a
+// fourth dimension of a cell beside glyph, width and style: changing only
+// a link rewrites the cell.
+//
+// # What a frame writes
+//
+// An unchanged frame with an unchanged cursor writes nothing at all, not
+// even the bracket, so the terminal's cursor blink survives. Anything else
+// is one Write of CSI ?2026h … CSI ?2026l, and every erase (ED, EL, ECH)
+// happens inside it. Cursor commands come from one pure function,
+// DecideCursor. Colours are kept at full fidelity in cells and degraded
+// to Options.Colors only as SGR is written (AdaptColor).
+//
+// # Byte-costing rules
+//
+// The encoder keeps the terminal's state (cursor, SGR pen, open link) and
+// prices every alternative in bytes before writing the cheapest:
+//
+//   - Cursor moves: CUP, or a horizontal part (CR, CR+CUF, CUF, CUB, BS,
+//     CHA) plus a vertical part (CUU, CUD, RI, VPA, and LF but only after
+//     CR, since LF's column depends on the tty's ONLCR). Parameters equal
+//     to 1 are omitted. When the cursor is up to 8 cells left of the next
+//     change on the same row, rewriting the unchanged cells in between is
+//     priced too and wins when it is no longer than the move plus the
+//     style change the move would need.
+//   - SGR is a transition from the current pen: only the attributes and
+//     colours that differ (22 restores bold or dim when the other one is
+//     dropped), or a reset (an empty first parameter) followed by the
+//     whole new style when that is shorter.
+//   - Erasing: a row's trailing run of blanks in one background is erased
+//     with EL when that beats drawing the changed cells in it; an interior
+//     run of four or more blanks with ECH when the ECH plus the move past
+//     it beats spaces. Erases use a pen with the blanks' background and no
+//     reverse, underline or strikethrough, and never carry a link.
+//   - Links: consecutive cells with one target are one OSC 8 wrapper with
+//     an id= that is stable for the URL, so a link split across rows or
+//     frames is one link; the link is closed before erases and at the end
+//     of every frame. A frame without links writes exactly the bytes it
+//     would without link support.
+//   - Scrolling: given a ScrollHint, the full-screen surface prices
+//     scrolling the region (DECSTBM, SU/SD, reset) plus repainting the
+//     exposed rows against redrawing, by encoding both, and writes the
+//     shorter.
+//   - Clusters a terminal may measure differently from uniseg (ZWJ
+//     sequences, flags, variation selectors) are followed by an absolute
+//     column move rather than trusted, so a disagreement cannot shift the
+//     rest of the row.
+//
+// The rendertest package holds the test oracle: a headless terminal fed
+// the renderer's bytes and compared with the intended frame.
+package render

@@ -1,0 +1,509 @@
+package render
+
+import "strconv"
+
+// encoder turns cell changes into the fewest bytes it can find. It tracks
+// what the terminal currently has (cursor, SGR pen, open link) so that
+// every choice is a transition from that state, and it prices each
+// alternative in bytes before emitting the cheapest. See doc.go for the
+// rules.
+type encoder struct {
+	buf           []byte
+	width, height int
+	// cx, cy is the terminal cursor; -1 means unknown (after a write into
+	// the last column, after a cluster whose width the terminal may
+	// measure differently, after raw bytes).
+	cx, cy int
+	pen    Style  // the terminal's SGR state, already degraded
+	link   string // the open OSC 8 target, "" when none
+	colors ColorLevel
+	links  bool
+	ids    *linkIDs
+	// scrolling is set while a scroll region is active: LF and RI would
+	// scroll it, so they are not used to move.
+	scrolling bool
+	// lastRaw/lastAdapted memoise colour degradation for runs of cells
+	// in one style.
+	lastRaw, lastAdapted Style
+	stats                Stats
+}
+
+func newEncoder(width, height int, opts Options) encoder {
+	return encoder{
+		width: width, height: height, cx: -1, cy: -1,
+		colors: opts.Colors, links: opts.Hyperlinks, ids: &linkIDs{},
+		lastAdapted: adaptStyle(Style{}, opts.Colors),
+	}
+}
+
+func (e *encoder) adapt(st Style) Style {
+	if st != e.lastRaw {
+		e.lastRaw, e.lastAdapted = st, adaptStyle(st, e.colors)
+	}
+	return e.lastAdapted
+}
+
+// csiLen is the length of CSI n <final>, with the parameter omitted when
+// it is 1 (the default of every sequence priced with it).
+func csiLen(n int) int {
+	if n == 1 {
+		return 3
+	}
+	return 3 + digits(n)
+}
+
+func digits(n int) int {
+	d := 1
+	for n >= 10 {
+		n /= 10
+		d++
+	}
+	return d
+}
+
+func (e *encoder) csi(n int, final byte) {
+	e.buf = append(e.buf, '\x1b', '[')
+	if n != 1 {
+		e.buf = strconv.AppendInt(e.buf, int64(n), 10)
+	}
+	e.buf = append(e.buf, final)
+}
+
+// Horizontal and vertical parts of a relative move.
+const (
+	hNone = iota
+	hCR   // CR, then CUF to the column if it is not 0
+	hCUF
+	hCUB
+	hBS
+	hCHA
+)
+
+const (
+	vNone = iota
+	vCUD
+	vCUU
+	vLF // only after CR: LF's column behaviour depends on the tty's ONLCR
+	vRI
+	vVPA
+	vCUP // the whole move as one CUP
+)
+
+type move struct{ h, v, cost int }
+
+// plan finds the cheapest way from the cursor to (x, y).
+func (e *encoder) plan(x, y int) move {
+	cupCost := 3
+	if y > 0 {
+		cupCost += digits(y + 1)
+	}
+	if x > 0 {
+		cupCost += 1 + digits(x+1)
+	}
+	best := move{v: vCUP, cost: cupCost}
+	if e.cx == x && e.cy == y {
+		return move{}
+	}
+
+	// Horizontal choices; the CR-based one is kept apart because only it
+	// allows LF for the vertical part.
+	crCost := 1
+	if x > 0 {
+		crCost += csiLen(x)
+	}
+	hCost, hKind := csiLen(x+1), hCHA
+	if e.cx >= 0 {
+		switch d := x - e.cx; {
+		case d == 0:
+			hCost, hKind = 0, hNone
+		case d > 0:
+			if c := csiLen(d); c < hCost {
+				hCost, hKind = c, hCUF
+			}
+		default:
+			if -d < hCost {
+				hCost, hKind = -d, hBS
+			}
+			if c := csiLen(-d); c < hCost {
+				hCost, hKind = c, hCUB
+			}
+		}
+	}
+	if crCost < hCost {
+		hCost, hKind = crCost, hCR
+	}
+
+	vCost, vKind := csiLen(y+1), vVPA
+	if e.cy >= 0 {
+		switch d := y - e.cy; {
+		case d == 0:
+			vCost, vKind = 0, vNone
+		case d > 0:
+			if c := csiLen(d); c < vCost {
+				vCost, vKind = c, vCUD
+			}
+		default:
+			if c := csiLen(-d); c < vCost {
+				vCost, vKind = c, vCUU
+			}
+			if !e.scrolling && 2*-d < vCost {
+				vCost, vKind = 2*-d, vRI
+			}
+		}
+	}
+	if m := (move{h: hKind, v: vKind, cost: hCost + vCost}); m.cost < best.cost {
+		best = m
+	}
+	// CR + LFs: the cheapest way to the start of a lower row.
+	if e.cy >= 0 && y > e.cy && !e.scrolling {
+		if c := crCost + (y - e.cy); c < best.cost {
+			best = move{h: hCR, v: vLF, cost: c}
+		}
+	}
+	return best
+}
+
+// moveTo positions the cursor at (x, y) by the cheapest plan.
+func (e *encoder) moveTo(x, y int) {
+	m := e.plan(x, y)
+	if m.cost == 0 {
+		return
+	}
+	e.stats.Moves++
+	if m.v == vCUP {
+		e.buf = append(e.buf, '\x1b', '[')
+		if y > 0 {
+			e.buf = strconv.AppendInt(e.buf, int64(y+1), 10)
+		}
+		if x > 0 {
+			e.buf = append(e.buf, ';')
+			e.buf = strconv.AppendInt(e.buf, int64(x+1), 10)
+		}
+		e.buf = append(e.buf, 'H')
+		e.cx, e.cy = x, y
+		return
+	}
+	if m.h == hCR {
+		e.buf = append(e.buf, '\r')
+		e.cx = 0
+	}
+	switch m.v {
+	case vCUD:
+		e.csi(y-e.cy, 'B')
+	case vCUU:
+		e.csi(e.cy-y, 'A')
+	case vLF:
+		for range y - e.cy {
+			e.buf = append(e.buf, '\n')
+		}
+	case vRI:
+		for range e.cy - y {
+			e.buf = append(e.buf, '\x1b', 'M')
+		}
+	case vVPA:
+		e.csi(y+1, 'd')
+	}
+	e.cy = y
+	switch m.h {
+	case hCR:
+		if x > 0 {
+			e.csi(x, 'C')
+		}
+	case hCUF:
+		e.csi(x-e.cx, 'C')
+	case hCUB:
+		e.csi(e.cx-x, 'D')
+	case hBS:
+		for range e.cx - x {
+			e.buf = append(e.buf, '\b')
+		}
+	case hCHA:
+		e.csi(x+1, 'G')
+	}
+	e.cx = x
+}
+
+// setPen moves the terminal's SGR state to st (already degraded).
+func (e *encoder) setPen(st Style) {
+	if st == e.pen {
+		return
+	}
+	e.buf = appendSGR(e.buf, e.pen, st)
+	e.pen = st
+	e.stats.SGR++
+}
+
+// setLink opens url (closing any open link), or closes the open link
+// when url is "".
+func (e *encoder) setLink(url string) {
+	if url == e.link {
+		return
+	}
+	e.stats.Links++
+	if url == "" {
+		e.buf = append(e.buf, "\x1b]8;;\a"...)
+	} else {
+		e.buf = append(e.buf, "\x1b]8;id="...)
+		e.buf = e.ids.appendID(e.buf, url)
+		e.buf = append(e.buf, ';')
+		e.buf = append(e.buf, url...)
+		e.buf = append(e.buf, '\a')
+	}
+	e.link = url
+}
+
+// linkCost is what setLink(url) would write.
+func (e *encoder) linkCost(url string) int {
+	switch {
+	case url == e.link:
+		return 0
+	case url == "":
+		return 7
+	}
+	return 14 + len(url) // id of up to 3 characters: an estimate is enough here
+}
+
+// writeCell draws c at the cursor (the caller has positioned it).
+func (e *encoder) writeCell(c *Cell) {
+	e.setPen(e.adapt(c.Style))
+	if e.links {
+		e.setLink(c.Link)
+	}
+	if c.Grapheme == "" {
+		e.buf = append(e.buf, ' ')
+	} else {
+		e.buf = append(e.buf, c.Grapheme...)
+	}
+	if e.cx < 0 {
+		return
+	}
+	e.cx += c.Width()
+	if e.cx >= e.width || c.kind == wideCell && driftProne(c.Grapheme) {
+		e.cx = -1
+	}
+}
+
+// erasePen is the cheapest pen that erases to background bg: the current
+// one with bg swapped in and the attributes that would show on a blank
+// dropped.
+func (e *encoder) erasePen(bg Color) Style {
+	p := e.pen
+	p.Bg = AdaptColor(bg, e.colors)
+	p.Attrs &^= Reverse | Underline | Strikethrough
+	return p
+}
+
+// readyErase prepares the pen and link state for an erase to bg.
+func (e *encoder) readyErase(bg Color) {
+	e.setPen(e.erasePen(bg))
+	if e.link != "" {
+		e.setLink("")
+	}
+}
+
+// eraseCost prices readyErase(bg).
+func (e *encoder) eraseCost(bg Color) int {
+	c := sgrLen(e.pen, e.erasePen(bg))
+	if e.link != "" {
+		c += 7
+	}
+	return c
+}
+
+// cellCost prices writing c with the pen at *pen, advancing *pen.
+func (e *encoder) cellCost(c *Cell, pen *Style, link *string) int {
+	st := adaptStyle(c.Style, e.colors)
+	n := sgrLen(*pen, st)
+	*pen = st
+	if e.links && c.Link != *link {
+		if c.Link == "" {
+			n += 7
+		} else {
+			n += 14 + len(c.Link)
+		}
+		*link = c.Link
+	}
+	if c.Grapheme == "" {
+		return n + 1
+	}
+	return n + len(c.Grapheme)
+}
+
+// encodeRow writes what it takes to turn the terminal's row y, which
+// shows old, into want. It returns the number of cells changed.
+func (e *encoder) encodeRow(y int, old, want []Cell) int {
+	w := len(want)
+	x := 0
+	for x < w && old[x] == want[x] {
+		x++
+	}
+	if x == w {
+		return 0
+	}
+	last := w - 1
+	for old[last] == want[last] {
+		last--
+	}
+	// tail is where the run of erasable blanks in one background that
+	// ends the row begins.
+	tail := w
+	if erasable(&want[w-1]) {
+		bg := want[w-1].Style.Bg
+		for tail > 0 && erasable(&want[tail-1]) && want[tail-1].Style.Bg == bg {
+			tail--
+		}
+	}
+	changed := 0
+	for x <= last {
+		c := &want[x]
+		if old[x] == *c {
+			x++
+			continue
+		}
+		if c.kind == continuation && x > 0 {
+			// The lead is unchanged but its right half is not what the
+			// terminal shows: rewrite the whole cluster.
+			x--
+			c = &want[x]
+		}
+		if x >= tail && e.tryEraseLine(x, y, old, want) {
+			return changed + countChanged(old[x:], want[x:])
+		}
+		if erasable(c) {
+			if n := e.tryEraseChars(x, y, tail, old, want); n > 0 {
+				changed += countChanged(old[x:x+n], want[x:x+n])
+				x += n
+				continue
+			}
+		}
+		e.reach(x, y, want)
+		e.writeCell(c)
+		changed++
+		if c.kind == wideCell {
+			changed++
+			x += 2
+		} else {
+			x++
+		}
+	}
+	return changed
+}
+
+func countChanged(old, want []Cell) int {
+	n := 0
+	for i := range want {
+		if old[i] != want[i] {
+			n++
+		}
+	}
+	return n
+}
+
+// reach puts the cursor at (x, y), either by moving or, when cheaper, by
+// rewriting the unchanged cells between the cursor and x.
+func (e *encoder) reach(x, y int, want []Cell) {
+	if e.cy == y && e.cx >= 0 && e.cx < x && x-e.cx <= 8 && want[e.cx].kind != continuation {
+		pen, link := e.pen, e.link
+		through := 0
+		ok := true
+		for i := e.cx; i < x; i++ {
+			c := &want[i]
+			if c.kind == wideCell && (driftProne(c.Grapheme) || i+2 > x) {
+				ok = false
+				break
+			}
+			if c.kind == continuation {
+				continue
+			}
+			through += e.cellCost(c, &pen, &link)
+		}
+		if ok {
+			target := adaptStyle(want[x].Style, e.colors)
+			through += sgrLen(pen, target)
+			moved := e.plan(x, y).cost + sgrLen(e.pen, target)
+			if through <= moved {
+				for i := e.cx; i < x; {
+					c := &want[i]
+					e.writeCell(c)
+					i += c.Width()
+				}
+				return
+			}
+		}
+	}
+	e.moveTo(x, y)
+}
+
+// tryEraseLine erases from x to the end of row y with EL when that is
+// cheaper than drawing the changed cells; it reports whether it did.
+func (e *encoder) tryEraseLine(x, y int, old, want []Cell) bool {
+	bg := want[x].Style.Bg
+	el := e.plan(x, y).cost + e.eraseCost(bg) + 3
+	// What drawing would cost, roughly: a space per changed cell plus a
+	// short move over each unchanged gap.
+	draw := e.plan(x, y).cost + sgrLen(e.pen, adaptStyle(want[x].Style, e.colors))
+	gap := 0
+	for i := x; i < len(want) && draw < el; i++ {
+		if old[i] == want[i] {
+			gap++
+			continue
+		}
+		if gap > 0 {
+			draw += min(gap, 4)
+			gap = 0
+		}
+		draw++
+	}
+	if draw < el {
+		return false
+	}
+	e.moveTo(x, y)
+	e.readyErase(bg)
+	e.buf = append(e.buf, "\x1b[K"...)
+	e.stats.Erases++
+	return true
+}
+
+// tryEraseChars erases the run of blanks starting at x with ECH when that
+// (plus the move past it) is cheaper than drawing spaces; it returns the
+// number of cells handled, 0 when it did nothing.
+func (e *encoder) tryEraseChars(x, y, tail int, old, want []Cell) int {
+	bg := want[x].Style.Bg
+	end := x
+	lastChanged := x
+	for end < tail && erasable(&want[end]) && want[end].Style.Bg == bg {
+		if old[end] != want[end] {
+			lastChanged = end
+		}
+		end++
+	}
+	n := lastChanged - x + 1
+	if n < 4 {
+		return 0
+	}
+	// The next cell to draw after the run decides what each choice costs
+	// afterwards.
+	next := lastChanged + 1
+	for next < len(want) && old[next] == want[next] {
+		next++
+	}
+	at := e.plan(x, y).cost
+	spaces := at + sgrLen(e.pen, adaptStyle(want[x].Style, e.colors)) + n
+	ech := at + e.eraseCost(bg) + csiLen(n)
+	if next < len(want) {
+		savedX, savedY := e.cx, e.cy
+		e.cx, e.cy = x+n, y
+		spaces += e.plan(next, y).cost
+		e.cx = x
+		ech += e.plan(next, y).cost
+		e.cx, e.cy = savedX, savedY
+	}
+	if ech >= spaces {
+		return 0
+	}
+	e.moveTo(x, y)
+	e.readyErase(bg)
+	e.csi(n, 'X')
+	e.stats.Erases++
+	return n
+}

@@ -1,0 +1,280 @@
+package render
+
+import (
+	"fmt"
+	"io"
+	"strconv"
+)
+
+// Options are the terminal capabilities the encoder writes for.
+type Options struct {
+	// Colors is the colour level colours are degraded to on output.
+	Colors ColorLevel
+	// Hyperlinks enables OSC 8; without it links are dropped on output.
+	Hyperlinks bool
+}
+
+const (
+	syncBegin = "\x1b[?2026h"
+	syncEnd   = "\x1b[?2026l"
+)
+
+// Screen is the full-screen surface on the alternate screen. Each frame
+// the caller draws the whole surface into Back and calls Flush, which
+// writes only what differs from the previous frame, as one synchronized
+// write, and then hands back a blank Back for the next frame.
+type Screen struct {
+	out     io.Writer
+	enc     encoder
+	front   *Buffer
+	back    *Buffer
+	shifted *Buffer // the front as the terminal shows it after a scroll
+	alt     []byte  // second frame buffer, for pricing the scroll
+	want    CursorState
+	visible bool // the terminal's cursor visibility
+	entered bool
+	repaint bool
+	hint    scrollHint
+	raw     []byte
+}
+
+type scrollHint struct {
+	top, bottom, n int
+	set            bool
+}
+
+// NewScreen returns a screen of the given size writing to out. Nothing is
+// written until the first Flush, which enters the alternate screen.
+func NewScreen(out io.Writer, width, height int, opts Options) *Screen {
+	width, height = max(width, 0), max(height, 0)
+	return &Screen{
+		out:     out,
+		enc:     newEncoder(width, height, opts),
+		front:   NewBuffer(width, height),
+		back:    NewBuffer(width, height),
+		shifted: NewBuffer(0, 0),
+		visible: true,
+	}
+}
+
+// Back is the buffer the next frame is drawn into. It is the same
+// *Buffer for the screen's whole life, and blank after every Flush.
+func (s *Screen) Back() *Buffer { return s.back }
+
+// SetCursor sets where the cursor should be after the next Flush, and
+// whether it shows.
+func (s *Screen) SetCursor(x, y int, visible bool) {
+	s.want = CursorState{X: x, Y: y, Visible: visible}
+}
+
+// ScrollHint tells the next Flush that rows [top, bottom) of the back
+// buffer hold the previous frame's rows shifted up by n (down when n is
+// negative). Flush then scrolls that region on the terminal and repaints
+// only the exposed rows, if that is cheaper than redrawing.
+func (s *Screen) ScrollHint(top, bottom, n int) {
+	s.hint = scrollHint{top: top, bottom: bottom, n: n, set: true}
+}
+
+// AppendRaw queues bytes (an image placement, say) to be written inside
+// the next frame's bracket after its cells. A frame carrying raw bytes is
+// never empty, and the cursor is repositioned after them.
+func (s *Screen) AppendRaw(p []byte) { s.raw = append(s.raw, p...) }
+
+// Resize changes the surface size. The next Flush repaints everything,
+// clear included, inside one bracket.
+func (s *Screen) Resize(width, height int) {
+	width, height = max(width, 0), max(height, 0)
+	s.back.Resize(width, height)
+	s.front.Resize(width, height)
+	s.enc.width, s.enc.height = width, height
+	s.repaint = true
+}
+
+// Flush writes the difference between the previous frame and Back as one
+// Write wrapped in a synchronized-update bracket, then blanks Back. An
+// unchanged frame with an unchanged cursor writes nothing.
+func (s *Screen) Flush() (Stats, error) {
+	e := &s.enc
+	e.stats = Stats{}
+	e.buf = append(e.buf[:0], syncBegin...)
+	if !s.entered {
+		e.buf = append(e.buf, "\x1b[?1049h"...)
+		e.stats.Modes++
+		s.entered, s.repaint = true, true
+	}
+	if s.repaint {
+		e.readyErase(DefaultColor)
+		e.buf = append(e.buf, "\x1b[2J"...)
+		e.stats.Clears++
+		e.cx, e.cy = -1, -1
+		s.front.Clear()
+		s.repaint = false
+		s.hint.set = false
+	}
+	s.encodeFrame()
+	if len(s.raw) > 0 {
+		e.setLink("")
+		e.buf = append(e.buf, s.raw...)
+		s.raw = s.raw[:0]
+		e.cx, e.cy = -1, -1
+	}
+	e.setLink("")
+	wrote := len(e.buf) > len(syncBegin)
+	want := s.want
+	want.X = min(max(want.X, 0), max(e.width-1, 0))
+	want.Y = min(max(want.Y, 0), max(e.height-1, 0))
+	act := DecideCursor(CursorState{X: e.cx, Y: e.cy, Visible: s.visible}, want, wrote)
+	if !wrote && act == CursorNone {
+		s.swap()
+		return Stats{}, nil
+	}
+	s.applyCursor(act, want)
+	e.buf = append(e.buf, syncEnd...)
+	e.stats.Bytes = len(e.buf)
+	e.stats.Writes = 1
+	s.swap()
+	if _, err := s.out.Write(e.buf); err != nil {
+		s.repaint = true // the terminal's state is unknown now
+		return e.stats, fmt.Errorf("render: writing frame: %w", err)
+	}
+	return e.stats, nil
+}
+
+func (s *Screen) applyCursor(act CursorAction, want CursorState) {
+	e := &s.enc
+	if act&CursorReposition != 0 {
+		e.moveTo(want.X, want.Y)
+	}
+	if act&CursorShow != 0 {
+		e.buf = append(e.buf, "\x1b[?25h"...)
+		e.stats.Cursor++
+		s.visible = true
+	}
+	if act&CursorHide != 0 {
+		e.buf = append(e.buf, "\x1b[?25l"...)
+		e.stats.Cursor++
+		s.visible = false
+	}
+}
+
+// swap makes the frame just written the front and blanks the back.
+func (s *Screen) swap() {
+	s.front.cells, s.back.cells = s.back.cells, s.front.cells
+	s.back.Clear()
+}
+
+// encodeFrame writes the cell changes, pricing a hinted scroll against a
+// plain redraw and keeping the cheaper.
+func (s *Screen) encodeFrame() {
+	e := &s.enc
+	h := s.hint
+	s.hint.set = false
+	if !h.set || h.top < 0 || h.bottom > e.height || h.bottom-h.top < 2 ||
+		h.n == 0 || abs(h.n) >= h.bottom-h.top {
+		e.stats.CellsChanged += s.encodeRows(s.front)
+		return
+	}
+	snapshot := *e
+	prefix := len(e.buf)
+	e.stats.CellsChanged += s.encodeRows(s.front)
+	plain := *e
+
+	*e = snapshot
+	e.buf = append(s.alt[:0], plain.buf[:prefix]...)
+	s.emitScroll(h)
+	s.shiftFront(h)
+	e.stats.CellsChanged += s.encodeRows(s.shifted)
+	if len(e.buf) < len(plain.buf) {
+		s.alt = plain.buf
+		return
+	}
+	s.alt = e.buf
+	*e = plain
+}
+
+func abs(n int) int {
+	if n < 0 {
+		return -n
+	}
+	return n
+}
+
+func (s *Screen) encodeRows(old *Buffer) int {
+	changed := 0
+	for y := range s.back.height {
+		changed += s.enc.encodeRow(y, old.row(y), s.back.row(y))
+	}
+	return changed
+}
+
+// emitScroll scrolls rows [top, bottom) by n, using a scroll region when
+// the rows are not the whole screen.
+func (s *Screen) emitScroll(h scrollHint) {
+	e := &s.enc
+	e.readyErase(DefaultColor) // the exposed rows come in blank
+	region := h.top != 0 || h.bottom != e.height
+	if region {
+		e.buf = append(e.buf, '\x1b', '[')
+		e.buf = strconv.AppendInt(e.buf, int64(h.top+1), 10)
+		e.buf = append(e.buf, ';')
+		e.buf = strconv.AppendInt(e.buf, int64(h.bottom), 10)
+		e.buf = append(e.buf, 'r')
+		e.stats.ScrollRegions++
+	}
+	if h.n > 0 {
+		e.csi(h.n, 'S')
+	} else {
+		e.csi(-h.n, 'T')
+	}
+	e.stats.Scrolls++
+	if region {
+		e.buf = append(e.buf, "\x1b[r"...)
+		e.stats.ScrollRegions++
+		e.cx, e.cy = 0, 0 // DECSTBM homes the cursor
+	}
+}
+
+// shiftFront fills s.shifted with the front as the terminal shows it
+// after the scroll.
+func (s *Screen) shiftFront(h scrollHint) {
+	s.shifted.CopyFrom(s.front)
+	shiftRows(s.shifted, h.top, h.bottom, h.n)
+}
+
+// shiftRows moves rows [top, bottom) of b by n (up when positive) and
+// blanks the rows that come in.
+func shiftRows(b *Buffer, top, bottom, n int) {
+	w := b.width
+	if n > 0 {
+		copy(b.cells[top*w:(bottom-n)*w], b.cells[(top+n)*w:bottom*w])
+		clear(b.cells[(bottom-n)*w : bottom*w])
+		return
+	}
+	n = -n
+	copy(b.cells[(top+n)*w:bottom*w], b.cells[top*w:(bottom-n)*w])
+	clear(b.cells[top*w : (top+n)*w])
+}
+
+// Close leaves the alternate screen with the pen reset, no link open and
+// the cursor visible, in one bracketed write. It writes nothing if no
+// frame was ever flushed.
+func (s *Screen) Close() error {
+	if !s.entered {
+		return nil
+	}
+	s.entered = false
+	e := &s.enc
+	e.buf = append(e.buf[:0], syncBegin...)
+	e.setLink("")
+	e.setPen(Style{})
+	if !s.visible {
+		e.buf = append(e.buf, "\x1b[?25h"...)
+		s.visible = true
+	}
+	e.buf = append(e.buf, "\x1b[?1049l"...)
+	e.buf = append(e.buf, syncEnd...)
+	if _, err := s.out.Write(e.buf); err != nil {
+		return fmt.Errorf("render: leaving the alternate screen: %w", err)
+	}
+	return nil
+}
