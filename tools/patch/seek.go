@@ -54,7 +54,7 @@ func seekFrom(lines, pattern []string, start int) int {
 }
 
 // Normalize maps typographic look-alikes to ASCII: U+2010–2015 and U+2212
-// to '-', U+2018–201B to '\'', U+201C–201F to '"', and U+00A0,
+// to '-', U+2018–201B to '\”, U+201C–201F to '"', and U+00A0,
 // U+2002–200A, U+202F, U+205F and U+3000 to ' '.
 func Normalize(s string) string {
 	return strings.Map(func(r rune) rune {
