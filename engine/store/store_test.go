@@ -1,0 +1,429 @@
+package store
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/quire-sh/quire/engine/event"
+	bolt "go.etcd.io/bbolt"
+)
+
+func TestRecordReadBackAndAppend(t *testing.T) {
+	st := newTestStore(t, Options{})
+	w, err := st.Create("", "/home/u/proj")
+	if err != nil {
+		t.Fatal(err)
+	}
+	events := sessionEvents(w.ID(), "/home/u/proj", 4)
+	recordAll(t, w, events[:20])
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Record(events[20], false); !errors.Is(err, ErrClosed) {
+		t.Fatalf("record after close: %v", err)
+	}
+
+	w, err = st.Append(w.ID())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if w.LastSeq() != 20 {
+		t.Fatalf("reopened at seq %d, want 20", w.LastSeq())
+	}
+	recordAll(t, w, events[20:])
+	all, err := w.ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	mustEqualEvents(t, all, events)
+	sum := w.Summary()
+	if sum.Title != "prompt 1: fix the \"bug\" ✓" || sum.Turns != 4 || sum.Tokens != 480 || sum.Model != "test-model" || sum.LastSeq != uint64(len(events)) {
+		t.Fatalf("summary = %+v", sum)
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	got, err := readSummaryFile(sum.Dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.Title != sum.Title || got.Turns != 4 || got.LastSeq != sum.LastSeq {
+		t.Fatalf("session.json = %+v, want %+v", got, sum)
+	}
+}
+
+func TestRecordRefusesSeqsThatDoNotIncrease(t *testing.T) {
+	st := newTestStore(t, Options{})
+	w, err := st.Create("s1", "/p")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close()
+	for _, tc := range []struct {
+		seq     uint64
+		wantErr bool
+	}{{1, false}, {1, true}, {0, true}, {5, false}, {3, true}, {6, false}} {
+		err := w.Record(event.Event{V: 1, Seq: tc.seq, Kind: event.Notice, Text: "x"}, false)
+		if (err != nil) != tc.wantErr {
+			t.Fatalf("seq %d: err = %v, want error %v", tc.seq, err, tc.wantErr)
+		}
+	}
+}
+
+// TestGroupCommit checks that non-durable events reach the disk on their
+// own once the window passes, and at once when enough are waiting.
+func TestGroupCommit(t *testing.T) {
+	st := newTestStore(t, Options{GroupWindow: 20 * time.Millisecond, GroupEvents: 10})
+	w, err := st.Create("g", "/p")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close()
+	committed := func() uint64 {
+		seq, err := w.view.lastSeq()
+		if err != nil {
+			t.Fatal(err)
+		}
+		return seq
+	}
+	for seq := uint64(1); seq <= 9; seq++ {
+		if err := w.Record(event.Event{V: 1, Seq: seq, Kind: event.AssistantDelta, Text: "x"}, false); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if got := committed(); got != 0 {
+		t.Fatalf("committed %d before the window or the count was reached", got)
+	}
+	if err := w.Record(event.Event{V: 1, Seq: 10, Kind: event.AssistantDelta, Text: "x"}, false); err != nil {
+		t.Fatal(err)
+	}
+	if got := committed(); got != 10 {
+		t.Fatalf("the 10th waiting event did not force a commit: committed %d", got)
+	}
+	if err := w.Record(event.Event{V: 1, Seq: 11, Kind: event.AssistantDelta, Text: "x"}, false); err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(10 * time.Second)
+	for committed() != 11 {
+		if time.Now().After(deadline) {
+			t.Fatal("a waiting event was never committed by the window")
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	if err := w.Record(event.Event{V: 1, Seq: 12, Kind: event.UserMessage, Text: "x"}, true); err != nil {
+		t.Fatal(err)
+	}
+	if got := committed(); got != 12 {
+		t.Fatalf("a durable record returned before its commit: committed %d", got)
+	}
+}
+
+func TestTailAndRange(t *testing.T) {
+	st := newTestStore(t, Options{})
+	w, err := st.Create("t", "/p")
+	if err != nil {
+		t.Fatal(err)
+	}
+	events := sessionEvents("t", "/p", 10)
+	recordAll(t, w, events)
+	w.Close()
+	r, err := st.OpenReader("t")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	for _, tc := range []struct {
+		name     string
+		got      func() ([]event.Event, error)
+		from, to int // indexes into events, to exclusive
+	}{
+		{"tail 5", func() ([]event.Event, error) { return r.Tail(5) }, len(events) - 5, len(events)},
+		{"tail beyond", func() ([]event.Event, error) { return r.Tail(10000) }, 0, len(events)},
+		{"tail 0", func() ([]event.Event, error) { return r.Tail(0) }, 0, 0},
+		{"range 3..7", func() ([]event.Event, error) { return r.Events(3, 7) }, 2, 7},
+		{"range 50..end", func() ([]event.Event, error) { return r.Events(50, 0) }, 49, len(events)},
+		{"range past end", func() ([]event.Event, error) { return r.Events(1000, 0) }, 0, 0},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got, err := tc.got()
+			if err != nil {
+				t.Fatal(err)
+			}
+			mustEqualEvents(t, got, events[tc.from:tc.to])
+		})
+	}
+}
+
+func TestLargeOutputsStoredOnce(t *testing.T) {
+	st := newTestStore(t, Options{})
+	w, err := st.Create("b", "/p")
+	if err != nil {
+		t.Fatal(err)
+	}
+	events := sessionEvents("b", "/p", 6) // every turn has the same big output and preview
+	recordAll(t, w, events)
+	var blobs, bytes int
+	err = w.view.read(func(tx *bolt.Tx) error {
+		return tx.Bucket(bucketBlobs).ForEach(func(k, v []byte) error {
+			blobs++
+			bytes += len(v)
+			return nil
+		})
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if blobs != 2 {
+		t.Fatalf("%d blobs for one repeated output and one repeated preview, want 2", blobs)
+	}
+	w.Close()
+	st2, _ := Open(st.Root(), Options{})
+	r, err := st2.OpenReader("b")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	got, err := r.ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	mustEqualEvents(t, got, events)
+}
+
+func TestNewerVersionsRefused(t *testing.T) {
+	st := newTestStore(t, Options{})
+	w, err := st.Create("v", "/p")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Record(event.Event{V: event.SchemaVersion + 1, Seq: 1, Kind: "from_the_future"}, true); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := w.ReadAll(); err == nil || !strings.Contains(err.Error(), "event schema v2; this binary reads up to v1") {
+		t.Fatalf("reading an event from a newer quire: %v", err)
+	}
+	err = guard(func() error {
+		return w.db.Update(func(tx *bolt.Tx) error { return tx.Bucket(bucketMeta).Put(keyFormat, []byte("9")) })
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	w.Close()
+	_, err = st.OpenReader("v")
+	wantErrIs(t, err, ErrTooNew)
+	if !strings.Contains(err.Error(), "store format v9; this binary reads up to v1") || !strings.Contains(err.Error(), eventsFile) {
+		t.Fatalf("error does not name both versions and the file: %v", err)
+	}
+}
+
+func TestOldEventsUpgradedInMemory(t *testing.T) {
+	st := newTestStore(t, Options{})
+	w, err := st.Create("old", "/p")
+	if err != nil {
+		t.Fatal(err)
+	}
+	// V 0: written before versions were enforced.
+	if err := w.Record(event.Event{Seq: 1, Kind: event.Notice, Text: "hi"}, true); err != nil {
+		t.Fatal(err)
+	}
+	before, _ := os.ReadFile(w.path)
+	got, err := w.ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got[0].V != event.SchemaVersion {
+		t.Fatalf("event read with V %d, want it upgraded to %d", got[0].V, event.SchemaVersion)
+	}
+	after, _ := os.ReadFile(w.path)
+	if string(before) != string(after) {
+		t.Fatal("reading rewrote the file")
+	}
+	w.Close()
+}
+
+func TestAppendInUse(t *testing.T) {
+	st := newTestStore(t, Options{})
+	w, err := st.Create("busy", "/p")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close()
+	start := time.Now()
+	_, err = st.Append("busy")
+	wantErrIs(t, err, ErrInUse)
+	_, err = st.OpenReader("busy")
+	wantErrIs(t, err, ErrInUse)
+	if time.Since(start) > 10*time.Second {
+		t.Fatal("waited for the running session")
+	}
+	_, err = st.Append("nope")
+	wantErrIs(t, err, ErrNotFound)
+	_, err = st.Create("busy", "/p")
+	if err == nil {
+		t.Fatal("created a second session with the same id")
+	}
+}
+
+func TestListAndLatest(t *testing.T) {
+	clock := &testClock{t: baseTime}
+	st := newTestStore(t, Options{Now: clock.now})
+	mk := func(id, cwd, prompt string) {
+		clock.t = clock.t.Add(time.Minute)
+		w, err := st.Create(id, cwd)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := w.Record(event.Event{V: 1, Seq: 1, Kind: event.UserMessage, Text: prompt}, true); err != nil {
+			t.Fatal(err)
+		}
+		if err := w.Close(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	mk("a1", "/src/a", "first in a")
+	mk("b1", "/src/b", "first in b")
+	mk("a2", "/src/a", "second in a")
+	running, err := st.Create("a3", "/src/a")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer running.Close()
+
+	ids := func(l Listing) string {
+		var s []string
+		for _, x := range l.Sessions {
+			id := x.ID
+			if x.Running {
+				id += "*"
+			}
+			s = append(s, id)
+		}
+		return strings.Join(s, " ")
+	}
+	ctx := context.Background()
+	for _, tc := range []struct {
+		opts ListOptions
+		want string
+	}{
+		{ListOptions{}, "a3* a2 b1 a1"},
+		{ListOptions{Cwd: "/src/a"}, "a3* a2 a1"},
+		{ListOptions{Cwd: "/src/a/"}, "a3* a2 a1"},
+		{ListOptions{Cwd: "/src/c"}, ""},
+		{ListOptions{Limit: 2}, "a3* a2"},
+		{ListOptions{Verify: true}, "a3* a2 b1 a1"},
+	} {
+		l, err := st.List(ctx, tc.opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := ids(l); got != tc.want || len(l.Problems) != 0 {
+			t.Errorf("List(%+v) = %q %v, want %q", tc.opts, got, l.Problems, tc.want)
+		}
+	}
+	l, _ := st.List(ctx, ListOptions{Cwd: "/src/a"})
+	if l.Sessions[1].Title != "second in a" || l.Sessions[1].Cwd != "/src/a" {
+		t.Fatalf("summary = %+v", l.Sessions[1])
+	}
+	latest, err := st.Latest(ctx, "/src/a")
+	if err != nil || latest.ID != "a2" {
+		t.Fatalf("Latest = %v, %v; want a2 (a3 is running)", latest.ID, err)
+	}
+	if _, err := st.Latest(ctx, "/nowhere"); !errors.Is(err, ErrNotFound) {
+		t.Fatalf("Latest in an empty cwd: %v", err)
+	}
+}
+
+func TestSummaryRebuiltWhenMissing(t *testing.T) {
+	st := newTestStore(t, Options{})
+	w, err := st.Create("s", "/p")
+	if err != nil {
+		t.Fatal(err)
+	}
+	recordAll(t, w, sessionEvents("s", "/p", 2))
+	w.Close()
+	dir := w.dir
+	for _, damage := range []func(){
+		func() { os.Remove(filepath.Join(dir, summaryFile)) },
+		func() { os.WriteFile(filepath.Join(dir, summaryFile), []byte(`{"id":`), 0o600) },
+	} {
+		damage()
+		l, err := st.List(context.Background(), ListOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(l.Sessions) != 1 || l.Sessions[0].Turns != 2 || l.Sessions[0].Title == "" {
+			t.Fatalf("listing = %+v", l)
+		}
+		if _, err := readSummaryFile(dir); err != nil {
+			t.Fatalf("session.json not rewritten: %v", err)
+		}
+	}
+}
+
+func TestResolve(t *testing.T) {
+	st := newTestStore(t, Options{})
+	for _, id := range []string{"20261130-070000-aaaaaa", "20261130-070000-aaabbb", "20261130-080000-cccccc"} {
+		w, err := st.Create(id, "/p")
+		if err != nil {
+			t.Fatal(err)
+		}
+		w.Close()
+	}
+	for _, tc := range []struct {
+		in, want string
+		err      error
+	}{
+		{"20261130-080000-cccccc", "20261130-080000-cccccc", nil},
+		{"20261130-08", "20261130-080000-cccccc", nil},
+		{"20261130-070000-aaa", "", ErrAmbiguous},
+		{"2027", "", ErrNotFound},
+		{"../etc", "", ErrNotFound},
+	} {
+		got, err := st.Resolve(tc.in)
+		if got != tc.want || !errors.Is(err, tc.err) {
+			t.Errorf("Resolve(%q) = %q, %v; want %q, %v", tc.in, got, err, tc.want, tc.err)
+		}
+	}
+}
+
+func TestCreateRecoversFromCrashedCreation(t *testing.T) {
+	st := newTestStore(t, Options{})
+	tmp := filepath.Join(st.sessionsRoot(), cwdKey("/p"), tmpPrefix+"x")
+	if err := os.MkdirAll(tmp, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(filepath.Join(tmp, eventsFile), []byte("half a database"), 0o600)
+	l, _ := st.List(context.Background(), ListOptions{})
+	if len(l.Sessions)+len(l.Problems) != 0 {
+		t.Fatalf("a half-created session is visible: %+v", l)
+	}
+	w, err := st.Create("x", "/p")
+	if err != nil {
+		t.Fatal(err)
+	}
+	w.Close()
+}
+
+func TestCwdKey(t *testing.T) {
+	long := "/" + strings.Repeat("directory/", 40)
+	for _, tc := range []struct{ a, b string }{
+		{"/a/b", "/a%2Fb"},
+		{long + "x", long + "y"},
+		{"/a b", "/a+b"},
+	} {
+		ka, kb := cwdKey(tc.a), cwdKey(tc.b)
+		if ka == kb {
+			t.Errorf("cwdKey(%q) == cwdKey(%q) == %q", tc.a, tc.b, ka)
+		}
+		for _, k := range []string{ka, kb} {
+			if len(k) > maxDirName || strings.Contains(k, "/") {
+				t.Errorf("key %q is not a short file name", k)
+			}
+		}
+	}
+}
