@@ -226,6 +226,9 @@ func (w *Wrapper) rewrap(final bool) {
 	w.joins = w.joins[:w.done]
 	orig := w.cur.String()
 	s, join := orig, w.curJoin
+	if join == JoinSpace { // spaces at a word-wrap break are dropped
+		s = strings.TrimLeft(s, " ")
+	}
 	for {
 		line, rest, next, broke := wrapOnce(s, w.opt.Width, w.opt.Words)
 		if !broke {

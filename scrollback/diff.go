@@ -1,0 +1,97 @@
+package scrollback
+
+import (
+	"strconv"
+	"strings"
+
+	"github.com/quire-sh/quire/render"
+)
+
+// renderDiff lays out a unified diff with line numbers: additions and
+// context carry their new line number, deletions their old one. File
+// headers are dropped (the tool header names the file); hunk headers are
+// kept, dimmed. Long lines wrap under their own number column.
+func renderDiff(diff string, width int, th *Theme) []render.Line {
+	type row struct {
+		num   int // 0: no number
+		sign  byte
+		text  string
+		style render.Style
+	}
+	var rows []row
+	oldN, newN, maxN := 0, 0, 0
+	for _, l := range strings.Split(strings.TrimRight(diff, "\n"), "\n") {
+		l = strings.TrimSuffix(l, "\r")
+		switch {
+		case strings.HasPrefix(l, "--- "), strings.HasPrefix(l, "+++ "),
+			strings.HasPrefix(l, "diff "), strings.HasPrefix(l, "index "):
+			continue
+		case strings.HasPrefix(l, "@@"):
+			oldN, newN = parseHunk(l)
+			rows = append(rows, row{sign: '@', text: l, style: th.DiffHunk})
+		case strings.HasPrefix(l, "+"):
+			rows = append(rows, row{num: newN, sign: '+', text: l[1:], style: th.DiffAdd})
+			maxN = max(maxN, newN)
+			newN++
+		case strings.HasPrefix(l, "-"):
+			rows = append(rows, row{num: oldN, sign: '-', text: l[1:], style: th.DiffDel})
+			maxN = max(maxN, oldN)
+			oldN++
+		case strings.HasPrefix(l, `\`):
+			rows = append(rows, row{sign: '\\', text: l, style: th.Muted})
+		default:
+			rows = append(rows, row{num: newN, sign: ' ', text: strings.TrimPrefix(l, " "), style: th.Output})
+			maxN = max(maxN, newN)
+			oldN++
+			newN++
+		}
+	}
+	numW := len(strconv.Itoa(max(maxN, 1)))
+	textW := max(width-numW-3, 1)
+	var out []render.Line
+	for _, r := range rows {
+		if r.sign == '@' || r.sign == '\\' {
+			out = append(out, render.Line{Spans: []render.Span{{Text: r.text, Style: r.style}}})
+			continue
+		}
+		num := strings.Repeat(" ", numW)
+		if r.num > 0 {
+			s := strconv.Itoa(r.num)
+			num = strings.Repeat(" ", numW-len(s)) + s
+		}
+		w := NewWrapper(WrapOptions{Width: textW, Style: r.style, StripEscapes: true})
+		w.Append(r.text)
+		w.Finish()
+		parts := w.Lines()
+		if len(parts) == 0 {
+			parts = []render.Line{{}}
+		}
+		for i, p := range parts {
+			lead := num + " " + string(r.sign) + " "
+			if i > 0 {
+				lead = strings.Repeat(" ", numW+3)
+			}
+			spans := append([]render.Span{{Text: lead[:numW], Style: th.LineNumber}, {Text: lead[numW:], Style: r.style}}, p.Spans...)
+			out = append(out, render.Line{Spans: spans})
+		}
+	}
+	return out
+}
+
+// parseHunk reads the starting old and new line numbers of "@@ -a,b +c,d @@".
+func parseHunk(l string) (oldStart, newStart int) {
+	f := strings.Fields(l)
+	for _, x := range f {
+		if len(x) > 1 && (x[0] == '-' || x[0] == '+') {
+			n, _ := strconv.Atoi(strings.SplitN(x[1:], ",", 2)[0])
+			if x[0] == '-' {
+				oldStart = n
+			} else {
+				newStart = n
+			}
+		}
+	}
+	return oldStart, newStart
+}
+
+func itoa(n int) string { return strconv.Itoa(n) }

@@ -1,0 +1,378 @@
+package scrollback
+
+// pager is the scroll state. The position is kept relative to a block
+// (anchor id plus a line offset into it) rather than as an absolute line,
+// so that measuring estimated blocks above the viewport, prepending
+// history or folding a block elsewhere never moves what the user reads.
+type pager struct {
+	anchor ID
+	offset int
+	follow bool
+	focus  ID
+
+	scratch frameScratch
+}
+
+// top is the transcript line at the top of the viewport.
+func (t *Transcript) top() int {
+	maxTop := t.maxTop()
+	if t.pg.follow {
+		return maxTop
+	}
+	i, ok := t.index[t.pg.anchor]
+	if !ok {
+		return 0
+	}
+	y := t.lay.Top(i) + min(t.pg.offset, max(t.lay.Height(i)-1, 0))
+	return min(y, maxTop)
+}
+
+func (t *Transcript) maxTop() int { return max(0, t.lay.Total()-t.h) }
+
+// setTop scrolls so that line y is at the top, re-anchoring on the block
+// that holds it.
+func (t *Transcript) setTop(y int) {
+	y = max(0, min(y, t.maxTop()))
+	if len(t.blocks) == 0 {
+		t.pg.anchor, t.pg.offset = 0, 0
+		return
+	}
+	i := min(t.lay.Find(y), len(t.blocks)-1)
+	t.pg.anchor = t.blocks[i].id
+	t.pg.offset = y - t.lay.Top(i)
+}
+
+// leaveFollow pins the current position before a scroll away from the
+// bottom.
+func (t *Transcript) leaveFollow() {
+	if t.pg.follow {
+		t.pg.follow = false
+		t.setTop(t.maxTop())
+	}
+}
+
+// settle lays out what the next frame shows: the blocks whose content
+// changed, then every block within one screen of the viewport (the
+// estimate of a block is replaced by its exact height only here, so the
+// first frame of a long resumed transcript measures O(screen) blocks).
+func (t *Transcript) settle() int {
+	t.settleStale()
+	var top int
+	for range 8 {
+		top = t.top()
+		from, to := t.lay.Window(max(0, top-t.h), 3*t.h)
+		changed := false
+		for i := from; i < to; i++ {
+			if t.lay.Measured(i) {
+				continue
+			}
+			changed = true
+			if t.blocks[i].hidden {
+				t.lay.Set(i, 0, true)
+				continue
+			}
+			t.view(i)
+		}
+		if !changed {
+			break
+		}
+	}
+	from, to := t.lay.Window(max(0, top-t.h), 3*t.h)
+	t.evict(from, to)
+	return top
+}
+
+// ScrollLines scrolls n lines down (n < 0: up). Scrolling up leaves
+// follow mode; scrolling down onto the last line enters it again.
+func (t *Transcript) ScrollLines(n int) {
+	if n == 0 {
+		return
+	}
+	if n < 0 {
+		t.leaveFollow()
+		t.setTop(t.top() + n)
+		return
+	}
+	if t.pg.follow {
+		return
+	}
+	y := t.top() + n
+	if y >= t.maxTop() {
+		t.pg.follow = true
+		return
+	}
+	t.setTop(y)
+}
+
+// ScrollHalfPages scrolls n half screens (less's d and u).
+func (t *Transcript) ScrollHalfPages(n int) { t.ScrollLines(n * max(1, t.h/2)) }
+
+// ScrollPages scrolls n screens (less's space and b). A page is the
+// screen minus the rows the pinned prompt covers, so no line is ever
+// skipped beneath the header.
+func (t *Transcript) ScrollPages(n int) {
+	page := t.h
+	if rows, _ := t.stickyAt(t.top()); rows > 0 && page-rows > 0 {
+		page -= rows
+	}
+	t.ScrollLines(n * page)
+}
+
+// ScrollTop goes to the first line (less's g).
+func (t *Transcript) ScrollTop() {
+	t.pg.follow = false
+	t.setTop(0)
+}
+
+// ScrollBottom goes to the last line and follows new output (less's G
+// and F).
+func (t *Transcript) ScrollBottom() { t.pg.follow = true }
+
+// GotoLine puts transcript line n (1-based, less's <n>g) at the top.
+func (t *Transcript) GotoLine(n int) {
+	t.pg.follow = false
+	t.setTop(n - 1)
+	if t.top() >= t.maxTop() && t.maxTop() > 0 {
+		t.pg.follow = true
+	}
+}
+
+// Following reports whether the view sticks to the bottom.
+func (t *Transcript) Following() bool { return t.pg.follow }
+
+// SetFollow enters or leaves follow mode.
+func (t *Transcript) SetFollow(on bool) {
+	if on {
+		t.pg.follow = true
+		return
+	}
+	t.leaveFollow()
+}
+
+// JumpToBlock scrolls block id to the top of the viewport. The id is
+// resolved to its current position first, so blocks inserted before it
+// since the id was taken cannot make the jump land elsewhere.
+func (t *Transcript) JumpToBlock(id ID) bool {
+	i, ok := t.index[id]
+	if !ok {
+		return false
+	}
+	t.scrollToIndex(i)
+	return true
+}
+
+func (t *Transcript) scrollToIndex(i int) {
+	t.pg.follow = false
+	t.view(i) // measure it, so the position is exact
+	y := t.lay.Top(i)
+	if y >= t.maxTop() {
+		t.pg.follow = t.maxTop() > 0 || y == 0
+		if !t.pg.follow {
+			t.setTop(y)
+		}
+		return
+	}
+	t.pg.anchor, t.pg.offset = t.blocks[i].id, 0
+}
+
+// JumpToTurn scrolls to the prompt of turn k (0-based).
+func (t *Transcript) JumpToTurn(k int) bool {
+	if k < 0 || k >= len(t.turns) {
+		return false
+	}
+	return t.JumpToBlock(t.turns[k].prompt)
+}
+
+// here is the block the user is on: the focused one, else the one at the
+// top of the viewport.
+func (t *Transcript) here() (int, bool) {
+	if i, ok := t.index[t.pg.focus]; ok {
+		return i, true
+	}
+	if len(t.blocks) == 0 {
+		return 0, false
+	}
+	return min(t.lay.Find(t.top()), len(t.blocks)-1), true
+}
+
+// PrevTurn is less-style h: inside a response it goes to this turn's
+// prompt; on a prompt it goes to the previous turn's prompt. The focus
+// follows when a block is focused.
+func (t *Transcript) PrevTurn() bool {
+	i, ok := t.here()
+	if !ok {
+		return false
+	}
+	k := t.blocks[i].turn
+	if k < 0 {
+		return false
+	}
+	p := t.index[t.turns[k].prompt]
+	atPrompt := i == p
+	if _, focused := t.index[t.pg.focus]; !focused {
+		atPrompt = t.top() <= t.lay.Top(p)
+	}
+	if !atPrompt && !t.blocks[p].hidden {
+		return t.goToTurn(k)
+	}
+	for k--; k >= 0; k-- {
+		if !t.blocks[t.index[t.turns[k].prompt]].hidden {
+			return t.goToTurn(k)
+		}
+	}
+	return false
+}
+
+// NextTurn is less-style l: the next turn's prompt.
+func (t *Transcript) NextTurn() bool {
+	i, ok := t.here()
+	if !ok {
+		return false
+	}
+	for k := t.blocks[i].turn + 1; k < len(t.turns); k++ {
+		if !t.blocks[t.index[t.turns[k].prompt]].hidden {
+			return t.goToTurn(k)
+		}
+	}
+	return false
+}
+
+func (t *Transcript) goToTurn(k int) bool {
+	id := t.turns[k].prompt
+	if _, focused := t.index[t.pg.focus]; focused {
+		t.pg.focus = id
+	}
+	return t.JumpToBlock(id)
+}
+
+// Focus focuses a block and scrolls it into view.
+func (t *Transcript) Focus(id ID) bool {
+	i, ok := t.index[id]
+	if !ok {
+		return false
+	}
+	t.pg.focus = id
+	t.ensureVisible(i)
+	return true
+}
+
+// Focused is the focused block, or 0.
+func (t *Transcript) Focused() ID {
+	if _, ok := t.index[t.pg.focus]; ok {
+		return t.pg.focus
+	}
+	return 0
+}
+
+// Unfocus clears the focus.
+func (t *Transcript) Unfocus() { t.pg.focus = 0 }
+
+// FocusNext moves the focus to the next visible block (n > 0) or the
+// previous one (n < 0). Without a focus it starts from the block at the
+// top of the viewport.
+func (t *Transcript) FocusNext(n int) bool {
+	i, ok := t.here()
+	if !ok {
+		return false
+	}
+	if _, focused := t.index[t.pg.focus]; !focused {
+		n -= sign(n) // the first step focuses the block on screen
+	}
+	step := sign(n)
+	for ; n != 0; n -= step {
+		j := i + step
+		for j >= 0 && j < len(t.blocks) && t.blocks[j].hidden {
+			j += step
+		}
+		if j < 0 || j >= len(t.blocks) {
+			break
+		}
+		i = j
+	}
+	if t.blocks[i].hidden {
+		return false
+	}
+	return t.Focus(t.blocks[i].id)
+}
+
+func sign(n int) int {
+	switch {
+	case n > 0:
+		return 1
+	case n < 0:
+		return -1
+	}
+	return 0
+}
+
+// ensureVisible scrolls the least needed for block i to be on screen: its
+// top when it is taller than the screen or above it, its bottom when it
+// is below.
+func (t *Transcript) ensureVisible(i int) {
+	v := t.view(i)
+	y0, h := t.lay.Top(i), v.height()
+	top := t.top()
+	switch {
+	case y0 < top || h >= t.h:
+		t.pg.follow = false
+		t.setTop(y0)
+	case y0+h > top+t.h:
+		t.pg.follow = false
+		t.setTop(y0 + h - t.h)
+		if t.top() >= t.maxTop() {
+			t.pg.follow = true
+		}
+	}
+}
+
+// ToggleCollapse folds the focused block (or the one at the top of the
+// viewport). A tool call with long output cycles open (folded to
+// FoldLines) → fully open → collapsed; other blocks toggle between open
+// and collapsed.
+func (t *Transcript) ToggleCollapse() {
+	i, ok := t.here()
+	if !ok {
+		return
+	}
+	b := t.blocks[i]
+	switch {
+	case b.collapsed:
+		t.setFold(b, false, false)
+	case b.kind == KindTool && !b.unfolded && t.view(i).foot != nil:
+		t.setFold(b, false, true)
+	default:
+		t.setFold(b, true, false)
+	}
+}
+
+// SetCollapsed collapses or opens one block.
+func (t *Transcript) SetCollapsed(id ID, collapsed bool) {
+	if b := t.Block(id); b != nil {
+		t.setFold(b, collapsed, b.unfolded && !collapsed)
+	}
+}
+
+// CollapseAll collapses (or, with collapsed false, opens fully) every
+// block except prompts, which stay as the outline.
+func (t *Transcript) CollapseAll(collapsed bool) {
+	for _, b := range t.blocks {
+		if b.kind != KindPrompt {
+			t.setFold(b, collapsed, !collapsed && b.kind == KindTool)
+		}
+	}
+}
+
+func (t *Transcript) setFold(b *Block, collapsed, unfolded bool) {
+	if b.collapsed == collapsed && b.unfolded == unfolded {
+		return
+	}
+	b.collapsed, b.unfolded = collapsed, unfolded
+	t.changed(b)
+	// Keep the anchor inside the block it points at.
+	if b.id == t.pg.anchor {
+		t.settleStale()
+		if i, ok := t.index[b.id]; ok {
+			t.pg.offset = min(t.pg.offset, max(t.lay.Height(i)-1, 0))
+		}
+	}
+}

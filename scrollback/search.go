@@ -1,0 +1,488 @@
+package scrollback
+
+import (
+	"fmt"
+	"regexp"
+	"unicode"
+
+	"github.com/quire-sh/quire/render"
+)
+
+// search is the state of / ? n N and the & filter.
+type search struct {
+	re       *regexp.Regexp
+	pattern  string
+	backward bool // the last search was ? (n repeats its direction)
+
+	typing bool
+	origin pager // where / or ? was pressed, restored by CancelSearch
+	prevRe *regexp.Regexp
+	prevP  string
+
+	cur matchPos
+
+	// Match counting is incremental: a full count once per pattern or
+	// width, then only blocks that changed are counted again.
+	matchesValid bool
+	total        int
+	counts       map[ID]int
+	pending      map[ID]struct{}
+
+	filter  *regexp.Regexp
+	filterP string
+
+	line render.Line // scratch for composing lines to match
+}
+
+// matchPos is a match's place: block, view line, byte range in the
+// composed line's text.
+type matchPos struct {
+	id         ID
+	line       int
+	start, end int
+	ok         bool
+}
+
+// Compile turns what the user typed into a matcher the way moor does:
+// smart case (case-insensitive unless the pattern has an upper-case
+// letter) and a regular expression when the pattern is a valid one,
+// otherwise the literal text.
+func Compile(pattern string) *regexp.Regexp {
+	if pattern == "" {
+		return nil
+	}
+	flags := "(?i)"
+	for _, r := range pattern {
+		if unicode.IsUpper(r) {
+			flags = ""
+			break
+		}
+	}
+	re, err := regexp.Compile(flags + pattern)
+	if err != nil {
+		re = regexp.MustCompile(flags + regexp.QuoteMeta(pattern))
+	}
+	return re
+}
+
+// BeginSearch starts an incremental search (/ forward, ? backward).
+func (t *Transcript) BeginSearch(backward bool) {
+	s := &t.srch
+	s.typing = true
+	s.origin = t.pg
+	s.origin.scratch = frameScratch{}
+	s.prevRe, s.prevP = s.re, s.pattern
+	s.backward = backward
+}
+
+// SetSearchPattern updates the pattern as it is typed: the view moves to
+// the first match from where the search began, or back there when
+// nothing matches.
+func (t *Transcript) SetSearchPattern(pattern string) bool {
+	s := &t.srch
+	t.setPattern(pattern)
+	scratch := t.pg.scratch
+	t.pg = s.origin
+	t.pg.scratch = scratch
+	if s.re == nil {
+		return false
+	}
+	from := t.searchStart()
+	m, ok := t.findMatch(from, s.backward, true)
+	if !ok {
+		return false
+	}
+	t.goToMatch(m)
+	return true
+}
+
+// CommitSearch ends the incremental search, keeping the pattern and the
+// position (Enter).
+func (t *Transcript) CommitSearch() { t.srch.typing = false }
+
+// CancelSearch ends the incremental search, restoring the previous
+// pattern and the position where it began (Esc).
+func (t *Transcript) CancelSearch() {
+	s := &t.srch
+	if !s.typing {
+		return
+	}
+	s.typing = false
+	scratch := t.pg.scratch
+	t.pg = s.origin
+	t.pg.scratch = scratch
+	t.setPattern(s.prevP)
+	s.re = s.prevRe
+}
+
+// ClearSearch drops the pattern and its highlights.
+func (t *Transcript) ClearSearch() { t.setPattern("") }
+
+func (t *Transcript) setPattern(p string) {
+	s := &t.srch
+	if p == s.pattern && (p == "") == (s.re == nil) {
+		return
+	}
+	s.pattern = p
+	s.re = Compile(p)
+	s.cur = matchPos{}
+	s.matchesValid = false
+}
+
+// SearchNext moves to the next match in the search's direction (n), or
+// against it with reverse (N). The search wraps around the transcript.
+func (t *Transcript) SearchNext(reverse bool) bool {
+	s := &t.srch
+	if s.re == nil {
+		return false
+	}
+	back := s.backward != reverse
+	from := s.cur
+	if !from.ok || !t.matchOnScreen(from) {
+		from = t.searchStart()
+		if m, ok := t.findMatch(from, back, true); ok {
+			t.goToMatch(m)
+			return true
+		}
+		return false
+	}
+	m, ok := t.findMatch(from, back, false)
+	if !ok {
+		return false
+	}
+	t.goToMatch(m)
+	return true
+}
+
+// searchStart is the position a search without a current match starts
+// from: the top line of the viewport.
+func (t *Transcript) searchStart() matchPos {
+	if len(t.blocks) == 0 {
+		return matchPos{}
+	}
+	top := t.top()
+	i := min(t.lay.Find(top), len(t.blocks)-1)
+	return matchPos{id: t.blocks[i].id, line: max(0, top-t.lay.Top(i)), ok: true}
+}
+
+func (t *Transcript) matchOnScreen(m matchPos) bool {
+	i, ok := t.index[m.id]
+	if !ok {
+		return false
+	}
+	y := t.lay.Top(i) + m.line
+	top := t.top()
+	return y >= top && y < top+t.h
+}
+
+// findMatch scans from `from` for the next match (or previous, with back);
+// inclusive accepts a match starting exactly at from.
+func (t *Transcript) findMatch(from matchPos, back, inclusive bool) (matchPos, bool) {
+	n := len(t.blocks)
+	start, ok := t.index[from.id]
+	if !ok || n == 0 {
+		return matchPos{}, false
+	}
+	re := t.srch.re
+	for k := 0; k <= n; k++ {
+		i := start + k
+		if back {
+			i = start - k
+		}
+		i = ((i % n) + n) % n
+		b := t.blocks[i]
+		if b.hidden {
+			continue
+		}
+		v := t.peek(i)
+		h := v.height()
+		for yy := 0; yy < h; yy++ {
+			y := yy
+			if back {
+				y = h - 1 - yy
+			}
+			if k == 0 && !back && y < from.line || k == 0 && back && y > from.line {
+				continue
+			}
+			v.line(y, &t.srch.line)
+			text := t.srch.line.Text()
+			locs := re.FindAllStringIndex(text, -1)
+			if back {
+				for j := len(locs) - 1; j >= 0; j-- {
+					if m, ok := t.accept(b.id, y, locs[j], from, k, true, inclusive); ok {
+						return m, true
+					}
+				}
+				continue
+			}
+			for _, loc := range locs {
+				if m, ok := t.accept(b.id, y, loc, from, k, false, inclusive); ok {
+					return m, true
+				}
+			}
+		}
+		if k == n && n > 0 {
+			break
+		}
+	}
+	return matchPos{}, false
+}
+
+func (t *Transcript) accept(id ID, y int, loc []int, from matchPos, k int, back, inclusive bool) (matchPos, bool) {
+	if loc[1] == loc[0] {
+		return matchPos{}, false
+	}
+	m := matchPos{id: id, line: y, start: loc[0], end: loc[1], ok: true}
+	if k == 0 && id == from.id && y == from.line {
+		// The starting line: only matches past the current one count,
+		// unless the scan restarted from a line boundary.
+		switch {
+		case inclusive && from.end == 0:
+		case !back && (loc[0] < from.start || loc[0] == from.start && !inclusive):
+			return matchPos{}, false
+		case back && (loc[0] > from.start || loc[0] == from.start && !inclusive):
+			return matchPos{}, false
+		}
+	}
+	return m, true
+}
+
+// goToMatch makes m current and scrolls it into view: a match already on
+// screen (and not under the pinned prompt) does not move the view;
+// otherwise its line lands a quarter screen from the top.
+func (t *Transcript) goToMatch(m matchPos) {
+	t.srch.cur = m
+	i := t.index[m.id]
+	y := t.lay.Top(i) + m.line
+	top := t.top()
+	rows, _ := t.stickyAt(top)
+	if y >= top+rows && y < top+t.h {
+		return
+	}
+	t.pg.follow = false
+	t.setTop(y - t.h/4)
+	if rows, _ := t.stickyAt(t.top()); y < t.top()+rows {
+		t.setTop(y - rows)
+	}
+}
+
+// matchesOn appends the matches on view line y of block i, drawn at row.
+func (t *Transcript) matchesOn(i, y, row int, f *Frame) {
+	re := t.srch.re
+	if re == nil {
+		return
+	}
+	text := f.Lines[row].Text()
+	id := t.blocks[i].id
+	for _, loc := range re.FindAllStringIndex(text, -1) {
+		if loc[0] == loc[1] {
+			continue
+		}
+		cur := t.srch.cur
+		f.Matches = append(f.Matches, Match{
+			Row:     row,
+			Col:     render.StringWidth(text[:loc[0]]),
+			Width:   render.StringWidth(text[loc[0]:loc[1]]),
+			Current: cur.ok && cur.id == id && cur.line == y && cur.start == loc[0],
+		})
+	}
+}
+
+// SearchStatus describes the search for the status line.
+type SearchStatus struct {
+	Pattern string
+	Typing  bool
+	Count   int // matches in the visible transcript
+	Current int // 1-based ordinal of the current match; 0 if none
+}
+
+func (s SearchStatus) String() string {
+	switch {
+	case s.Pattern == "":
+		return ""
+	case s.Count == 0:
+		return fmt.Sprintf("/%s: pattern not found", s.Pattern)
+	case s.Current > 0:
+		return fmt.Sprintf("/%s: match %d of %d", s.Pattern, s.Current, s.Count)
+	}
+	return fmt.Sprintf("/%s: %d matches", s.Pattern, s.Count)
+}
+
+// Search reports the pattern, the match count and the current match. The
+// first call after a new pattern or width counts the whole transcript;
+// later calls count only blocks that changed.
+func (t *Transcript) Search() SearchStatus {
+	s := &t.srch
+	st := SearchStatus{Pattern: s.pattern, Typing: s.typing}
+	if s.re == nil {
+		return st
+	}
+	t.countMatches()
+	st.Count = s.total
+	if s.cur.ok {
+		if ci, ok := t.index[s.cur.id]; ok {
+			n := 0
+			for i := 0; i < ci; i++ {
+				n += s.counts[t.blocks[i].id]
+			}
+			v := t.peek(ci)
+			for y := 0; y <= s.cur.line && y < v.height(); y++ {
+				v.line(y, &s.line)
+				for _, loc := range s.re.FindAllStringIndex(s.line.Text(), -1) {
+					if loc[0] == loc[1] || y == s.cur.line && loc[0] > s.cur.start {
+						continue
+					}
+					n++
+				}
+			}
+			st.Current = n
+		}
+	}
+	return st
+}
+
+func (t *Transcript) countMatches() {
+	s := &t.srch
+	if !s.matchesValid {
+		s.total = 0
+		s.counts = make(map[ID]int, len(t.blocks))
+		s.pending = make(map[ID]struct{})
+		for i := range t.blocks {
+			c := t.blockMatches(i)
+			s.counts[t.blocks[i].id] = c
+			s.total += c
+		}
+		s.matchesValid = true
+		return
+	}
+	for id := range s.pending {
+		if i, ok := t.index[id]; ok {
+			c := t.blockMatches(i)
+			s.total += c - s.counts[id]
+			s.counts[id] = c
+		}
+		delete(s.pending, id)
+	}
+}
+
+func (t *Transcript) blockMatches(i int) int {
+	if t.blocks[i].hidden {
+		return 0
+	}
+	v := t.peek(i)
+	n := 0
+	for y := 0; y < v.height(); y++ {
+		v.line(y, &t.srch.line)
+		for _, loc := range t.srch.re.FindAllStringIndex(t.srch.line.Text(), -1) {
+			if loc[0] != loc[1] {
+				n++
+			}
+		}
+	}
+	return n
+}
+
+// touchSearch queues a changed block for counting again.
+func (t *Transcript) touchSearch(b *Block) {
+	s := &t.srch
+	if s.re != nil && s.matchesValid {
+		s.pending[b.id] = struct{}{}
+	}
+}
+
+// SetFilter shows only blocks whose text matches pattern (less's &); a
+// prompt stays visible when anything in its turn matches, as the heading
+// of what was found. A block still streaming stays visible until it
+// finishes. An empty pattern shows everything again. Matching uses the
+// block's source text (and a tool call's name and target), so filtering
+// a long transcript lays nothing out.
+func (t *Transcript) SetFilter(pattern string) {
+	s := &t.srch
+	s.filterP = pattern
+	s.filter = Compile(pattern)
+	keepTurn := make(map[int]bool)
+	for _, b := range t.blocks {
+		b.hidden = s.filter != nil && b.finished && !t.filterMatch(b)
+		if !b.hidden && s.filter != nil && b.turn >= 0 {
+			keepTurn[b.turn] = true
+		}
+	}
+	for k, tr := range t.turns {
+		if keepTurn[k] {
+			t.blocks[t.index[tr.prompt]].hidden = false
+		}
+	}
+	for i, b := range t.blocks {
+		t.refreshHeight(i, b)
+	}
+	s.matchesValid = false
+	if s.filter == nil {
+		return
+	}
+	// The view moves to the first match at or below where it was.
+	if i, ok := t.index[t.pg.anchor]; ok && t.blocks[i].hidden {
+		t.pg.offset = 0
+	}
+}
+
+// Filter is the active filter pattern, or "".
+func (t *Transcript) Filter() string { return t.srch.filterP }
+
+func (t *Transcript) filterMatch(b *Block) bool {
+	re := t.srch.filter
+	if re.MatchString(b.Source()) {
+		return true
+	}
+	if b.tool != nil {
+		return re.MatchString(b.tool.name) || re.MatchString(b.tool.target)
+	}
+	return false
+}
+
+// filterFinished applies the active filter to a block that just finished.
+func (t *Transcript) filterFinished(b *Block) {
+	if t.srch.filter == nil {
+		return
+	}
+	hidden := !t.filterMatch(b)
+	if b.kind == KindPrompt {
+		hidden = hidden && !t.turnHasVisible(b.turn)
+	}
+	if !hidden && b.turn >= 0 {
+		if p := t.blocks[t.index[t.turns[b.turn].prompt]]; p.hidden {
+			p.hidden = false
+			t.refreshHeight(t.index[p.id], p)
+		}
+	}
+	if hidden != b.hidden {
+		b.hidden = hidden
+		t.refreshHeight(t.index[b.id], b)
+	}
+}
+
+func (t *Transcript) turnHasVisible(k int) bool {
+	if k < 0 {
+		return false
+	}
+	for i := t.index[t.turns[k].prompt] + 1; i < len(t.blocks) && t.blocks[i].turn == k; i++ {
+		if !t.blocks[i].hidden {
+			return true
+		}
+	}
+	return false
+}
+
+// refreshHeight puts block i's current height (0 when hidden) into the
+// layout without laying it out: a laid-out block keeps its exact height,
+// others get an estimate.
+func (t *Transcript) refreshHeight(i int, b *Block) {
+	switch {
+	case b.hidden:
+		t.lay.Set(i, 0, true)
+	case b.view != nil && b.view.width == t.width:
+		t.stale[b.id] = struct{}{}
+		t.lay.Set(i, b.view.height(), false)
+	default:
+		t.lay.Set(i, t.estimate(b), false)
+	}
+}
