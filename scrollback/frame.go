@@ -22,7 +22,7 @@ type Frame struct {
 	// FocusTop and FocusEnd are the rows [FocusTop, FocusEnd) of the
 	// focused block that are on screen; equal when it is not.
 	FocusTop, FocusEnd int
-	Position Position
+	Position           Position
 }
 
 // Match is one search match on a screen row: cells [Col, Col+Width).

@@ -56,10 +56,10 @@ type Transcript struct {
 	cached      map[ID]int
 	cachedLines int
 
-	red reducer
-	pg  pager
+	red  reducer
+	pg   pager
 	srch search
-	inl inline
+	inl  inline
 }
 
 // turn is one prompt and everything after it up to the next prompt.

@@ -286,7 +286,7 @@ func firstLine(s string) string {
 // staticBody is a finished body laid out once (a diff).
 type staticBody struct{ lines []render.Line }
 
-func (s *staticBody) Append(string)         {}
-func (s *staticBody) Finish()               {}
+func (s *staticBody) Append(string)        {}
+func (s *staticBody) Finish()              {}
 func (s *staticBody) Lines() []render.Line { return s.lines }
 func (s *staticBody) Frozen() int          { return len(s.lines) }
