@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"runtime/debug"
 	"strconv"
@@ -37,22 +38,37 @@ const openTimeout = time.Second
 // corruptions instead of returning an error) becomes an error that names
 // the file.
 func openDB(path string, readOnly bool) (*bolt.DB, error) {
-	if readOnly {
-		if _, err := os.Stat(path); err != nil {
-			return nil, err
-		}
+	st, err := os.Stat(path)
+	switch {
+	case err == nil && st.Size() == 0:
+		// bbolt would quietly initialise an empty file as a new database.
+		return nil, fmt.Errorf("%s: %w: the file is empty", path, ErrDamaged)
+	case err != nil && (readOnly || !errors.Is(err, fs.ErrNotExist)):
+		return nil, err
 	}
 	var db *bolt.DB
-	err := guard(func() error {
+	var file *os.File
+	err = guard(func() error {
 		var err error
 		db, err = bolt.Open(path, 0o600, &bolt.Options{
 			Timeout:      openTimeout,
 			ReadOnly:     readOnly,
 			NoStatistics: true,
+			OpenFile: func(name string, flag int, perm os.FileMode) (*os.File, error) {
+				f, err := os.OpenFile(name, flag, perm)
+				file = f
+				return f, err
+			},
 		})
 		return err
 	})
 	if err != nil {
+		if db == nil && file != nil {
+			// bbolt panicked half-way through opening: close its file
+			// ourselves, or its flock would outlive the failed open.
+			releaseMappings(file)
+			file.Close()
+		}
 		return nil, fmt.Errorf("%s: %w", path, damaged(err))
 	}
 	return db, nil
@@ -68,7 +84,9 @@ func damaged(err error) error {
 		errors.Is(err, bolt.ErrVersionMismatch), errors.Is(err, bolt.ErrInvalidMapping):
 		return fmt.Errorf("%w: %v", ErrDamaged, err)
 	case errors.Is(err, bolt.ErrTimeout):
-		return fmt.Errorf("%w (its database is held by another process)", ErrInUse)
+		// The session lock is always taken first, so whoever holds the
+		// database is not a quire writer of this session.
+		return fmt.Errorf("its database is locked by a process that does not hold the session lock: %w", err)
 	}
 	return err
 }

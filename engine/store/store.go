@@ -197,6 +197,9 @@ func (s *Store) Append(id string) (*Writer, error) {
 	removeStaleTemps(dir)
 	v := view{db: db, path: path}
 	sum, err := v.Summary()
+	if err == nil {
+		_, err = v.Tail(1) // the last good event is the one appends follow
+	}
 	if err != nil {
 		db.Close()
 		lock.unlock()
