@@ -108,14 +108,21 @@ func (t *Transcript) ScrollLines(n int) {
 func (t *Transcript) ScrollHalfPages(n int) { t.ScrollLines(n * max(1, t.h/2)) }
 
 // ScrollPages scrolls n screens (less's space and b). A page is the
-// screen minus the rows the pinned prompt covers, so no line is ever
-// skipped beneath the header.
+// screen minus the rows the pinned prompt will cover where the page
+// lands, so paging never skips a line beneath the header.
 func (t *Transcript) ScrollPages(n int) {
-	page := t.h
-	if rows, _ := t.stickyAt(t.top()); rows > 0 && page-rows > 0 {
-		page -= rows
+	for ; n > 0; n-- {
+		top := t.top()
+		rows, _ := t.stickyAt(top + t.h)
+		if rows > 0 {
+			rows, _ = t.stickyAt(top + t.h - rows)
+		}
+		t.ScrollLines(max(1, t.h-rows))
 	}
-	t.ScrollLines(n * page)
+	for ; n < 0; n++ {
+		rows, _ := t.stickyAt(max(0, t.top()-t.h))
+		t.ScrollLines(-max(1, t.h-rows))
+	}
 }
 
 // ScrollTop goes to the first line (less's g).
