@@ -128,12 +128,12 @@ func builtin(name, dir string) Profile {
 
 // systemPaths are the trees the strict profile may read besides its
 // writable ones: programs, libraries, system configuration and the kernel's
-// pseudo filesystems. Home directories, /root, /run and /var are absent,
+// pseudo filesystems (device nodes are granted one by one). Home directories, /root, /run and /var are absent,
 // which is what keeps ~/.ssh, ~/.aws, ~/.gnupg and agent sockets out of
 // reach.
 func systemPaths() []string {
 	var out []string
-	for _, p := range []string{"/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/etc", "/opt", "/dev", "/proc", "/sys", "/nix/store"} {
+	for _, p := range []string{"/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/etc", "/opt", "/proc", "/sys", "/nix/store"} {
 		r, err := Resolve(p)
 		if err != nil {
 			continue

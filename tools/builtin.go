@@ -10,5 +10,6 @@ func Builtin() []Tool {
 		WriteFile{},
 		EditFile{},
 		ApplyPatch{},
+		Shell{},
 	}
 }

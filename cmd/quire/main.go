@@ -10,6 +10,8 @@ import (
 	"io"
 	"os"
 	"strings"
+
+	"github.com/quire-sh/quire/sandbox"
 )
 
 // version is set at build time with -ldflags "-X main.version=...".
@@ -34,6 +36,8 @@ func commands() []command {
 }
 
 func main() {
+	// The sandbox launcher re-executes this binary; it never returns.
+	sandbox.MaybeLaunch()
 	os.Exit(run(os.Args[1:]))
 }
 

@@ -1,0 +1,86 @@
+package sandbox
+
+import (
+	"fmt"
+	"os"
+
+	"golang.org/x/sys/unix"
+)
+
+// inPrivateNamespaceEnv marks a launcher started by Run inside a fresh
+// user and mount namespace. It only says where to bind; it is never
+// evidence of protection (the binds either succeed here or the launch
+// fails).
+const inPrivateNamespaceEnv = "QUIRE_SANDBOX_MOUNTNS"
+
+// protectMounts makes every existing protected path (git hooks and
+// config, quire's configuration) read-only by bind-mounting it over
+// itself read-only in the launcher's private mount namespace. Landlock
+// applied afterwards forbids any mount change, so the command cannot undo
+// it. Outside a private namespace there is nothing to do only if no
+// protected path is writable under the profile.
+func protectMounts(p Profile) error {
+	targets := protectedTargets(p)
+	if len(targets) == 0 {
+		return nil
+	}
+	if os.Getenv(inPrivateNamespaceEnv) != "1" {
+		return fmt.Errorf("%s lie inside writable paths but no private mount namespace was set up to keep them read-only", targets)
+	}
+	os.Unsetenv(inPrivateNamespaceEnv)
+	if err := unix.Mount("", "/", "", unix.MS_REC|unix.MS_PRIVATE, ""); err != nil {
+		return fmt.Errorf("make mounts private: %w", err)
+	}
+	for _, t := range targets {
+		if err := unix.Mount(t, t, "", unix.MS_BIND|unix.MS_REC, ""); err != nil {
+			return fmt.Errorf("bind %s: %w", t, err)
+		}
+		var st unix.Statfs_t
+		if err := unix.Statfs(t, &st); err != nil {
+			return fmt.Errorf("statfs %s: %w", t, err)
+		}
+		// A remount inside a user namespace must keep the flags the
+		// outer mount locked (nosuid, nodev, noexec, atime).
+		flags := uintptr(unix.MS_REMOUNT|unix.MS_BIND|unix.MS_RDONLY) | lockedFlags(st.Flags)
+		if err := unix.Mount("", t, "", flags, ""); err != nil {
+			return fmt.Errorf("make %s read-only: %w", t, err)
+		}
+	}
+	return nil
+}
+
+// protectedTargets lists the protected paths that exist and that the
+// profile would otherwise let a command write.
+func protectedTargets(p Profile) []string {
+	var out []string
+	for _, t := range p.Protect {
+		if !withinAny(t, p.Write) || withinAny(t, p.Deny) {
+			continue
+		}
+		if _, err := os.Lstat(t); err != nil {
+			continue
+		}
+		out = append(out, t)
+	}
+	return out
+}
+
+func lockedFlags(statfsFlags int64) uintptr {
+	var f uintptr
+	for _, m := range []struct {
+		st    int64
+		mount uintptr
+	}{
+		{unix.ST_NOSUID, unix.MS_NOSUID},
+		{unix.ST_NODEV, unix.MS_NODEV},
+		{unix.ST_NOEXEC, unix.MS_NOEXEC},
+		{unix.ST_NOATIME, unix.MS_NOATIME},
+		{unix.ST_NODIRATIME, unix.MS_NODIRATIME},
+		{unix.ST_RELATIME, unix.MS_RELATIME},
+	} {
+		if statfsFlags&m.st != 0 {
+			f |= m.mount
+		}
+	}
+	return f
+}

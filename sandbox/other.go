@@ -1,0 +1,51 @@
+//go:build !linux
+
+package sandbox
+
+import (
+	"context"
+	"errors"
+	"io"
+	"os"
+	"time"
+)
+
+// LauncherArg is the hidden first argument of the sandbox launcher.
+const LauncherArg = "__quire-sandbox-exec"
+
+// Detect reports no kernel sandbox: quire's enforcement is Linux-only.
+func Detect() Support { return Support{LandlockReason: "Landlock is Linux-only"} }
+
+// MaybeLaunch returns unless os.Args[1] is LauncherArg.
+func MaybeLaunch() {
+	if len(os.Args) > 1 && os.Args[1] == LauncherArg {
+		Launch(os.Args[2:])
+	}
+}
+
+// Launch refuses: there is nothing to confine with on this system.
+func Launch(args []string) {
+	os.Stderr.WriteString("quire sandbox: sandboxed commands need Linux with Landlock; the command was not run\n")
+	os.Exit(125)
+}
+
+// Command is a program to run under a profile.
+type Command struct {
+	Argv   []string
+	Dir    string
+	Env    []string
+	Output io.Writer
+	Grace  time.Duration
+}
+
+// Exit describes how a command ended.
+type Exit struct {
+	Code      int
+	Signal    string
+	Cancelled bool
+}
+
+// Run refuses on systems without the Linux sandbox.
+func Run(ctx context.Context, p Profile, s Support, c Command) (Exit, error) {
+	return Exit{}, errors.New("running commands is only supported on Linux")
+}
