@@ -1,0 +1,43 @@
+// Package engine runs quire's conversations with the model: one session
+// actor per conversation, the turn loop (sample, approve, run tools,
+// sample again), compaction, and the headless `quire exec` runner.
+//
+// A Session is owned by one goroutine; everything else talks to it with
+// commands and listens to its events:
+//
+//	s, err := engine.New(cfg)            // or engine.Resume(cfg, priorEvents)
+//	go func() { for e := range s.Events() { ... } }()
+//	s.Submit("fix the failing test")     // queued in order while a turn runs
+//	s.Answer(callID, event.Approve, "")  // answers an ApprovalRequested event
+//	s.Cancel()                           // Esc: the turn ends Cancelled
+//	s.Compact("keep the auth details")   // /compact [focus]
+//	info := s.Info()
+//	s.Close()                            // Events is closed after the last event
+//
+// The events (package event) are the session's whole output and its
+// record: the UI draws them, the Recorder stores them, and
+// HistoryFromEvents rebuilds from them exactly the history the model
+// was sent, which is how Resume continues a session. The engine assigns
+// Seq and Time; a UserMessage is recorded durably before it is emitted,
+// and emitted when its turn starts (a prompt queued behind a running turn
+// is not yet part of the log).
+//
+// Within a turn the engine samples the model (package llm), and when the
+// model asks for tools it asks the Approver about each call in the
+// model's order, one at a time, then runs the approved calls in parallel
+// (writes to overlapping paths in order), feeds the results back in the
+// order of the calls and samples again, until the model answers without
+// tools. A denial, a cancel or a new prompt during approval stops the
+// calls not yet approved and ends the turn Cancelled; a tool's failure is
+// just that call's result. Every call gets exactly one ToolFinished, so
+// the next request is always valid. Guards stop a turn that exceeds its
+// tool rounds or repeats one call three times in a row, and fail one
+// whose answer is empty because the output limit was hit.
+//
+// Before each request the history's size is estimated (the API's last
+// count plus bytes/4 of what came since); at 85 % of the window the
+// history is compacted: summarised by the model into nine sections and
+// replaced by the last prompt, the current turn's messages and the
+// summary. The system prompt, with the project's AGENTS.md verbatim, is
+// rebuilt for every request and never summarised.
+package engine

@@ -1,0 +1,156 @@
+package engine
+
+import (
+	"bytes"
+	"encoding/json"
+	"strings"
+
+	openai "github.com/sashabaranov/go-openai"
+
+	"github.com/quire-sh/quire/engine/event"
+)
+
+// Role is who wrote a message of the history.
+type Role string
+
+const (
+	RoleUser      Role = "user"
+	RoleAssistant Role = "assistant"
+	RoleTool      Role = "tool"
+)
+
+// Special marks messages the engine wrote itself rather than the user or
+// the model, so a later compaction can tell them apart.
+type Special string
+
+const (
+	// SpecialQuery is the last user prompt re-stated after a compaction,
+	// wrapped in <user_query>.
+	SpecialQuery Special = "query"
+	// SpecialSummary is a compaction summary standing in for the history
+	// before it.
+	SpecialSummary Special = "summary"
+	// SpecialReminder tells the model to carry on after a compaction in
+	// the middle of a turn.
+	SpecialReminder Special = "reminder"
+)
+
+// Message is one entry of the model's history. The system prompt is not
+// part of it: it is built afresh for every request from the environment.
+type Message struct {
+	Role    Role
+	Content string
+	// Reasoning is the reasoning text an assistant message came with. It
+	// is kept for the record but not sent back to the model.
+	Reasoning string
+	// Calls are an assistant message's tool calls, in order.
+	Calls []event.ToolCall
+	// CallID and Name identify the call a tool message answers.
+	CallID string
+	Name   string
+	// Special is set on messages the engine wrote.
+	Special Special
+}
+
+// noOutput stands in for an empty tool result: some servers reject a tool
+// message without content.
+const noOutput = "(no output)"
+
+// wireMessages turns the history into the request's message list, led by
+// the system prompt. It repairs tool pairing on the way, so a request is
+// always valid even if the history is not: a tool message whose call is
+// not in the assistant message before it is dropped, and a call without a
+// result gets one saying so.
+func wireMessages(system string, history []Message) []openai.ChatCompletionMessage {
+	out := make([]openai.ChatCompletionMessage, 0, len(history)+1)
+	out = append(out, openai.ChatCompletionMessage{Role: openai.ChatMessageRoleSystem, Content: system})
+	for i := 0; i < len(history); i++ {
+		m := history[i]
+		switch m.Role {
+		case RoleUser:
+			out = append(out, openai.ChatCompletionMessage{Role: openai.ChatMessageRoleUser, Content: m.Content})
+		case RoleTool:
+			// Only reachable for an orphan: answered tool messages are
+			// consumed with their assistant message below.
+			continue
+		case RoleAssistant:
+			am := openai.ChatCompletionMessage{Role: openai.ChatMessageRoleAssistant, Content: m.Content}
+			for _, c := range m.Calls {
+				am.ToolCalls = append(am.ToolCalls, openai.ToolCall{
+					ID: c.ID, Type: openai.ToolTypeFunction,
+					Function: openai.FunctionCall{Name: c.Name, Arguments: wireArguments(c.Arguments)},
+				})
+			}
+			out = append(out, am)
+			if len(m.Calls) == 0 {
+				continue
+			}
+			results := map[string]string{}
+			for i+1 < len(history) && history[i+1].Role == RoleTool {
+				i++
+				results[history[i].CallID] = history[i].Content
+			}
+			for _, c := range m.Calls {
+				content, ok := results[c.ID]
+				if !ok {
+					content = missingResult
+				}
+				if content == "" {
+					content = noOutput
+				}
+				out = append(out, openai.ChatCompletionMessage{Role: openai.ChatMessageRoleTool, ToolCallID: c.ID, Content: content})
+			}
+		}
+	}
+	return out
+}
+
+// missingResult answers a call whose result was never recorded, e.g. after
+// quire was killed while the call ran.
+const missingResult = "[no result: the session ended before this call finished]"
+
+// decodeArguments turns the arguments a model wrote into the JSON kept in
+// the event log. Valid JSON is kept as written; empty arguments become {};
+// anything else is kept as a JSON string of the raw text, so the log stays
+// valid JSON and wireArguments can give the model back exactly what it
+// wrote.
+func decodeArguments(raw string) json.RawMessage {
+	trimmed := strings.TrimSpace(raw)
+	if trimmed == "" {
+		return json.RawMessage(`{}`)
+	}
+	if json.Valid([]byte(trimmed)) && !strings.HasPrefix(trimmed, `"`) {
+		return json.RawMessage(trimmed)
+	}
+	b, _ := json.Marshal(raw) // a string always marshals
+	return b
+}
+
+// wireArguments is the inverse of decodeArguments.
+func wireArguments(args json.RawMessage) string {
+	if len(args) > 0 && args[0] == '"' {
+		var s string
+		if json.Unmarshal(args, &s) == nil {
+			return s
+		}
+	}
+	return string(args)
+}
+
+// argumentsObject reports whether args is a JSON object, and why not.
+func argumentsObject(args json.RawMessage) (string, bool) {
+	if len(args) > 0 && args[0] == '"' {
+		var s string
+		_ = json.Unmarshal(args, &s)
+		var v any
+		err := json.Unmarshal([]byte(s), &v)
+		if err != nil {
+			return "the arguments are not valid JSON (" + err.Error() + "); send a JSON object matching the tool's schema", false
+		}
+		return "the arguments must be a JSON object matching the tool's schema", false
+	}
+	if !bytes.HasPrefix(bytes.TrimSpace(args), []byte("{")) {
+		return "the arguments must be a JSON object matching the tool's schema", false
+	}
+	return "", true
+}

@@ -1,0 +1,121 @@
+package engine
+
+import (
+	"sync"
+
+	"github.com/quire-sh/quire/engine/event"
+)
+
+// outbox delivers events to a consumer that may be slow without ever
+// blocking the engine: events wait in an unbounded queue, and while they
+// wait, consecutive text fragments of one stream (assistant, reasoning,
+// one call's output) are merged. Nothing else is merged or dropped. A
+// merged fragment carries the Seq and Time of its last part, so Seq stays
+// strictly increasing but may skip.
+type outbox struct {
+	mu     sync.Mutex
+	queue  []event.Event
+	closed bool
+	wake   chan struct{}
+	out    chan event.Event
+}
+
+func newOutbox() *outbox {
+	o := &outbox{wake: make(chan struct{}, 1), out: make(chan event.Event)}
+	go o.pump()
+	return o
+}
+
+func (o *outbox) push(e event.Event) {
+	o.mu.Lock()
+	if n := len(o.queue); n > 0 && mergeable(o.queue[n-1], e) {
+		last := &o.queue[n-1]
+		last.Text += e.Text
+		last.Seq, last.Time = e.Seq, e.Time
+	} else {
+		o.queue = append(o.queue, e)
+	}
+	o.mu.Unlock()
+	o.signal()
+}
+
+func mergeable(a, b event.Event) bool {
+	if a.Kind != b.Kind || a.Turn != b.Turn {
+		return false
+	}
+	switch a.Kind {
+	case event.AssistantDelta, event.ReasoningDelta:
+		return true
+	case event.ToolOutputDelta:
+		return a.CallID == b.CallID
+	}
+	return false
+}
+
+// close delivers what is queued and then closes the channel.
+func (o *outbox) close() {
+	o.mu.Lock()
+	o.closed = true
+	o.mu.Unlock()
+	o.signal()
+}
+
+func (o *outbox) signal() {
+	select {
+	case o.wake <- struct{}{}:
+	default:
+	}
+}
+
+func (o *outbox) pump() {
+	for {
+		o.mu.Lock()
+		if len(o.queue) == 0 {
+			closed := o.closed
+			o.mu.Unlock()
+			if closed {
+				close(o.out)
+				return
+			}
+			<-o.wake
+			continue
+		}
+		e := o.queue[0]
+		o.queue[0] = event.Event{}
+		o.queue = o.queue[1:]
+		o.mu.Unlock()
+		o.out <- e
+	}
+}
+
+// mailbox is an unbounded command queue: senders never block, however
+// stalled the session is.
+type mailbox struct {
+	mu    sync.Mutex
+	items []command
+	wake  chan struct{}
+}
+
+func newMailbox() *mailbox { return &mailbox{wake: make(chan struct{}, 1)} }
+
+func (m *mailbox) put(c command) {
+	m.mu.Lock()
+	m.items = append(m.items, c)
+	m.mu.Unlock()
+	select {
+	case m.wake <- struct{}{}:
+	default:
+	}
+}
+
+func (m *mailbox) take() (command, bool) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if len(m.items) == 0 {
+		return nil, false
+	}
+	c := m.items[0]
+	m.items[0] = nil
+	m.items = m.items[1:]
+	return c, true
+}

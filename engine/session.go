@@ -1,0 +1,420 @@
+package engine
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"sync"
+
+	openai "github.com/sashabaranov/go-openai"
+
+	"github.com/quire-sh/quire/engine/event"
+	"github.com/quire-sh/quire/engine/llm"
+)
+
+// Session is one conversation with the model, owned by a single goroutine
+// (the actor). Its methods only post commands to that goroutine and never
+// block on it, except Info and History, which wait for the answer. The
+// events it emits arrive on Events in order.
+type Session struct {
+	cfg      Config
+	client   *llm.Client
+	system   string
+	toolDefs []openai.Tool
+
+	cmds *mailbox
+	work chan any
+	out  *outbox
+	done chan struct{}
+	once sync.Once
+
+	// cancelFn cancels what runs now (a turn or a manual compaction). It
+	// is also called directly by Cancel, so the HTTP stream and running
+	// tools stop even before the actor reads the command.
+	cancelMu sync.Mutex
+	cancelFn context.CancelFunc
+
+	finalMu sync.Mutex
+	final   Info
+
+	// Everything below is owned by the actor goroutine.
+	hist         historyBuilder
+	seq          uint64
+	turnNo       int
+	jobs         int
+	queue        []queued
+	turn         *turn
+	manual       *manualCompaction
+	closing      bool
+	resumed      bool
+	usage        event.Usage
+	lastUsage    int // tokens the API counted for the history up to lastUsageLen
+	lastUsageLen int
+	suppress     suppression
+	recordFailed bool
+}
+
+// queued is work waiting for the current turn to end: a prompt, or a
+// manual compaction.
+type queued struct {
+	prompt  string
+	compact bool
+	focus   string
+}
+
+// Info is a snapshot of a session.
+type Info struct {
+	ID      string
+	Model   string
+	Resumed bool
+	// Turn is the number of the latest turn; Running reports whether it
+	// is still going, Queued how many prompts wait behind it.
+	Turn    int
+	Running bool
+	Queued  int
+	// ContextTokens estimates the history's size; ContextWindow is the
+	// model's window.
+	ContextTokens int
+	ContextWindow int
+	// Usage totals every turn of this run of the session.
+	Usage event.Usage
+	// LastSeq is the Seq of the latest event.
+	LastSeq uint64
+}
+
+// New starts a new session. Its first event is SessionStarted.
+func New(cfg Config) (*Session, error) {
+	return start(cfg, nil)
+}
+
+// Resume starts a session that continues the one whose events are prior:
+// the history is rebuilt from them (HistoryFromEvents), Seq and turn
+// numbers carry on, and SessionStarted is emitted with Resumed set. A turn
+// the log left open (quire was killed during it) is closed first: its
+// unanswered calls get a result and it ends Cancelled.
+func Resume(cfg Config, prior []event.Event) (*Session, error) {
+	if len(prior) == 0 {
+		return nil, fmt.Errorf("resume: the session log is empty")
+	}
+	for _, e := range prior {
+		if e.Kind == event.SessionStarted && e.Session != nil && e.Session.ID != "" {
+			cfg.SessionID = e.Session.ID
+			break
+		}
+	}
+	return start(cfg, prior)
+}
+
+func start(cfg Config, prior []event.Event) (*Session, error) {
+	cfg, err := cfg.withDefaults()
+	if err != nil {
+		return nil, err
+	}
+	s := &Session{
+		cfg:    cfg,
+		client: llm.New(cfg.LLM),
+		cmds:   newMailbox(),
+		work:   make(chan any, 256),
+		out:    newOutbox(),
+		done:   make(chan struct{}),
+	}
+	specs := cfg.Tools.Specs()
+	for _, sp := range specs {
+		params := sp.Schema
+		if len(params) == 0 {
+			params = json.RawMessage(`{"type":"object","properties":{}}`)
+		}
+		s.toolDefs = append(s.toolDefs, openai.Tool{Type: openai.ToolTypeFunction, Function: &openai.FunctionDefinition{
+			Name: sp.Name, Description: sp.Description, Parameters: params,
+		}})
+	}
+	s.system = systemPrompt(promptEnv{
+		Dir: cfg.Env.Dir, OS: osName(), Date: cfg.Now(), Sandbox: cfg.Sandbox, Approval: cfg.ApprovalMode,
+		Tools: specs, AgentsMD: readAgentsMD(cfg.Env.Dir),
+	})
+	for _, e := range prior {
+		if err := event.Upgrade(&e); err != nil {
+			return nil, fmt.Errorf("resume: %w", err)
+		}
+		s.hist.apply(e)
+	}
+	s.seq, s.turnNo, s.resumed = s.hist.lastSeq, s.hist.lastTurn, prior != nil
+	s.emit(event.Event{Kind: event.SessionStarted, Session: &event.SessionInfo{
+		ID: cfg.SessionID, Cwd: cfg.Env.Dir, Model: cfg.Model, Version: cfg.Version,
+		Sandbox: cfg.Sandbox, Approval: cfg.ApprovalMode, Resumed: s.resumed,
+	}})
+	if s.hist.openTurn != 0 {
+		s.closeInterruptedTurn(s.hist.openTurn)
+	}
+	go s.run()
+	return s, nil
+}
+
+// closeInterruptedTurn ends a turn a previous run left open.
+func (s *Session) closeInterruptedTurn(n int) {
+	for _, c := range s.hist.unanswered() {
+		s.emit(event.Event{Kind: event.ToolFinished, Turn: n, CallID: c.ID, Result: &event.ToolResult{
+			CallID: c.ID, Name: c.Name, Status: event.ToolCancelled, Output: missingResult,
+		}})
+	}
+	s.emit(event.Event{Kind: event.TurnEnded, Turn: n, End: &event.TurnEnd{
+		State: event.TurnCancelled, Error: "interrupted: quire stopped during this turn",
+		ContextTokens: s.estimate(), ContextWindow: s.cfg.ContextWindow,
+	}})
+}
+
+// Events delivers the session's events in order. A slow reader never
+// stalls the session: text deltas wait and merge, other events wait. The
+// channel is closed after Close, once the last event is delivered; read
+// it until then.
+func (s *Session) Events() <-chan event.Event { return s.out.out }
+
+// Submit sends a prompt. It starts a turn at once when none runs;
+// otherwise it waits its turn in order — except while the session waits
+// for an approval, where a new prompt also stops the calls not yet
+// approved and ends the running turn Cancelled.
+func (s *Session) Submit(text string) { s.cmds.put(cmdSubmit{text}) }
+
+// Cancel stops the running turn (or manual compaction) promptly: the
+// HTTP stream is closed, running tools are cancelled, every open call
+// gets a result and the turn ends Cancelled. Queued prompts stay queued.
+func (s *Session) Cancel() {
+	s.cancelMu.Lock()
+	if s.cancelFn != nil {
+		s.cancelFn()
+	}
+	s.cancelMu.Unlock()
+	s.cmds.put(cmdCancel{})
+}
+
+// Answer answers the ApprovalRequested event for callID. An answer for a
+// call that is not waiting is ignored.
+func (s *Session) Answer(callID string, d event.Decision, reason string) {
+	s.cmds.put(cmdAnswer{callID, d, reason})
+}
+
+// Compact replaces the history by a summary now (after the running turn,
+// if any), with focus added to the summary instructions. It runs even
+// when automatic compaction is suppressed.
+func (s *Session) Compact(focus string) { s.cmds.put(cmdCompact{focus}) }
+
+// Info returns a snapshot of the session.
+func (s *Session) Info() Info {
+	reply := make(chan Info, 1)
+	s.cmds.put(cmdInfo{reply})
+	select {
+	case i := <-reply:
+		return i
+	case <-s.done:
+		s.finalMu.Lock()
+		defer s.finalMu.Unlock()
+		return s.final
+	}
+}
+
+// History returns a copy of the history the next request would send
+// (after the system prompt); nil once the session is closed.
+func (s *Session) History() []Message {
+	reply := make(chan []Message, 1)
+	s.cmds.put(cmdHistory{reply})
+	select {
+	case h := <-reply:
+		return h
+	case <-s.done:
+		return nil
+	}
+}
+
+// Close cancels the running turn, waits until it has ended (its events
+// are emitted), drops queued prompts and stops the session. Events is
+// closed after the last event.
+func (s *Session) Close() {
+	s.cmds.put(cmdShutdown{})
+	s.Cancel()
+	<-s.done
+}
+
+type (
+	cmdSubmit struct{ text string }
+	cmdCancel struct{}
+	cmdAnswer struct {
+		callID string
+		d      event.Decision
+		reason string
+	}
+	cmdCompact  struct{ focus string }
+	cmdInfo     struct{ reply chan Info }
+	cmdHistory  struct{ reply chan []Message }
+	cmdShutdown struct{}
+	command     any
+)
+
+// run is the actor. Worker reports (sample progress and results, tool
+// output and results, compaction results) always go before commands: a
+// finished sample or batch is digested before new work is taken.
+func (s *Session) run() {
+	defer func() {
+		s.finalMu.Lock()
+		s.final = s.info()
+		s.finalMu.Unlock()
+		s.out.close()
+		close(s.done)
+	}()
+	for {
+		select {
+		case m := <-s.work:
+			s.handleWork(m)
+			continue
+		default:
+		}
+		if s.closing && s.turn == nil && s.manual == nil {
+			return
+		}
+		if c, ok := s.cmds.take(); ok {
+			s.handleCommand(c)
+			continue
+		}
+		select {
+		case m := <-s.work:
+			s.handleWork(m)
+		case <-s.cmds.wake:
+		}
+	}
+}
+
+func (s *Session) handleCommand(c command) {
+	switch c := c.(type) {
+	case cmdSubmit:
+		if s.closing {
+			return
+		}
+		s.queue = append(s.queue, queued{prompt: c.text})
+		if t := s.turn; t != nil && t.phase == phaseApproving {
+			s.interject()
+			return
+		}
+		s.maybeStart()
+	case cmdCancel:
+		s.cancelCurrent()
+	case cmdAnswer:
+		s.answer(c.callID, c.d, c.reason)
+	case cmdCompact:
+		if s.closing {
+			return
+		}
+		s.queue = append(s.queue, queued{compact: true, focus: c.focus})
+		s.maybeStart()
+	case cmdInfo:
+		c.reply <- s.info()
+	case cmdHistory:
+		c.reply <- s.hist.messages()
+	case cmdShutdown:
+		s.closing = true
+		s.queue = nil
+		s.cancelCurrent()
+	}
+}
+
+func (s *Session) info() Info {
+	i := Info{
+		ID: s.cfg.SessionID, Model: s.cfg.Model, Resumed: s.resumed,
+		Turn: s.turnNo, Running: s.turn != nil, Queued: len(s.queue),
+		ContextTokens: s.estimate(), ContextWindow: s.cfg.ContextWindow,
+		Usage: s.usage, LastSeq: s.seq,
+	}
+	return i
+}
+
+// maybeStart is the single-flight gate: it starts the next queued item
+// when nothing runs.
+func (s *Session) maybeStart() {
+	if s.turn != nil || s.manual != nil || s.closing || len(s.queue) == 0 {
+		return
+	}
+	q := s.queue[0]
+	s.queue = s.queue[1:]
+	if q.compact {
+		s.startManualCompaction(q.focus)
+		return
+	}
+	s.startTurn(q.prompt)
+}
+
+// setCancel publishes the cancel function of what runs now.
+func (s *Session) setCancel(f context.CancelFunc) {
+	s.cancelMu.Lock()
+	s.cancelFn = f
+	s.cancelMu.Unlock()
+}
+
+// send hands a worker's report to the actor; it gives up only once the
+// actor has exited (a tool that ignored its cancel and finished late).
+func (s *Session) send(m any) {
+	select {
+	case s.work <- m:
+	case <-s.done:
+	}
+}
+
+// emit stamps an event, records it, folds it into the history and queues
+// it for the consumer.
+func (s *Session) emit(e event.Event) {
+	s.seq++
+	e.V, e.Seq, e.Time = event.SchemaVersion, s.seq, s.cfg.Now()
+	if r := s.cfg.Recorder; r != nil {
+		if err := r.Record(e, false); err != nil {
+			s.recordError(err)
+		}
+	}
+	s.hist.apply(e)
+	s.out.push(e)
+}
+
+// emitDurable is emit for events that must be in the store before anyone
+// sees them. On failure nothing is emitted.
+func (s *Session) emitDurable(e event.Event) error {
+	e.V, e.Seq, e.Time = event.SchemaVersion, s.seq+1, s.cfg.Now()
+	if r := s.cfg.Recorder; r != nil {
+		if err := r.Record(e, true); err != nil {
+			return err
+		}
+	}
+	s.seq++
+	s.hist.apply(e)
+	s.out.push(e)
+	return nil
+}
+
+// recordError tells the user once that the log is failing; the session
+// goes on, since the screen is still complete.
+func (s *Session) recordError(err error) {
+	if s.recordFailed {
+		return
+	}
+	s.recordFailed = true
+	s.seq++
+	s.out.push(event.Event{V: event.SchemaVersion, Seq: s.seq, Time: s.cfg.Now(), Kind: event.Error,
+		Text: fmt.Sprintf("could not save the session log: %v; the conversation goes on but may not be resumable", err)})
+}
+
+func (s *Session) notice(turn int, level, text string) {
+	s.emit(event.Event{Kind: event.Notice, Turn: turn, Level: level, Text: text})
+}
+
+// estimate is the size of the next request in tokens: what the API last
+// counted plus bytes/4 of what was added since, or bytes/4 of everything
+// when the API has not reported usage.
+func (s *Session) estimate() int {
+	msgs := s.hist.msgs
+	if s.lastUsage > 0 && s.lastUsageLen <= len(msgs) {
+		return s.lastUsage + historyBytes(msgs[s.lastUsageLen:])/4
+	}
+	n := len(s.system) + historyBytes(msgs)
+	for _, t := range s.toolDefs {
+		n += len(t.Function.Name) + len(t.Function.Description)
+		if p, ok := t.Function.Parameters.(json.RawMessage); ok {
+			n += len(p)
+		}
+	}
+	return n / 4
+}

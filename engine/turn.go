@@ -1,0 +1,539 @@
+package engine
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/quire-sh/quire/engine/event"
+	"github.com/quire-sh/quire/engine/llm"
+	"github.com/quire-sh/quire/tools"
+)
+
+type phase int
+
+const (
+	phaseSampling phase = iota
+	phaseApproving
+	phaseRunning
+	phaseCompacting
+)
+
+// turn is the state of the running turn, owned by the actor.
+type turn struct {
+	n      int
+	ctx    context.Context
+	cancel context.CancelFunc
+	job    int // the worker whose reports count; older ones are ignored
+	phase  phase
+
+	rounds   int
+	usage    event.Usage
+	text     strings.Builder // the visible text of the sample in flight
+	calls    []*callState    // the current batch
+	next     int             // the batch's approval cursor
+	repeat   repeatGuard
+	stopped  string // why the batch was cut short: a denial or an interjection
+	canceled bool
+
+	overflowRetried bool // a context overflow already led to a compaction
+	justCompacted   bool // skip the threshold check once
+	compactFailed   error
+}
+
+// callState is one call of a batch.
+type callState struct {
+	call     event.ToolCall
+	tool     tools.Tool
+	spec     tools.Spec
+	plan     tools.Plan
+	problem  string // why it cannot run at all (unknown tool, bad arguments)
+	approved bool
+	done     bool
+}
+
+// Worker reports.
+type (
+	sampleDelta struct {
+		job       int
+		text      string
+		reasoning bool
+	}
+	sampleRetry struct {
+		job     int
+		attempt int
+		wait    time.Duration
+		err     *llm.Error
+	}
+	sampleDone struct {
+		job  int
+		resp llm.Response
+		err  error
+		// promptEstimate is the request's size, for usage the API did not
+		// report.
+		promptEstimate int
+	}
+	toolOutput struct {
+		job    int
+		callID string
+		text   string
+	}
+	toolDone struct {
+		job    int
+		index  int
+		result event.ToolResult
+	}
+	batchDone   struct{ job int }
+	compactDone struct {
+		job     int
+		summary string
+		err     error
+	}
+)
+
+func (s *Session) handleWork(m any) {
+	switch m := m.(type) {
+	case compactDone:
+		if s.manual != nil && m.job == s.manual.job {
+			s.manualCompacted(m)
+			return
+		}
+	}
+	t := s.turn
+	if t == nil {
+		return
+	}
+	switch m := m.(type) {
+	case sampleDelta:
+		if m.job != t.job {
+			return
+		}
+		kind := event.AssistantDelta
+		if m.reasoning {
+			kind = event.ReasoningDelta
+		} else {
+			t.text.WriteString(m.text)
+		}
+		s.emit(event.Event{Kind: kind, Turn: t.n, Text: m.text})
+	case sampleRetry:
+		if m.job == t.job {
+			s.notice(t.n, "warn", fmt.Sprintf("%v; retrying in %s (attempt %d)", m.err, m.wait.Round(100*time.Millisecond), m.attempt+1))
+		}
+	case sampleDone:
+		if m.job == t.job {
+			s.sampled(m)
+		}
+	case toolOutput:
+		if m.job != t.job {
+			return
+		}
+		for _, c := range t.calls {
+			if c.call.ID == m.callID && !c.done {
+				s.emit(event.Event{Kind: event.ToolOutputDelta, Turn: t.n, CallID: m.callID, Text: m.text})
+			}
+		}
+	case toolDone:
+		if m.job == t.job && m.index < len(t.calls) {
+			s.finish(t.calls[m.index], m.result)
+		}
+	case batchDone:
+		if m.job == t.job {
+			s.batchFinished()
+		}
+	case compactDone:
+		if m.job == t.job && t.phase == phaseCompacting {
+			s.autoCompacted(m)
+		}
+	}
+}
+
+// startTurn acknowledges a prompt — only once it is durable — and starts
+// its turn.
+func (s *Session) startTurn(prompt string) {
+	n := s.turnNo + 1
+	if err := s.emitDurable(event.Event{Kind: event.UserMessage, Turn: n, Text: prompt}); err != nil {
+		s.emit(event.Event{Kind: event.Error, Text: fmt.Sprintf("your message was not sent: it could not be saved: %v", err)})
+		s.maybeStart()
+		return
+	}
+	s.turnNo = n
+	ctx, cancel := context.WithCancel(context.Background())
+	s.turn = &turn{n: n, ctx: ctx, cancel: cancel}
+	s.setCancel(cancel)
+	s.emit(event.Event{Kind: event.TurnStarted, Turn: n})
+	s.presample()
+}
+
+// presample decides, before every request, whether the history must be
+// compacted first.
+func (s *Session) presample() {
+	t := s.turn
+	if t.ctx.Err() != nil {
+		s.endTurn(event.TurnCancelled, "")
+		return
+	}
+	est := s.estimate()
+	window := s.cfg.ContextWindow
+	over := est*100 >= window*s.cfg.CompactPercent
+	if t.justCompacted {
+		t.justCompacted = false
+		if over && t.compactFailed == nil && !s.suppress.auto() {
+			// Compacting again would not help: the turn's own messages
+			// are what is large.
+			s.suppress = suppressUntilManual
+			s.notice(t.n, "warn", fmt.Sprintf("The context is still %d%% full after compaction; automatic compaction is off until you run /compact.", est*100/window))
+		}
+		s.startSample()
+		return
+	}
+	if over && !s.suppress.auto() {
+		reason := fmt.Sprintf("Context window %d%% full: compacting the conversation.", est*100/window)
+		if est >= window {
+			reason = "The latest tool output would overflow the context window: compacting the conversation."
+		}
+		s.startAutoCompaction(reason)
+		return
+	}
+	s.startSample()
+}
+
+func (s *Session) startSample() {
+	t := s.turn
+	t.phase = phaseSampling
+	s.jobs++
+	job := s.jobs
+	t.job = job
+	t.text.Reset()
+	req := llm.Request{
+		Model: s.cfg.Model, Messages: wireMessages(s.system, s.hist.msgs), Tools: s.toolDefs,
+		MaxTokens: s.cfg.MaxTokens, Temperature: s.cfg.Temperature,
+	}
+	est := s.estimate()
+	ctx := t.ctx
+	go func() {
+		resp, err := s.client.Stream(ctx, req, llm.Handler{
+			Text:      func(d string) { s.send(sampleDelta{job: job, text: d}) },
+			Reasoning: func(d string) { s.send(sampleDelta{job: job, text: d, reasoning: true}) },
+			Retry: func(attempt int, wait time.Duration, err *llm.Error) {
+				s.send(sampleRetry{job: job, attempt: attempt, wait: wait, err: err})
+			},
+		})
+		s.send(sampleDone{job: job, resp: resp, err: err, promptEstimate: est})
+	}()
+}
+
+// sampled digests a finished request.
+func (s *Session) sampled(m sampleDone) {
+	t := s.turn
+	s.addUsage(m)
+	if err := m.err; err != nil {
+		switch {
+		case t.ctx.Err() != nil || llm.KindOf(err) == llm.KindCancelled:
+			s.emitPartial()
+			s.endTurn(event.TurnCancelled, "")
+		case llm.IsContextOverflow(err) && !t.overflowRetried:
+			t.overflowRetried = true
+			s.startAutoCompaction("The conversation no longer fits the model's context window: compacting it and trying again.")
+		default:
+			s.emitPartial()
+			s.endTurn(event.TurnFailed, err.Error())
+		}
+		return
+	}
+	if s.suppress == suppressUntilSuccess {
+		s.suppress = suppressNone
+	}
+	calls := s.prepareCalls(m.resp.ToolCalls)
+	evCalls := make([]event.ToolCall, len(calls))
+	for i, c := range calls {
+		evCalls[i] = c.call
+	}
+	s.emit(event.Event{Kind: event.AssistantMessage, Turn: t.n, Text: m.resp.Text, Calls: evCalls})
+	if u := m.resp.Usage; u != nil {
+		s.lastUsage = u.PromptTokens + u.CompletionTokens
+		s.lastUsageLen = len(s.hist.msgs)
+	}
+	if len(calls) == 0 {
+		if m.resp.FinishReason == "length" && strings.TrimSpace(m.resp.Text) == "" {
+			s.endTurn(event.TurnFailed, "the model used its whole output budget without answering (finish reason \"length\"); raise the max tokens setting or ask for something smaller")
+			return
+		}
+		s.endTurn(event.TurnCompleted, "")
+		return
+	}
+	t.calls, t.next, t.stopped = calls, 0, ""
+	for _, c := range calls {
+		call := c.call
+		s.emit(event.Event{Kind: event.ToolCallRequested, Turn: t.n, Call: &call})
+	}
+	t.rounds++
+	if max := s.cfg.MaxToolRounds; max > 0 && t.rounds > max {
+		s.notice(t.n, "warn", fmt.Sprintf("Stopped: this turn reached its limit of %d tool rounds. Send a message to let it continue.", max))
+		s.stopRemaining(0, event.ToolCancelled, fmt.Sprintf("not run: the turn reached its limit of %d tool rounds", max))
+		s.endTurn(event.TurnCancelled, "")
+		return
+	}
+	for i, c := range calls {
+		if t.repeat.see(c.call) >= 3 {
+			s.notice(t.n, "warn", fmt.Sprintf("Stopped: the model called %s with the same arguments 3 times in a row.", c.call.Name))
+			s.stopRemaining(i, event.ToolCancelled, "not run: this exact call was made 3 times in a row, so the turn was stopped; try a different approach")
+			// The calls before it run: they are not repeats.
+			t.stopped = "repeat"
+			break
+		}
+	}
+	for _, c := range calls {
+		if c.problem != "" && !c.done {
+			s.finish(c, event.ToolResult{CallID: c.call.ID, Name: c.call.Name, Status: event.ToolError, Output: c.problem})
+		}
+	}
+	s.advanceApproval()
+}
+
+// addUsage counts a request's tokens, estimating them when the API did
+// not say.
+func (s *Session) addUsage(m sampleDone) {
+	t := s.turn
+	var u event.Usage
+	if r := m.resp.Usage; r != nil {
+		u = event.Usage{PromptTokens: r.PromptTokens, CompletionTokens: r.CompletionTokens, TotalTokens: r.TotalTokens}
+	} else {
+		u = event.Usage{PromptTokens: m.promptEstimate, CompletionTokens: estimateTokens(m.resp.Text + m.resp.Reasoning), Estimated: true}
+		u.TotalTokens = u.PromptTokens + u.CompletionTokens
+	}
+	t.usage = addUsage(t.usage, u)
+}
+
+func addUsage(a, b event.Usage) event.Usage {
+	return event.Usage{
+		PromptTokens: a.PromptTokens + b.PromptTokens, CompletionTokens: a.CompletionTokens + b.CompletionTokens,
+		TotalTokens: a.TotalTokens + b.TotalTokens, Estimated: a.Estimated || b.Estimated,
+	}
+}
+
+// emitPartial records what the user saw of an answer that was cut short,
+// so the history matches the screen.
+func (s *Session) emitPartial() {
+	t := s.turn
+	if t.text.Len() > 0 {
+		s.emit(event.Event{Kind: event.AssistantMessage, Turn: t.n, Text: t.text.String()})
+		t.text.Reset()
+	}
+}
+
+// prepareCalls checks each call the model made and plans the valid ones.
+func (s *Session) prepareCalls(raw []llm.ToolCall) []*callState {
+	out := make([]*callState, 0, len(raw))
+	seen := map[string]bool{}
+	for i, tc := range raw {
+		id := tc.ID
+		if id == "" {
+			id = fmt.Sprintf("call_%d", i+1)
+		}
+		for n, base := 2, id; seen[id]; n++ {
+			id = fmt.Sprintf("%s_%d", base, n)
+		}
+		seen[id] = true
+		c := &callState{call: event.ToolCall{ID: id, Name: tc.Name, Arguments: decodeArguments(tc.Arguments)}}
+		out = append(out, c)
+		tool, ok := s.cfg.Tools.Lookup(tc.Name)
+		if !ok {
+			var names []string
+			for _, sp := range s.cfg.Tools.Specs() {
+				names = append(names, sp.Name)
+			}
+			c.problem = fmt.Sprintf("error: there is no tool named %q; the available tools are: %s", tc.Name, strings.Join(names, ", "))
+			continue
+		}
+		c.tool, c.spec = tool, tool.Spec()
+		c.call.ToolKind = string(c.spec.Kind)
+		if why, ok := argumentsObject(c.call.Arguments); !ok {
+			c.problem = "error: " + why
+			continue
+		}
+		plan, err := planSafely(tool, s.cfg.Env, c.call.Arguments)
+		if err != nil {
+			c.problem = "error: " + err.Error()
+			continue
+		}
+		c.plan = plan
+		c.call.Target = plan.Target
+	}
+	return out
+}
+
+// planSafely runs a tool's Plan, turning a panic into an error the model
+// sees.
+func planSafely(tool tools.Tool, env *tools.Env, args json.RawMessage) (p tools.Plan, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("the tool failed while checking its arguments: %v", r)
+		}
+	}()
+	return tool.Plan(env, args)
+}
+
+// advanceApproval walks the batch in model order, asking about each call
+// the approver wants asked about, one at a time.
+func (s *Session) advanceApproval() {
+	t := s.turn
+	for t.next < len(t.calls) {
+		c := t.calls[t.next]
+		if c.done || c.approved {
+			t.next++
+			continue
+		}
+		if a := s.cfg.Approver; a != nil && a.NeedsApproval(c.spec, c.plan) {
+			t.phase = phaseApproving
+			s.emit(event.Event{Kind: event.ApprovalRequested, Turn: t.n, CallID: c.call.ID, Approval: &event.Approval{
+				CallID: c.call.ID, Tool: c.call.Name, Target: c.plan.Target, Preview: c.plan.Preview,
+			}})
+			return
+		}
+		c.approved = true
+		t.next++
+	}
+	s.startBatch()
+}
+
+func (s *Session) answer(callID string, d event.Decision, reason string) {
+	t := s.turn
+	if t == nil || t.phase != phaseApproving || t.next >= len(t.calls) || t.calls[t.next].call.ID != callID {
+		return // stale: the call was already decided or the turn is over
+	}
+	c := t.calls[t.next]
+	s.emit(event.Event{Kind: event.ApprovalAnswered, Turn: t.n, CallID: callID, Approval: &event.Approval{
+		CallID: callID, Tool: c.call.Name, Decision: d, Reason: reason,
+	}})
+	switch d {
+	case event.Approve, event.ApproveSession:
+		if d == event.ApproveSession && s.cfg.Approver != nil {
+			s.cfg.Approver.Remember(c.spec, c.plan)
+		}
+		c.approved = true
+		t.next++
+		s.advanceApproval()
+	default:
+		out := "The user denied this call."
+		if strings.TrimSpace(reason) != "" {
+			out += " They said: " + reason
+		}
+		s.finish(c, event.ToolResult{CallID: callID, Name: c.call.Name, Status: event.ToolDenied, Output: out})
+		t.stopped = "denied"
+		s.stopRemaining(t.next+1, event.ToolCancelled, "not run: cancelled because the user denied an earlier call")
+		s.startBatch()
+	}
+}
+
+// interject handles a prompt that arrives while a call waits for
+// approval: the remaining calls are not run and the turn ends Cancelled
+// once the approved ones finish; the prompt runs next.
+func (s *Session) interject() {
+	t := s.turn
+	s.stopRemaining(t.next, event.ToolCancelled, "not run: the user sent a new message instead of answering")
+	t.stopped = "interjected"
+	s.startBatch()
+}
+
+// stopRemaining gives every undecided call from index from on a result.
+func (s *Session) stopRemaining(from int, status event.ToolStatus, output string) {
+	t := s.turn
+	for _, c := range t.calls[min(from, len(t.calls)):] {
+		if !c.done && !c.approved {
+			s.finish(c, event.ToolResult{CallID: c.call.ID, Name: c.call.Name, Status: status, Output: output})
+		}
+	}
+	t.next = len(t.calls)
+}
+
+// finish records a call's result, once.
+func (s *Session) finish(c *callState, r event.ToolResult) {
+	if c.done {
+		return
+	}
+	c.done = true
+	if r.Output == "" {
+		r.Output = noOutput
+	}
+	s.emit(event.Event{Kind: event.ToolFinished, Turn: s.turn.n, CallID: c.call.ID, Result: &r})
+}
+
+// cancelCurrent stops what runs now.
+func (s *Session) cancelCurrent() {
+	if m := s.manual; m != nil {
+		m.cancel()
+	}
+	t := s.turn
+	if t == nil {
+		return
+	}
+	t.canceled = true
+	t.cancel()
+	if t.phase == phaseApproving {
+		for _, c := range t.calls {
+			if !c.done {
+				s.finish(c, event.ToolResult{CallID: c.call.ID, Name: c.call.Name, Status: event.ToolCancelled, Output: "not run: the user cancelled the turn"})
+			}
+		}
+		s.endTurn(event.TurnCancelled, "")
+	}
+}
+
+// batchFinished continues the turn once every call of a batch has its
+// result.
+func (s *Session) batchFinished() {
+	t := s.turn
+	for _, c := range t.calls {
+		if !c.done {
+			s.finish(c, event.ToolResult{CallID: c.call.ID, Name: c.call.Name, Status: event.ToolCancelled, Output: "cancelled"})
+		}
+	}
+	if t.canceled || t.ctx.Err() != nil || t.stopped != "" {
+		s.endTurn(event.TurnCancelled, "")
+		return
+	}
+	s.presample()
+}
+
+// endTurn closes the turn, answering any call still open, and starts the
+// next queued item.
+func (s *Session) endTurn(state event.TurnState, errText string) {
+	t := s.turn
+	for _, c := range t.calls {
+		if !c.done {
+			s.finish(c, event.ToolResult{CallID: c.call.ID, Name: c.call.Name, Status: event.ToolCancelled, Output: "not run: the turn ended"})
+		}
+	}
+	s.emit(event.Event{Kind: event.TurnEnded, Turn: t.n, End: &event.TurnEnd{
+		State: state, Usage: t.usage, Error: errText,
+		ContextTokens: s.estimate(), ContextWindow: s.cfg.ContextWindow,
+	}})
+	s.usage = addUsage(s.usage, t.usage)
+	t.cancel()
+	s.setCancel(nil)
+	s.turn = nil
+	s.maybeStart()
+}
+
+// repeatGuard counts how many times in a row the same call was made.
+type repeatGuard struct {
+	last  string
+	count int
+}
+
+func (g *repeatGuard) see(c event.ToolCall) int {
+	var b bytes.Buffer
+	sig := c.Name + "\x00" + string(c.Arguments)
+	if json.Compact(&b, c.Arguments) == nil {
+		sig = c.Name + "\x00" + b.String()
+	}
+	if sig == g.last {
+		g.count++
+	} else {
+		g.last, g.count = sig, 1
+	}
+	return g.count
+}
