@@ -85,6 +85,20 @@ func (b *Buffer) Equal(o *Buffer) bool {
 	return true
 }
 
+// Shift moves rows [top, bottom) by n rows, up when n is positive, and
+// blanks the rows that come in: what a scrolled region looks like.
+func (b *Buffer) Shift(top, bottom, n int) {
+	top, bottom = max(top, 0), min(bottom, b.height)
+	if top >= bottom || n == 0 {
+		return
+	}
+	if abs(n) >= bottom-top {
+		clear(b.cells[top*b.width : bottom*b.width])
+		return
+	}
+	shiftRows(b, top, bottom, n)
+}
+
 // SetString draws s at (x, y) in style st, linked to link (empty for none),
 // and returns the number of columns it advanced. s is split into grapheme
 // clusters; control characters are drawn as visible glyphs and invalid

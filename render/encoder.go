@@ -278,7 +278,7 @@ func (e *encoder) writeCell(c *Cell) {
 		return
 	}
 	e.cx += c.Width()
-	if e.cx >= e.width || c.kind == wideCell && driftProne(c.Grapheme) {
+	if e.cx >= e.width || len(c.Grapheme) > 1 && driftProne(c.Grapheme) {
 		e.cx = -1
 	}
 }
@@ -408,7 +408,7 @@ func (e *encoder) reach(x, y int, want []Cell) {
 		ok := true
 		for i := e.cx; i < x; i++ {
 			c := &want[i]
-			if c.kind == wideCell && (driftProne(c.Grapheme) || i+2 > x) {
+			if driftProne(c.Grapheme) || c.kind == wideCell && i+2 > x {
 				ok = false
 				break
 			}

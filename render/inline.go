@@ -1,0 +1,394 @@
+package render
+
+import (
+	"fmt"
+	"io"
+	"strconv"
+)
+
+// Inline is a live region of a few rows on the normal screen, below the
+// terminal's own content, with finished lines inserted above it so that
+// they scroll into the terminal's native scrollback exactly once.
+//
+// The region starts at the cursor's row and grows downwards; once it
+// reaches the bottom of the screen it stays pinned there, and inserted
+// lines push older content up into scrollback. Rows below the region are
+// always blank.
+type Inline struct {
+	out      io.Writer
+	enc      encoder
+	width    int
+	screenH  int
+	top      int     // screen row of the region's first row
+	front    *Buffer // what the region shows; its height is the region's height on screen
+	back     *Buffer
+	line     *Buffer // scratch row for inserted lines
+	blank    []Cell  // a blank row, what inserted lines are drawn over
+	pending  []Line
+	want     CursorState
+	visible  bool
+	started  bool
+	purge    bool
+	reanchor bool
+}
+
+// NewInline returns an inline viewport for a terminal of the given width
+// and screen height whose cursor is at the start of row cursorRow
+// (0-based). The live region is empty until SetLiveHeight; nothing is
+// written until the first Flush.
+func NewInline(out io.Writer, width, screenHeight, cursorRow int, opts Options) *Inline {
+	width, screenHeight = max(width, 1), max(screenHeight, 1)
+	v := &Inline{
+		out:     out,
+		enc:     newEncoder(width, screenHeight, opts),
+		width:   width,
+		screenH: screenHeight,
+		top:     min(max(cursorRow, 0), screenHeight-1),
+		front:   NewBuffer(width, 0),
+		back:    NewBuffer(width, 0),
+		line:    NewBuffer(width, 1),
+		blank:   make([]Cell, width),
+		visible: true,
+	}
+	v.enc.cy = v.top
+	return v
+}
+
+// Live is the buffer the live region's next frame is drawn into. It is the
+// same *Buffer for the viewport's whole life, and blank after every Flush.
+func (v *Inline) Live() *Buffer { return v.back }
+
+// SetLiveHeight sets the live region's height in rows (at most the screen
+// height). Live is resized at once, keeping what fits; the terminal
+// follows on the next Flush.
+func (v *Inline) SetLiveHeight(rows int) {
+	v.back.Resize(v.width, min(max(rows, 0), v.screenH))
+}
+
+// Region reports where the live region was on screen after the last
+// Flush: its first row and its height.
+func (v *Inline) Region() (top, height int) {
+	_, h := v.front.Size()
+	return v.top, h
+}
+
+// SetCursor sets where the cursor should be after the next Flush,
+// relative to the live region, and whether it shows.
+func (v *Inline) SetCursor(x, y int, visible bool) {
+	v.want = CursorState{X: x, Y: y, Visible: visible}
+}
+
+// InsertAbove queues finished lines to be written above the live region
+// by the next Flush, inside the same bracket. Lines longer than the width
+// are clipped; wrap them first. The lines must not be modified before
+// that Flush.
+func (v *Inline) InsertAbove(lines ...Line) {
+	v.pending = append(v.pending, lines...)
+}
+
+// Resize tells the viewport the terminal's new size. A new width purges:
+// the next Flush clears the screen and the scrollback (the terminal has
+// already reflowed them unpredictably) and writes whatever the caller
+// inserted since, re-wrapped at the new width, then the live region;
+// lines queued before the Resize are dropped (they were wrapped for the
+// old width). A
+// height-only change keeps the scrollback: the region is redrawn where the
+// terminal put the cursor, assuming it kept the cursor's row, or the last
+// row if that no longer exists (xterm's behaviour); call Reanchor when
+// the real row is known.
+func (v *Inline) Resize(width, screenHeight int) {
+	width, screenHeight = max(width, 1), max(screenHeight, 1)
+	if width == v.width && screenHeight == v.screenH {
+		return
+	}
+	if width != v.width {
+		v.purge = true
+		clear(v.pending)
+		v.pending = v.pending[:0]
+		v.width = width
+		v.line.Resize(width, 1)
+		v.blank = make([]Cell, width)
+	} else if screenHeight != v.screenH && !v.purge {
+		cy := v.enc.cy
+		if cy < 0 {
+			_, h := v.front.Size()
+			cy = v.top + max(h-1, 0)
+		}
+		kept := min(cy, screenHeight-1)
+		v.top = max(v.top-(cy-kept), 0)
+		v.enc.cy = kept
+		v.enc.cx = -1
+		v.reanchor = true
+	}
+	v.screenH = screenHeight
+	v.enc.width, v.enc.height = width, screenHeight
+	_, bh := v.back.Size()
+	v.back.Resize(width, min(bh, screenHeight))
+	_, fh := v.front.Size()
+	v.front.Resize(width, min(fh, screenHeight))
+	v.top = min(v.top, screenHeight)
+}
+
+// Reanchor tells the viewport that its region now starts at screen row
+// row and that the terminal's content from there down is unknown (after a
+// child process ran in the terminal, say). The next Flush clears from that
+// row down and redraws the region.
+func (v *Inline) Reanchor(row int) {
+	v.top = min(max(row, 0), v.screenH-1)
+	v.enc.cx, v.enc.cy = -1, -1
+	v.reanchor = true
+}
+
+// Flush writes the queued lines above the live region and the live
+// region's changes, as one Write wrapped in a synchronized-update
+// bracket, then blanks Live. Nothing changed and nothing queued writes
+// nothing.
+func (v *Inline) Flush() (Stats, error) {
+	e := &v.enc
+	e.stats = Stats{}
+	e.buf = append(e.buf[:0], syncBegin...)
+	switch {
+	case v.purge:
+		e.setLink("")
+		e.readyErase(DefaultColor)
+		e.buf = append(e.buf, "\x1b[2J\x1b[3J\x1b[H"...)
+		e.stats.Clears += 2
+		e.stats.Moves++
+		e.cx, e.cy = 0, 0
+		v.top = 0
+		v.front.Resize(v.width, 0)
+		v.purge, v.reanchor, v.started = false, false, true
+	case !v.started || v.reanchor:
+		// Claim the rows from the region down: whatever they showed is
+		// not ours to keep.
+		e.moveTo(0, v.top)
+		e.readyErase(DefaultColor)
+		e.buf = append(e.buf, "\x1b[J"...)
+		e.stats.Clears++
+		v.front.Resize(v.width, 0) // the region regrows from here
+		v.started, v.reanchor = true, false
+	}
+	v.insertPending()
+	v.fitRegion()
+	_, h := v.back.Size()
+	for y := range h {
+		e.stats.CellsChanged += e.encodeRow(v.top+y, v.front.row(y), v.back.row(y))
+	}
+	e.setLink("")
+	wrote := len(e.buf) > len(syncBegin)
+	want := v.want
+	want.X = min(max(want.X, 0), v.width-1)
+	// An empty region at the bottom sits just below the screen; its
+	// cursor goes on the last row.
+	want.Y = min(v.top+min(max(want.Y, 0), max(h-1, 0)), v.screenH-1)
+	act := DecideCursor(CursorState{X: e.cx, Y: e.cy, Visible: v.visible}, want, wrote)
+	if !wrote && act == CursorNone {
+		v.swap()
+		return Stats{}, nil
+	}
+	// A hidden cursor is parked in the region too once the frame wrote:
+	// terminals anchor a resize on the cursor's row, and a cursor left
+	// above the region (where a scroll region homed it) would let a
+	// shrinking window cut the region off instead of the history.
+	if act&CursorReposition != 0 || wrote && !want.Visible {
+		e.moveTo(want.X, want.Y)
+	}
+	if act&CursorShow != 0 {
+		e.buf = append(e.buf, "\x1b[?25h"...)
+		e.stats.Cursor++
+		v.visible = true
+	}
+	if act&CursorHide != 0 {
+		e.buf = append(e.buf, "\x1b[?25l"...)
+		e.stats.Cursor++
+		v.visible = false
+	}
+	e.buf = append(e.buf, syncEnd...)
+	e.stats.Bytes = len(e.buf)
+	e.stats.Writes = 1
+	v.swap()
+	if _, err := v.out.Write(e.buf); err != nil {
+		v.Reanchor(v.top)
+		return e.stats, fmt.Errorf("render: writing inline frame: %w", err)
+	}
+	return e.stats, nil
+}
+
+func (v *Inline) swap() {
+	v.front.CopyFrom(v.back)
+	v.back.Clear()
+}
+
+// insertPending writes the queued lines above the region. While there is
+// room below the region, the region is pushed down (scrolling the rows
+// from its top to the bottom of the screen down) and lines fill the gap;
+// once the region is at the bottom, lines are added at the bottom of a
+// scroll region covering the rows above it, so the row scrolled off its
+// top enters the terminal's scrollback.
+func (v *Inline) insertPending() {
+	if len(v.pending) == 0 {
+		return
+	}
+	e := &v.enc
+	lines := v.pending
+	_, fh := v.front.Size()
+	if room := v.screenH - (v.top + fh); room > 0 {
+		d := min(len(lines), room)
+		if fh > 0 && !v.frontBlank() {
+			e.readyErase(DefaultColor)
+			v.setRegion(v.top, v.screenH)
+			e.csi(d, 'T')
+			e.stats.Scrolls++
+			v.resetRegion()
+		}
+		for i := range d {
+			v.drawLine(v.top+i, lines[i])
+		}
+		v.top += d
+		lines = lines[d:]
+	}
+	switch {
+	case len(lines) == 0:
+	case v.top >= 2:
+		v.setRegion(0, v.top)
+		e.scrolling = true
+		e.moveTo(0, v.top-1)
+		for i := range lines {
+			e.readyErase(DefaultColor)
+			e.buf = append(e.buf, '\r', '\n')
+			e.stats.Scrolls++
+			e.cx = 0
+			v.drawLine(v.top-1, lines[i])
+		}
+		e.scrolling = false
+		v.resetRegion()
+	default:
+		// One row or none above the region: no scroll region fits (DECSTBM
+		// needs two rows), so scroll the whole screen one row per line
+		// and redraw the region, which moved up with it.
+		for i := range lines {
+			if v.top == 0 {
+				v.overwriteLine(0, lines[i])
+			}
+			e.moveTo(0, v.screenH-1)
+			e.readyErase(DefaultColor)
+			e.buf = append(e.buf, '\n')
+			e.stats.Scrolls++
+			if v.top == 1 {
+				v.overwriteLine(0, lines[i])
+			}
+			if fh > 0 {
+				shiftRows(v.front, 0, fh, 1)
+			}
+		}
+	}
+	clear(v.pending)
+	v.pending = v.pending[:0]
+}
+
+// frontBlank reports whether the region shows nothing but default blanks.
+func (v *Inline) frontBlank() bool {
+	for i := range v.front.cells {
+		if v.front.cells[i] != (Cell{}) {
+			return false
+		}
+	}
+	return true
+}
+
+// drawLine draws l on screen row y, which is blank.
+func (v *Inline) drawLine(y int, l Line) {
+	v.line.Clear()
+	v.line.SetLine(0, 0, l)
+	v.enc.stats.CellsChanged += v.enc.encodeRow(y, v.blank, v.line.row(0))
+}
+
+// overwriteLine erases screen row y and draws l on it.
+func (v *Inline) overwriteLine(y int, l Line) {
+	e := &v.enc
+	e.moveTo(0, y)
+	e.readyErase(DefaultColor)
+	e.buf = append(e.buf, "\x1b[2K"...)
+	e.stats.Erases++
+	v.drawLine(y, l)
+}
+
+// setRegion sets the scroll region to rows [top, bottom); the terminal
+// homes the cursor.
+func (v *Inline) setRegion(top, bottom int) {
+	e := &v.enc
+	e.buf = append(e.buf, '\x1b', '[')
+	if top > 0 {
+		e.buf = strconv.AppendInt(e.buf, int64(top+1), 10)
+	}
+	e.buf = append(e.buf, ';')
+	e.buf = strconv.AppendInt(e.buf, int64(bottom), 10)
+	e.buf = append(e.buf, 'r')
+	e.stats.ScrollRegions++
+	e.cx, e.cy = 0, 0
+}
+
+func (v *Inline) resetRegion() {
+	e := &v.enc
+	e.buf = append(e.buf, "\x1b[r"...)
+	e.stats.ScrollRegions++
+	e.cx, e.cy = 0, 0
+}
+
+// fitRegion brings the region on screen to the height of Live: growing
+// past the bottom of the screen scrolls the screen up (into scrollback),
+// shrinking erases the rows given up.
+func (v *Inline) fitRegion() {
+	e := &v.enc
+	_, fh := v.front.Size()
+	_, bh := v.back.Size()
+	switch {
+	case bh > fh:
+		if excess := v.top + bh - v.screenH; excess > 0 {
+			e.moveTo(0, v.screenH-1)
+			e.readyErase(DefaultColor)
+			for range excess {
+				e.buf = append(e.buf, '\n')
+			}
+			e.stats.Scrolls++
+			v.top -= excess
+		}
+	case bh < fh:
+		e.moveTo(0, v.top+bh)
+		e.readyErase(DefaultColor)
+		e.buf = append(e.buf, "\x1b[J"...)
+		e.stats.Clears++
+	}
+	v.front.Resize(v.width, bh)
+}
+
+// Close leaves the cursor at the start of the row below the live region,
+// visible, with the pen reset and no link open, in one bracketed write.
+// The region's last frame stays on screen as ordinary output; set its
+// height to 0 and Flush first to remove it.
+func (v *Inline) Close() error {
+	if !v.started {
+		return nil
+	}
+	e := &v.enc
+	e.buf = append(e.buf[:0], syncBegin...)
+	e.setLink("")
+	e.setPen(Style{})
+	_, fh := v.front.Size()
+	if below := v.top + fh; below < v.screenH {
+		e.moveTo(0, below)
+	} else {
+		e.moveTo(0, v.screenH-1)
+		e.buf = append(e.buf, '\r', '\n')
+	}
+	if !v.visible {
+		e.buf = append(e.buf, "\x1b[?25h"...)
+		v.visible = true
+	}
+	e.buf = append(e.buf, syncEnd...)
+	v.started = false
+	if _, err := v.out.Write(e.buf); err != nil {
+		return fmt.Errorf("render: closing the inline viewport: %w", err)
+	}
+	return nil
+}
