@@ -66,7 +66,7 @@ func (s *Store) Prune(ctx context.Context) (PruneReport, error) {
 
 // pruneOne removes dir if it is old enough and nobody has it open.
 func (s *Store) pruneOne(dir string, now time.Time) (bool, error) {
-	if s.touchedSince(dir, now.Add(-recentlyTouched)) {
+	if touchedSince(dir, now.Add(-recentlyTouched), "", eventsFile, summaryFile, lockName) {
 		return false, nil
 	}
 	tmp := strings.HasPrefix(filepath.Base(dir), ".")
@@ -88,8 +88,9 @@ func (s *Store) pruneOne(dir string, now time.Time) (bool, error) {
 	}
 	defer lock.unlock()
 	// Re-check with the lock held: a writer may have finished a turn
-	// between the first look and the lock.
-	if s.touchedSince(dir, now.Add(-recentlyTouched)) {
+	// between the first look and the lock. (Taking the lock may have
+	// created the lock file, so neither it nor the directory counts now.)
+	if touchedSince(dir, now.Add(-recentlyTouched), eventsFile, summaryFile) {
 		return false, nil
 	}
 	if err := os.RemoveAll(dir); err != nil {
@@ -111,9 +112,10 @@ func (s *Store) lastActive(dir string) (time.Time, error) {
 	return st.ModTime(), nil
 }
 
-// touchedSince reports whether any file of the session changed after t.
-func (s *Store) touchedSince(dir string, t time.Time) bool {
-	for _, name := range []string{"", eventsFile, summaryFile, lockName} {
+// touchedSince reports whether any of the named files of the session
+// ("" is the directory) changed after t.
+func touchedSince(dir string, t time.Time, names ...string) bool {
+	for _, name := range names {
 		if st, err := os.Stat(filepath.Join(dir, name)); err == nil && st.ModTime().After(t) {
 			return true
 		}
