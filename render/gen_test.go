@@ -103,4 +103,3 @@ func mutate(t *rapid.T, b *render.Buffer) {
 		b.Fill(0, y, w, 1, render.Style{})
 	}
 }
-

@@ -35,7 +35,7 @@ func TestScreenMatchesOracle(t *testing.T) {
 			case 1, 2:
 				top := rapid.IntRange(0, h-1).Draw(t, "top")
 				bottom := rapid.IntRange(top+1, h).Draw(t, "bottom")
-				n := rapid.IntRange(-(bottom - top), bottom-top).Draw(t, "n")
+				n := rapid.IntRange(-(bottom-top), bottom-top).Draw(t, "n")
 				want.Shift(top, bottom, n)
 				s.ScrollHint(top, bottom, n)
 			}

@@ -1,0 +1,204 @@
+package render_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/quire-sh/quire/render"
+	"github.com/quire-sh/quire/render/rendertest"
+)
+
+// row renders b's row y as text with "|" after each cell and "_" for the
+// right half of a wide cluster, so widths are visible in failures.
+func row(b *render.Buffer, y int) string {
+	w, _ := b.Size()
+	var s strings.Builder
+	for x := range w {
+		c := b.Cell(x, y)
+		if c.Width() == 0 {
+			s.WriteString("_|")
+			continue
+		}
+		s.WriteString(c.String())
+		s.WriteByte('|')
+	}
+	return s.String()
+}
+
+func TestSetString(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		x     int
+		text  string
+		want  string
+		used  int
+		width int
+	}{
+		{"ascii", 0, "abc", "a|b|c| | |", 3, 5},
+		{"wide", 1, "コa", " |コ|_|a| |", 3, 5},
+		{"wide clipped at the right edge", 3, "aコ", " | | |a| |", 1, 5},
+		{"left edge cuts a wide glyph", -1, "コb", " |b| | | |", 3, 5},
+		{"combining mark joins its base", 0, "e\u0301x", "e\u0301|x| | | |", 2, 5},
+		{"ZWJ family is one wide cluster", 0, "👨\u200d👩\u200d👧!", "👨\u200d👩\u200d👧|_|!| | |", 3, 5},
+		{"flag", 0, "🇯🇵", "🇯🇵|_| | | |", 2, 5},
+		{"controls drawn visibly", 0, "\x1b[2J", "␛|[|2|J| |", 4, 5},
+		{"C1 and DEL visible", 0, "\u009b\x7f", "\uFFFD|␡| | | |", 2, 5},
+		{"invalid UTF-8", 0, "a\xffb", "a|\uFFFD|b| | |", 3, 5},
+		{"tab is a control", 0, "\t", "␉| | | | |", 1, 5},
+		{"past the right edge", 5, "x", " | | | | |", 0, 5},
+	} {
+		b := render.NewBuffer(tc.width, 1)
+		used := b.SetString(tc.x, 0, tc.text, render.Style{}, "")
+		if got := row(b, 0); got != tc.want || used != tc.used {
+			t.Errorf("%s: got %q used %d, want %q used %d", tc.name, got, used, tc.want, tc.used)
+		}
+	}
+}
+
+func TestOverwritingHalfAWideGlyphBlanksTheOther(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		draw func(b *render.Buffer)
+		want string
+	}{
+		{"right half", func(b *render.Buffer) { b.SetString(2, 0, "x", render.Style{}, "") }, " | |x| |"},
+		{"left half", func(b *render.Buffer) { b.SetString(1, 0, "x", render.Style{}, "") }, " |x| | |"},
+		{"wide over the right half", func(b *render.Buffer) { b.SetString(2, 0, "字", render.Style{}, "") }, " | |字|_|"},
+		{"fill over the right half", func(b *render.Buffer) { b.Fill(2, 0, 2, 1, render.Style{}) }, " | | | |"},
+		{"fill ending on the left half", func(b *render.Buffer) { b.Fill(0, 0, 2, 1, render.Style{}) }, " | | | |"},
+		{"resize cuts it", func(b *render.Buffer) { b.Resize(2, 1) }, " | |"},
+	} {
+		b := render.NewBuffer(4, 1)
+		b.SetString(1, 0, "コ", render.Style{}, "")
+		tc.draw(b)
+		if got := row(b, 0); got != tc.want {
+			t.Errorf("%s: got %q, want %q", tc.name, got, tc.want)
+		}
+	}
+}
+
+func TestSetLineAndLinks(t *testing.T) {
+	b := render.NewBuffer(8, 1)
+	used := b.SetLine(1, 0, render.Line{Spans: []render.Span{
+		{Text: "ab", Style: render.Style{Attrs: render.Bold}},
+		{Text: "cd", Link: "https://x/\x07y"},
+	}})
+	if used != 4 || row(b, 0) != " |a|b|c|d| | | |" {
+		t.Fatalf("got %q used %d", row(b, 0), used)
+	}
+	if c := b.Cell(3, 0); c.Link != "https://x/y" {
+		t.Fatalf("link %q, want the control stripped", c.Link)
+	}
+	if c := b.Cell(1, 0); c.Style.Attrs != render.Bold || c.Link != "" {
+		t.Fatalf("cell %+v", c)
+	}
+}
+
+func TestBlankCellsKeepOnlyVisibleStyle(t *testing.T) {
+	b := render.NewBuffer(2, 1)
+	b.SetString(0, 0, " ", render.Style{Fg: render.ANSI(1), Bg: render.ANSI(2), Attrs: render.Bold | render.Italic}, "")
+	b.Fill(1, 0, 1, 1, render.Style{Fg: render.ANSI(1), Bg: render.ANSI(2), Attrs: render.Underline | render.Bold})
+	if c := b.Cell(0, 0); c.Style != (render.Style{Bg: render.ANSI(2)}) {
+		t.Errorf("plain blank kept %+v", c.Style)
+	}
+	if c := b.Cell(1, 0); c.Style != (render.Style{Fg: render.ANSI(1), Bg: render.ANSI(2), Attrs: render.Underline}) {
+		t.Errorf("underlined blank kept %+v", c.Style)
+	}
+}
+
+func TestShift(t *testing.T) {
+	b := render.NewBuffer(1, 4)
+	for y, s := range []string{"a", "b", "c", "d"} {
+		b.SetString(0, y, s, render.Style{}, "")
+	}
+	b.Shift(1, 4, 1)
+	if got := rendertest.BufferRow(b, 0) + rendertest.BufferRow(b, 1) + rendertest.BufferRow(b, 2) + rendertest.BufferRow(b, 3); got != "acd " {
+		t.Fatalf("after shift up: %q", got)
+	}
+	b.Shift(0, 4, -2)
+	if got := rendertest.BufferRow(b, 0) + rendertest.BufferRow(b, 1) + rendertest.BufferRow(b, 2) + rendertest.BufferRow(b, 3); got != "  ac" {
+		t.Fatalf("after shift down: %q", got)
+	}
+}
+
+func TestAdaptColor(t *testing.T) {
+	for _, tc := range []struct {
+		in    render.Color
+		level render.ColorLevel
+		want  render.Color
+	}{
+		{render.RGB(255, 0, 0), render.ColorTrue, render.RGB(255, 0, 0)},
+		{render.RGB(255, 0, 0), render.Color256, render.Indexed(196)},
+		{render.RGB(255, 0, 0), render.Color16, render.ANSI(9)},
+		{render.RGB(128, 128, 128), render.Color256, render.Indexed(244)},
+		{render.RGB(0, 0, 0), render.Color256, render.Indexed(16)},
+		{render.Indexed(3), render.Color256, render.ANSI(3)},
+		{render.Indexed(196), render.Color16, render.ANSI(9)},
+		{render.ANSI(4), render.ColorNone, render.DefaultColor},
+		{render.RGB(1, 2, 3), render.ColorNone, render.DefaultColor},
+		{render.DefaultColor, render.Color16, render.DefaultColor},
+	} {
+		if got := render.AdaptColor(tc.in, tc.level); got != tc.want {
+			t.Errorf("AdaptColor(%#x, %v) = %#x, want %#x", tc.in, tc.level, got, tc.want)
+		}
+	}
+}
+
+// Colour degradation happens in the bytes: no 38;2 below true colour, no
+// colour SGR at all at ColorNone (attributes still go out).
+func TestColorLevelsOnTheWire(t *testing.T) {
+	st := render.Style{Fg: render.RGB(200, 10, 10), Bg: render.Indexed(100), Attrs: render.Bold}
+	for _, tc := range []struct {
+		level         render.ColorLevel
+		must, mustNot []string
+	}{
+		{render.ColorTrue, []string{"38;2;200;10;10", "48;5;100"}, nil},
+		{render.Color256, []string{"38;5;", "48;5;100"}, []string{"38;2"}},
+		{render.Color16, []string{"31", "43"}, []string{"38;", "48;"}},
+		{render.ColorNone, []string{"\x1b[1m"}, []string{"38;", "48;", "31", "43"}},
+	} {
+		out := &writes{}
+		s := render.NewScreen(out, 5, 1, render.Options{Colors: tc.level})
+		s.Back().SetString(0, 0, "x", st, "")
+		flush(t, s)
+		body := out.last()
+		for _, m := range tc.must {
+			if !strings.Contains(body, m) {
+				t.Errorf("%v: %q lacks %q", tc.level, body, m)
+			}
+		}
+		for _, m := range tc.mustNot {
+			if strings.Contains(body, m) {
+				t.Errorf("%v: %q has %q", tc.level, body, m)
+			}
+		}
+	}
+}
+
+// SGR goes out as the cheaper of a transition and a reset.
+func TestSGRTransitions(t *testing.T) {
+	bold := render.Style{Attrs: render.Bold}
+	for _, tc := range []struct {
+		name     string
+		from, to render.Style
+		want     string
+	}{
+		{"add italic", bold, render.Style{Attrs: render.Bold | render.Italic}, "\x1b[3m"},
+		{"drop bold keep dim", render.Style{Attrs: render.Bold | render.Dim}, render.Style{Attrs: render.Dim}, "\x1b[;2m"},
+		{"to default is a reset", render.Style{Fg: render.RGB(1, 2, 3), Attrs: render.Bold | render.Underline}, render.Style{}, "\x1b[m"},
+		{"reset then set when shorter", render.Style{Fg: render.RGB(1, 2, 3), Bg: render.RGB(4, 5, 6), Attrs: render.Italic | render.Underline}, render.Style{Attrs: render.Bold}, "\x1b[;1m"},
+		{"22 restores the survivor", render.Style{Fg: render.RGB(1, 2, 3), Attrs: render.Bold | render.Dim}, render.Style{Fg: render.RGB(1, 2, 3), Attrs: render.Dim}, "\x1b[22;2m"},
+		{"bright colours", render.Style{}, render.Style{Fg: render.ANSI(9), Bg: render.ANSI(12)}, "\x1b[91;104m"},
+	} {
+		out := &writes{}
+		s := render.NewScreen(out, 4, 1, plainOpts)
+		s.Back().SetString(0, 0, "a", tc.from, "")
+		flush(t, s)
+		s.Back().SetString(0, 0, "a", tc.from, "")
+		s.Back().SetString(1, 0, "b", tc.to, "")
+		flush(t, s)
+		if body := frameBody(t, out.last()); body != tc.want+"b" {
+			t.Errorf("%s: %q, want %q", tc.name, body, tc.want+"b")
+		}
+	}
+}
