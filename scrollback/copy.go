@@ -37,7 +37,7 @@ func (t *Transcript) SelectionText(a, b Point) string {
 	if b.Line < a.Line || b.Line == a.Line && b.Col < a.Col {
 		a, b = b, a
 	}
-	var out strings.Builder
+	var out []byte
 	var line render.Line
 	prevWidth, prevKind := -1, lineDecor
 	first := true
@@ -63,25 +63,35 @@ func (t *Transcript) SelectionText(a, b Point) string {
 			endByte = columnToByte(text, b.Col)
 		}
 		startByte := min(columnToByte(text, startCol), endByte)
-		piece := strings.TrimRightFunc(text[startByte:endByte], unicode.IsSpace)
+		piece := text[startByte:endByte]
 
 		if kind == lineProse && v.joiner == nil && join == JoinNewline && prevKind == lineProse && ly > len(v.head) {
-			join = guessJoin(prevWidth, piece, v.width-v.gutterWidth(ly))
+			join = guessJoin(prevWidth, strings.TrimRightFunc(piece, unicode.IsSpace), v.width-v.gutterWidth(ly))
 		}
+		// Trailing blanks go only where a line really ends: a line
+		// broken inside code keeps the space it broke at.
 		if !first {
 			switch join {
 			case JoinSpace:
-				out.WriteByte(' ')
+				out = append(trimEnd(out), ' ')
 			case JoinNone:
 			default:
-				out.WriteByte('\n')
+				out = append(trimEnd(out), '\n')
 			}
 		}
 		first = false
-		out.WriteString(piece)
+		out = append(out, piece...)
 		prevWidth, prevKind = render.StringWidth(text[min(columnToByte(text, v.gutterWidth(ly)), len(text)):]), kind
 	}
-	return out.String()
+	return string(trimEnd(out))
+}
+
+// trimEnd drops the blanks at the end of the last line.
+func trimEnd(b []byte) []byte {
+	for len(b) > 0 && (b[len(b)-1] == ' ' || b[len(b)-1] == '\t') {
+		b = b[:len(b)-1]
+	}
+	return b
 }
 
 // guessJoin decides, for renderers that do not report their wraps,

@@ -1,0 +1,150 @@
+package scrollback
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/quire-sh/quire/engine/event"
+	"github.com/quire-sh/quire/render"
+)
+
+// allLines is every line of the transcript at the current width.
+func allLines(tr *Transcript) []string {
+	var out []string
+	var l render.Line
+	for i := 0; i < tr.Len(); i++ {
+		v := tr.peek(i)
+		for y := 0; y < v.height(); y++ {
+			v.line(y, &l)
+			out = append(out, strings.TrimRight(l.Text(), " "))
+		}
+	}
+	return out
+}
+
+func TestSelectionJoinsProseAndKeepsCode(t *testing.T) {
+	prompt := "please rename the configuration loader and keep   the tests green"
+	s := (&script{}).prompt(prompt)
+	s.call("c1", "read", "read", "loader.go")
+	s.result("c1", event.ToolOK, "func load() {\n\tif ok {\n\t\treturn nil // a comment long enough to wrap\n\t}\n}\n", 5)
+	tr := newTranscript(24, 40, s.evs...)
+	tr.ScrollTop()
+	f := tr.Frame()
+	lines := screen(f)
+	if lines[1] != "› please rename the" || lines[2] != "  configuration loader" {
+		t.Fatalf("prompt wrapped as:\n%s", dump(f))
+	}
+	promptEnd := 1
+	for strings.HasPrefix(lines[promptEnd+1], "  ") {
+		promptEnd++
+	}
+	got := tr.SelectionText(Point{1, 0}, Point{promptEnd, 24})
+	if want := prompt; got != want {
+		t.Fatalf("prose copy %q, want %q", got, want)
+	}
+
+	toolTop := promptEnd + 2
+	got = tr.SelectionText(Point{toolTop, 0}, Point{len(lines) - 1, 99})
+	want := "✓ read loader.go  5ms\nfunc load() {\n        if ok {\n                return nil // a comment long enough to wrap\n        }\n}"
+	if got != want {
+		t.Fatalf("code copy:\n%q\nwant\n%q\nscreen:\n%s", got, want, dump(f))
+	}
+
+	// Blocks are separated by a blank line.
+	if got := tr.SelectionText(Point{3, 0}, Point{toolTop, 99}); got != "and keep   the tests green\n\n✓ read loader.go  5ms" {
+		t.Fatalf("selection across blocks %q", got)
+	}
+
+	// Columns: from the middle of one line to the middle of the next.
+	got = tr.SelectionText(Point{2, 2 + len("configuration ")}, Point{1, 2 + len("please ")})
+	if got != "rename the configuration" {
+		t.Fatalf("partial selection (given backwards) %q", got)
+	}
+
+	if src, ok := tr.CopyBlock(tr.At(0).ID()); !ok || src != prompt {
+		t.Fatalf("CopyBlock of the prompt %q", src)
+	}
+}
+
+// opaque hides the Wrapper's LineJoiner, like a markdown renderer that
+// does not report its wraps.
+type opaque struct{ w *Wrapper }
+
+func (o opaque) Append(s string)      { o.w.Append(s) }
+func (o opaque) Finish()              { o.w.Finish() }
+func (o opaque) Lines() []render.Line { return o.w.Lines() }
+func (o opaque) Frozen() int          { return o.w.Frozen() }
+
+func TestSelectionGuessesWrapsOfOtherRenderers(t *testing.T) {
+	tr := New(Options{Width: 30, Height: 20, Assistant: func(w int) BodyRenderer {
+		return opaque{NewWrapper(WrapOptions{Width: w, Words: true})}
+	}})
+	s := (&script{}).prompt("q")
+	s.say("The renderer wraps this sentence because it is long.\n- item one\n- item two\n    indented code")
+	for _, e := range s.evs {
+		tr.Apply(e)
+	}
+	tr.ScrollTop()
+	f := tr.Frame()
+	last := 0
+	for i, l := range screen(f) {
+		if l != "" {
+			last = i
+		}
+	}
+	got := tr.SelectionText(Point{3, 0}, Point{last, 99})
+	want := "The renderer wraps this sentence because it is long.\n- item one\n- item two\n    indented code"
+	if got != want {
+		t.Fatalf("copy %q, want %q\n%s", got, want, dump(f))
+	}
+}
+
+// TestInlineEmitsEachLineOnce streams a turn and checks that what the
+// inline view wrote plus its live region is always exactly the
+// transcript, so no line is ever written twice or lost, including across
+// a resize.
+func TestInlineEmitsEachLineOnce(t *testing.T) {
+	s := (&script{}).prompt("explain the lexer in detail please")
+	s.add(event.Event{Kind: event.ReasoningDelta, Text: "thinking about it"})
+	answer := "The lexer reads runes one at a time. It groups them into tokens: identifiers, numbers, strings and punctuation.\n\nThen the parser takes over and builds the tree.\n"
+	for i := 0; i < len(answer); i += 7 {
+		s.add(event.Event{Kind: event.AssistantDelta, Text: answer[i:min(i+7, len(answer))]})
+	}
+	s.add(event.Event{Kind: event.AssistantMessage, Text: answer})
+	s.call("c1", "shell", "execute", "go test ./...")
+	s.output("c1", "ok  \tpkg/lexer\t0.01s\n")
+	s.output("c1", "ok  \tpkg/parser\t0.02s\n")
+	s.result("c1", event.ToolOK, "", 900)
+	s.say("All green.")
+	s.end(event.TurnCompleted)
+
+	tr := New(Options{Width: 32, Height: 10})
+	var emitted []string
+	check := func(step int) {
+		t.Helper()
+		emitted = append(emitted, texts(tr.TakeFinished())...)
+		got := append(append([]string{}, emitted...), texts(tr.LiveLines())...)
+		if want := allLines(tr); strings.Join(got, "\n") != strings.Join(want, "\n") {
+			t.Fatalf("step %d: emitted+live:\n%s\n---- want:\n%s", step, strings.Join(got, "\n"), strings.Join(want, "\n"))
+		}
+	}
+	resizeAt := len(s.evs) / 2
+	for i, e := range s.evs {
+		tr.Apply(e)
+		check(i)
+		if i == resizeAt {
+			if blocks, lines := tr.Emitted(); blocks == 0 && lines == 0 {
+				t.Fatal("nothing emitted by the middle of the turn")
+			}
+			tr.Resize(26, 10)
+			emitted = texts(tr.ReflowEmitted())
+			check(i)
+		}
+	}
+	if len(texts(tr.LiveLines())) != 0 {
+		t.Fatal("a finished transcript has no live lines")
+	}
+	if blocks, _ := tr.Emitted(); blocks != tr.Len() {
+		t.Fatalf("emitted %d of %d blocks", blocks, tr.Len())
+	}
+}
