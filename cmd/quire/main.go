@@ -30,7 +30,9 @@ type command struct {
 // commands lists every subcommand. Keep it sorted by name, hidden ones last.
 func commands() []command {
 	return []command{
+		{name: "export", summary: "write a session as a JSONL transcript", run: runExport},
 		{name: "help", summary: "show this help", run: runHelp},
+		{name: "sessions", summary: "list stored sessions, newest first", run: runSessions},
 		{name: "version", summary: "print quire's version", run: runVersion},
 	}
 }

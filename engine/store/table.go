@@ -1,0 +1,96 @@
+package store
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"path/filepath"
+	"strings"
+	"text/tabwriter"
+	"time"
+	"unicode"
+)
+
+// WriteTable prints sessions as the table `quire sessions` shows: id, last
+// activity relative to now ("running" for a session open in a process),
+// turns, tokens, cwd (with home shortened to ~) and title. Text that came
+// from users or the model is stripped of control characters, so a prompt
+// cannot move the cursor or change colours.
+func WriteTable(w io.Writer, sessions []Summary, now time.Time, home string) error {
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "ID\tLAST ACTIVE\tTURNS\tTOKENS\tCWD\tTITLE")
+	for _, s := range sessions {
+		active := Ago(now, s.LastActive)
+		if s.Running {
+			active = "running"
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%d\t%s\t%s\t%s\n",
+			s.ID, active, s.Turns, Tokens(s.Tokens), printable(shortHome(s.Cwd, home)), printable(s.Title))
+	}
+	return tw.Flush()
+}
+
+// WriteJSON prints sessions as a JSON array, newest first.
+func WriteJSON(w io.Writer, sessions []Summary) error {
+	if sessions == nil {
+		sessions = []Summary{}
+	}
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(sessions)
+}
+
+// Ago is how long before now t was, in the largest whole unit; dates for
+// anything older than a month, in now's time zone.
+func Ago(now, t time.Time) string {
+	d := now.Sub(t)
+	switch {
+	case t.IsZero():
+		return "never"
+	case d < time.Minute:
+		return "just now"
+	case d < time.Hour:
+		return fmt.Sprintf("%dm ago", int(d/time.Minute))
+	case d < 24*time.Hour:
+		return fmt.Sprintf("%dh ago", int(d/time.Hour))
+	case d < 30*24*time.Hour:
+		return fmt.Sprintf("%dd ago", int(d/(24*time.Hour)))
+	}
+	return t.In(now.Location()).Format("2006-01-02")
+}
+
+// Tokens is a token count in a few characters: 950, 12.3k, 4.1M.
+func Tokens(n int) string {
+	switch {
+	case n < 1000:
+		return fmt.Sprint(n)
+	case n < 1_000_000:
+		return fmt.Sprintf("%.1fk", float64(n)/1e3)
+	}
+	return fmt.Sprintf("%.1fM", float64(n)/1e6)
+}
+
+func shortHome(path, home string) string {
+	if home == "" || home == "/" {
+		return path
+	}
+	home = filepath.Clean(home)
+	if path == home {
+		return "~"
+	}
+	if strings.HasPrefix(path, home+string(filepath.Separator)) {
+		return "~" + path[len(home):]
+	}
+	return path
+}
+
+// printable replaces control characters (and tabs, which would break the
+// table) with spaces.
+func printable(s string) string {
+	return strings.Map(func(r rune) rune {
+		if unicode.IsControl(r) || unicode.Is(unicode.Bidi_Control, r) {
+			return ' '
+		}
+		return r
+	}, s)
+}
