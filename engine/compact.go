@@ -182,11 +182,13 @@ const (
 
 func (c compactor) run(ctx context.Context, msgs []Message, focus string) (string, error) {
 	var overflow error
+	prev := 0 // size of the input the server found too large
 	for _, level := range []inputLevel{levelVerbatim, levelFitted, levelLossy} {
-		input, ok := summaryInput(msgs, level, c.window)
+		input, ok := summaryInput(msgs, level, c.window, prev)
 		if !ok {
 			continue
 		}
+		prev = len(input)
 		summary, err := c.sample(ctx, input, focus)
 		if err == nil {
 			return summary, nil
@@ -261,9 +263,17 @@ func sleepCtx(ctx context.Context, d time.Duration) error {
 // ladder, and reports whether it fits. Verbatim is everything; fitted
 // shortens large tool outputs until the whole fits 85 % of the window;
 // lossy keeps every user message and earlier summary but cuts tool output
-// to a line or two and drops the oldest exchanges to fit 70 %.
-func summaryInput(msgs []Message, level inputLevel, window int) (string, bool) {
+// to a line or two and drops the oldest exchanges to fit 70 %. When the
+// server refused an input of rejected bytes, the next level also stays
+// under three quarters of that.
+func summaryInput(msgs []Message, level inputLevel, window, rejected int) (string, bool) {
 	budget := window * 85 / 100 * 4 // in bytes
+	if level == levelLossy {
+		budget = window * 70 / 100 * 4
+	}
+	if rejected > 0 {
+		budget = min(budget, rejected*3/4)
+	}
 	switch level {
 	case levelVerbatim:
 		s := renderTranscript(msgs, -1, -1)
@@ -287,7 +297,6 @@ func summaryInput(msgs []Message, level inputLevel, window int) (string, bool) {
 		s := renderTranscript(msgs, lo, -1)
 		return s, len(s) <= budget
 	default:
-		budget = window * 70 / 100 * 4
 		for start := 0; start < len(msgs); start++ {
 			kept := keepEssential(msgs, start)
 			s := renderTranscript(kept, 200, 2000)
@@ -386,7 +395,7 @@ Rules: do not call tools. Do not restate these instructions or present them as a
 }
 
 var (
-	analysisBlock = regexp.MustCompile(`(?is)<analysis>.*?(</analysis>|$)`)
+	analysisBlock = regexp.MustCompile(`(?is)<analysis>.*?</analysis>`)
 	controlTag    = regexp.MustCompile(`(?i)<(/?)(summary|analysis|user_query|transcript)\b`)
 )
 
@@ -395,13 +404,6 @@ var (
 // and breaks any control tag left in the body with a zero-width space so
 // it cannot be taken for a tag on the next round.
 func cleanSummary(s string) string {
-	if i := strings.Index(strings.ToLower(s), "<analysis>"); i >= 0 {
-		// An unclosed analysis runs up to the summary, if there is one.
-		rest := s[i:]
-		if j := strings.Index(strings.ToLower(rest), "<summary>"); j >= 0 && !strings.Contains(strings.ToLower(rest[:j]), "</analysis>") {
-			s = s[:i] + rest[j:]
-		}
-	}
 	s = analysisBlock.ReplaceAllString(s, "")
 	lower := strings.ToLower(s)
 	if i := strings.Index(lower, "<summary>"); i >= 0 {
@@ -410,6 +412,8 @@ func cleanSummary(s string) string {
 			body = body[:j]
 		}
 		s = body
+	} else if i := strings.Index(lower, "<analysis>"); i >= 0 {
+		s = s[:i] // an analysis that never ended and no summary after it
 	}
 	s = controlTag.ReplaceAllString(s, "<$1\u200b$2")
 	return strings.TrimSpace(s)
