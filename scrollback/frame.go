@@ -23,6 +23,8 @@ type Frame struct {
 	// focused block that are on screen; equal when it is not.
 	FocusTop, FocusEnd int
 	Position           Position
+
+	focusMargin int // row of the focused block's margin line, or -1
 }
 
 // Match is one search match on a screen row: cells [Col, Col+Width).
@@ -60,7 +62,8 @@ func (p Position) String() string {
 // frameScratch is reused between frames so a steady-state frame allocates
 // nothing.
 type frameScratch struct {
-	f Frame
+	f     Frame
+	paint PaintScratch
 }
 
 // Frame lays out and returns the viewport. Its cost depends on the screen
@@ -77,6 +80,7 @@ func (t *Transcript) Frame() *Frame {
 	f.Lines, f.Blocks = f.Lines[:h], f.Blocks[:h]
 	f.Matches = f.Matches[:0]
 	f.FocusTop, f.FocusEnd = 0, 0
+	f.focusMargin = -1
 
 	row := 0
 	if len(t.blocks) > 0 {
@@ -92,6 +96,9 @@ func (t *Transcript) Frame() *Frame {
 			}
 			v := t.view(i)
 			start := row
+			if b.id == t.pg.focus && off == 0 {
+				f.focusMargin = row
+			}
 			for y := off; y < v.height() && row < h; y++ {
 				v.line(y, &f.Lines[row])
 				f.Blocks[row] = b.id
