@@ -3,7 +3,6 @@ package tools
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"strings"
 
@@ -59,7 +58,7 @@ func (t ApplyPatch) plan(env *Env, raw json.RawMessage) ([]fileChange, []patchSu
 	}
 	hunks, err := patch.Parse(a.Patch)
 	if err != nil {
-		return nil, nil, fmt.Errorf("%w. Nothing was changed", err)
+		return nil, nil, err
 	}
 	var changes []fileChange
 	var summary []patchSummaryLine
@@ -147,11 +146,7 @@ func (t ApplyPatch) Plan(env *Env, raw json.RawMessage) (Plan, error) {
 func (t ApplyPatch) Run(ctx context.Context, env *Env, call Call) Result {
 	changes, summary, err := t.plan(env, call.Args)
 	if err != nil {
-		var pe *patch.ParseError
-		if errors.As(err, &pe) {
-			return errorResult("%v", err)
-		}
-		return errorResult("%v. Nothing was changed.", strings.TrimSuffix(err.Error(), "."))
+		return errorResult("%v\nNothing was changed.", err)
 	}
 	if err := commitChanges(env, changes); err != nil {
 		return errorResult("%v", err)

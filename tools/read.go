@@ -161,6 +161,9 @@ func readLine(r *bufio.Reader) (string, error) {
 			return "", err
 		}
 		if total > len(buf) {
+			if n := len(chunk); n > 0 && chunk[n-1] == '\n' {
+				total--
+			}
 			return clipped(string(buf), total), nil
 		}
 		return strings.TrimSuffix(string(buf), "\n"), nil

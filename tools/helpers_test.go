@@ -1,0 +1,100 @@
+package tools
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/quire-sh/quire/sandbox"
+)
+
+func TestMain(m *testing.M) {
+	sandbox.MaybeLaunch()
+	os.Exit(m.Run())
+}
+
+// testEnv is a working directory ws with a sibling out, both outside the
+// temp dirs (which every profile may write), quire's state in state and a
+// fake $HOME in home.
+type testEnv struct {
+	*Env
+	base, ws, out, home string
+}
+
+func newTestEnv(t *testing.T, profile string) testEnv {
+	t.Helper()
+	wd, err := os.Getwd()
+	if err != nil {
+		t.Fatal(err)
+	}
+	base, err := os.MkdirTemp(wd, ".tools-test-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(base) })
+	base, _ = filepath.EvalSymlinks(base)
+	te := testEnv{base: base, ws: filepath.Join(base, "ws"), out: filepath.Join(base, "out"), home: filepath.Join(base, "home")}
+	for _, d := range []string{te.ws, te.out, filepath.Join(te.home, ".ssh"), filepath.Join(base, "state")} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	t.Setenv("QUIRE_HOME", filepath.Join(base, "state"))
+	t.Setenv("HOME", te.home)
+	t.Setenv("XDG_CONFIG_HOME", filepath.Join(te.home, ".config"))
+	p, err := sandbox.ProfileByName(profile, te.ws)
+	if err != nil {
+		t.Fatal(err)
+	}
+	te.Env, err = NewEnv(te.ws, p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return te
+}
+
+func (te testEnv) write(t *testing.T, rel, content string) string {
+	t.Helper()
+	p := filepath.Join(te.ws, rel)
+	if filepath.IsAbs(rel) {
+		p = rel
+	}
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+func (te testEnv) read(t *testing.T, rel string) string {
+	t.Helper()
+	p := filepath.Join(te.ws, rel)
+	if filepath.IsAbs(rel) {
+		p = rel
+	}
+	b, err := os.ReadFile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+func args(t *testing.T, v any) json.RawMessage {
+	t.Helper()
+	b, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+func run(t *testing.T, tool Tool, env *Env, a any) Result {
+	t.Helper()
+	return tool.Run(context.Background(), env, Call{ID: "t", Args: args(t, a)})
+}
+
+type obj = map[string]any
