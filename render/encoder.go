@@ -263,9 +263,28 @@ func (e *encoder) linkCost(url string) int {
 	return 14 + len(url) // id of up to 3 characters: an estimate is enough here
 }
 
+// penFor picks the pen to draw c with, starting from pen: the cell's own
+// style, or, for a blank that shows only its background, pen with that
+// background when switching to it is no dearer. Keeping the foreground
+// and attributes across the spaces between words is what saves the
+// SGR pairs around every space of a styled run.
+func (e *encoder) penFor(pen Style, c *Cell) Style {
+	st := e.adapt(c.Style)
+	if st == pen || c.Grapheme != "" || c.kind != narrowCell || st.Attrs != 0 {
+		return st
+	}
+	keep := pen
+	keep.Bg = st.Bg
+	keep.Attrs &^= Reverse | Underline | Strikethrough
+	if keep == pen || sgrLen(pen, keep) <= sgrLen(pen, st) {
+		return keep
+	}
+	return st
+}
+
 // writeCell draws c at the cursor (the caller has positioned it).
 func (e *encoder) writeCell(c *Cell) {
-	e.setPen(e.adapt(c.Style))
+	e.setPen(e.penFor(e.pen, c))
 	if e.links {
 		e.setLink(c.Link)
 	}
@@ -312,7 +331,7 @@ func (e *encoder) eraseCost(bg Color) int {
 
 // cellCost prices writing c with the pen at *pen, advancing *pen.
 func (e *encoder) cellCost(c *Cell, pen *Style, link *string) int {
-	st := adaptStyle(c.Style, e.colors)
+	st := e.penFor(*pen, c)
 	n := sgrLen(*pen, st)
 	*pen = st
 	if e.links && c.Link != *link {
@@ -418,9 +437,8 @@ func (e *encoder) reach(x, y int, want []Cell) {
 			through += e.cellCost(c, &pen, &link)
 		}
 		if ok {
-			target := adaptStyle(want[x].Style, e.colors)
-			through += sgrLen(pen, target)
-			moved := e.plan(x, y).cost + sgrLen(e.pen, target)
+			through += sgrLen(pen, e.penFor(pen, &want[x]))
+			moved := e.plan(x, y).cost + sgrLen(e.pen, e.penFor(e.pen, &want[x]))
 			if through <= moved {
 				for i := e.cx; i < x; {
 					c := &want[i]
@@ -441,7 +459,7 @@ func (e *encoder) tryEraseLine(x, y int, old, want []Cell) bool {
 	el := e.plan(x, y).cost + e.eraseCost(bg) + 3
 	// What drawing would cost, roughly: a space per changed cell plus a
 	// short move over each unchanged gap.
-	draw := e.plan(x, y).cost + sgrLen(e.pen, adaptStyle(want[x].Style, e.colors))
+	draw := e.plan(x, y).cost + sgrLen(e.pen, e.penFor(e.pen, &want[x]))
 	gap := 0
 	for i := x; i < len(want) && draw < el; i++ {
 		if old[i] == want[i] {
@@ -488,7 +506,7 @@ func (e *encoder) tryEraseChars(x, y, tail int, old, want []Cell) int {
 		next++
 	}
 	at := e.plan(x, y).cost
-	spaces := at + sgrLen(e.pen, adaptStyle(want[x].Style, e.colors)) + n
+	spaces := at + sgrLen(e.pen, e.penFor(e.pen, &want[x])) + n
 	ech := at + e.eraseCost(bg) + csiLen(n)
 	if next < len(want) {
 		savedX, savedY := e.cx, e.cy
