@@ -30,8 +30,13 @@ type command struct {
 // commands lists every subcommand. Keep it sorted by name, hidden ones last.
 func commands() []command {
 	return []command{
+		{name: "config", summary: "show every setting, its value and where it came from", run: runConfig},
+		{name: "demo", summary: "watch quire work against a built-in scripted model (no API key)", run: runDemo},
+		{name: "doctor", summary: "show what this machine enforces (sandbox) and what the terminal supports", run: runDoctor},
+		{name: "exec", summary: "run one prompt headless and print the answer (--json: events as JSONL)", run: runExec},
 		{name: "export", summary: "write a session as a JSONL transcript", run: runExport},
 		{name: "help", summary: "show this help", run: runHelp},
+		{name: "resume", summary: "continue a stored session (the latest here without an ID)", run: runResume},
 		{name: "sessions", summary: "list stored sessions, newest first", run: runSessions},
 		{name: "version", summary: "print quire's version", run: runVersion},
 	}
@@ -58,16 +63,6 @@ func run(args []string) int {
 		}
 	}
 	return runDefault(args)
-}
-
-// runDefault is `quire [flags] [PROMPT]`: the interactive session.
-func runDefault(args []string) int {
-	fs := newFlagSet("quire")
-	if err := fs.Parse(args); err != nil {
-		return exitUsage(err)
-	}
-	fmt.Fprintln(os.Stderr, "quire: the interactive session is not built yet; see `quire help`")
-	return 1
 }
 
 func runVersion(args []string) int {

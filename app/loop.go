@@ -1,0 +1,406 @@
+package app
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"time"
+
+	"github.com/quire-sh/quire/engine/event"
+	"github.com/quire-sh/quire/render"
+	"github.com/quire-sh/quire/term"
+)
+
+// Terminal is what the loop needs of the tty; *term.Terminal satisfies it.
+type Terminal interface {
+	Events() <-chan term.Event
+	Size() (w, h int)
+	Writer() io.Writer
+	Caps() term.Caps
+	SetAltScreen(on bool) error
+	SetMouse(on bool) error
+	HandOff(fn func() error) error
+	Suspend() error
+	Copy(text string) error
+	CursorPosition(timeout time.Duration) (x, y int, err error)
+}
+
+// Handlers carry out the effects that need resources the loop does not
+// own (the editor, exports, slash commands such as /model and /rewind).
+// Each runs on the loop's goroutine and returns a message for the status
+// line ("" for none).
+type Handlers struct {
+	// Edit opens text in $EDITOR (the terminal is handed off meanwhile)
+	// and returns the edited text.
+	Edit func(text string) (string, error)
+	// Export writes the session's transcript to path ("" picks a name).
+	Export func(path string) (string, error)
+	// Slash carries out the /commands the model hands over.
+	Slash func(inv SlashInvocation) (string, error)
+}
+
+// LoopOptions configure a Loop.
+type LoopOptions struct {
+	// DrawInterval is the minimum time between frames (default 8 ms).
+	DrawInterval time.Duration
+	// EventBatch bounds how many engine events are reduced between two
+	// looks at the input queue (default 256).
+	EventBatch int
+	// Mouse starts with mouse capture on (full-screen mode only).
+	Mouse    bool
+	Handlers Handlers
+	// OnFrame, when set, sees every flushed frame's stats (benchmarks).
+	OnFrame func(render.Stats)
+}
+
+// Loop is the app's event loop: it owns the Model and the surface it is
+// drawn on, and it is the only goroutine that touches either.
+type Loop struct {
+	m    *Model
+	term Terminal
+	sess Session
+	opt  LoopOptions
+
+	screen *render.Screen
+	inline *render.Inline
+	colors render.Options
+
+	done chan effectDone
+
+	lastDraw  time.Time
+	drawAt    time.Time // a deferred draw, or zero
+	needDraw  bool
+	reflowAt  time.Time // debounced inline width change, or zero
+	mouse     bool
+	sessEnded bool
+}
+
+// effectDone reports an effect that finished off the loop goroutine.
+type effectDone struct {
+	notice string
+}
+
+// NewLoop returns a loop showing m on t and talking to sess.
+func NewLoop(m *Model, t Terminal, sess Session, opt LoopOptions) *Loop {
+	if opt.DrawInterval <= 0 {
+		opt.DrawInterval = 8 * time.Millisecond
+	}
+	if opt.EventBatch <= 0 {
+		opt.EventBatch = 256
+	}
+	caps := t.Caps()
+	return &Loop{
+		m: m, term: t, sess: sess, opt: opt,
+		colors: render.Options{Colors: caps.Colors, Hyperlinks: caps.Hyperlinks},
+		done:   make(chan effectDone, 16),
+		mouse:  opt.Mouse,
+	}
+}
+
+// Run runs the loop until the user quits, the context ends, or the
+// terminal reports a termination signal.
+func (l *Loop) Run(ctx context.Context) error {
+	w, h := l.term.Size()
+	l.m.SetSize(w, h)
+	if err := l.enterMode(l.m.Minimal()); err != nil {
+		return err
+	}
+	defer l.leave()
+	input := l.term.Events()
+	events := l.sess.Events()
+	for {
+		now := time.Now()
+		if l.m.Quit() {
+			return nil
+		}
+		// The priority pass: input first, then effect completions, then
+		// engine events, each looked at without blocking.
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		default:
+		}
+		select {
+		case ev, ok := <-input:
+			if !ok {
+				return errors.New("the terminal went away")
+			}
+			if err := l.onInput(ev, now); err != nil {
+				return err
+			}
+			l.maybeDraw(time.Now())
+			continue
+		default:
+		}
+		select {
+		case d := <-l.done:
+			l.onDone(d, now)
+			l.maybeDraw(time.Now())
+			continue
+		default:
+		}
+		if len(input) == 0 && events != nil {
+			select {
+			case e, ok := <-events:
+				if !ok {
+					events = nil
+					l.sessEnded = true
+					continue
+				}
+				l.onEvent(e, now)
+				l.drainEvents(events, input)
+				l.maybeDraw(time.Now())
+				continue
+			default:
+			}
+		}
+		l.tick(now)
+		if l.maybeDraw(now) {
+			continue
+		}
+		// Nothing was ready: block on everything, with timers derived from
+		// the state (none when idle, so an idle quire never wakes).
+		timer, stop := l.nextTimer(now)
+		gated := events
+		if len(input) > 0 {
+			gated = nil
+		}
+		select {
+		case <-ctx.Done():
+			stop()
+			return ctx.Err()
+		case ev, ok := <-input:
+			stop()
+			if !ok {
+				return errors.New("the terminal went away")
+			}
+			if err := l.onInput(ev, time.Now()); err != nil {
+				return err
+			}
+		case d := <-l.done:
+			stop()
+			l.onDone(d, time.Now())
+		case e, ok := <-gated:
+			stop()
+			if !ok {
+				events = nil
+				l.sessEnded = true
+				continue
+			}
+			l.onEvent(e, time.Now())
+			l.drainEvents(events, input)
+		case <-timer:
+		}
+		l.tick(time.Now())
+		l.maybeDraw(time.Now())
+	}
+}
+
+// drainEvents reduces up to EventBatch more engine events, stopping as
+// soon as input is waiting.
+func (l *Loop) drainEvents(events <-chan event.Event, input <-chan term.Event) {
+	for i := 1; i < l.opt.EventBatch && len(input) == 0; i++ {
+		select {
+		case e, ok := <-events:
+			if !ok {
+				return
+			}
+			l.onEvent(e, time.Now())
+		default:
+			return
+		}
+	}
+}
+
+func (l *Loop) onEvent(e event.Event, now time.Time) {
+	l.m.HandleEvent(e, now)
+	l.needDraw = true
+}
+
+func (l *Loop) onDone(d effectDone, now time.Time) {
+	if d.notice != "" {
+		l.m.flash(d.notice, now)
+	}
+	l.needDraw = true
+}
+
+// tick lets time-driven state move and fires the debounced reflow.
+func (l *Loop) tick(now time.Time) {
+	l.m.Tick(now)
+	if !l.reflowAt.IsZero() && !now.Before(l.reflowAt) {
+		l.reflowAt = time.Time{}
+		l.reflowInline()
+	}
+	if l.m.TakeDirty() {
+		l.needDraw = true
+	}
+}
+
+// nextTimer returns a channel that fires at the earliest deadline the
+// state implies, and a func to release it; a nil channel when idle.
+func (l *Loop) nextTimer(now time.Time) (<-chan time.Time, func()) {
+	var at time.Time
+	for _, t := range []time.Time{l.drawAt, l.reflowAt, l.m.NextWake(now)} {
+		if !t.IsZero() && (at.IsZero() || t.Before(at)) {
+			at = t
+		}
+	}
+	if at.IsZero() {
+		return nil, func() {}
+	}
+	t := time.NewTimer(max(at.Sub(now), 0))
+	return t.C, func() { t.Stop() }
+}
+
+// onInput handles one terminal event and runs the effects it produced.
+func (l *Loop) onInput(ev term.Event, now time.Time) error {
+	switch ev := ev.(type) {
+	case term.SignalEvent:
+		l.m.quit = true
+		return fmt.Errorf("stopped by %v", ev.Signal)
+	case term.ResizeEvent:
+		l.resize(ev.Width, ev.Height, now)
+	}
+	effects := l.m.HandleInput(ev, now)
+	if l.m.TakeDirty() {
+		l.needDraw = true
+	}
+	for _, e := range effects {
+		l.run(e, now)
+	}
+	return nil
+}
+
+// resize passes a new size to the surface. In inline mode a width change
+// re-prints the history at the new width, debounced so that dragging a
+// window edge costs one reprint.
+func (l *Loop) resize(w, h int, now time.Time) {
+	switch {
+	case l.screen != nil:
+		l.screen.Resize(w, h)
+	case l.inline != nil:
+		if w != l.m.width {
+			l.reflowAt = now.Add(reflowDebounce)
+			return
+		}
+		l.inline.Resize(w, h)
+	}
+}
+
+// reflowDebounce is how long the width must stay put before the inline
+// history is re-printed.
+const reflowDebounce = 150 * time.Millisecond
+
+// reflowInline re-prints the inline history at the current width: the
+// viewport purges the screen and scrollback in the same synchronized
+// frame that writes the history again, so nothing is lost or doubled.
+func (l *Loop) reflowInline() {
+	if l.inline == nil {
+		return
+	}
+	w, h := l.term.Size()
+	l.m.SetSize(w, h)
+	l.m.tr.Resize(w, max(h, 1))
+	l.inline.Resize(w, h)
+	l.inline.InsertAbove(l.m.tr.ReflowEmitted()...)
+	l.needDraw = true
+}
+
+// maybeDraw draws if something changed and the throttle allows it; it
+// reports whether it drew.
+func (l *Loop) maybeDraw(now time.Time) bool {
+	if l.m.TakeDirty() {
+		l.needDraw = true
+	}
+	if !l.needDraw || !l.reflowAt.IsZero() {
+		return false
+	}
+	if next := l.lastDraw.Add(l.opt.DrawInterval); now.Before(next) {
+		l.drawAt = next
+		return false
+	}
+	l.drawAt = time.Time{}
+	l.needDraw = false
+	l.lastDraw = now
+	l.draw(now)
+	return true
+}
+
+// draw paints the state and flushes the difference.
+func (l *Loop) draw(now time.Time) {
+	var st render.Stats
+	var err error
+	switch {
+	case l.screen != nil:
+		c := l.m.DrawFull(l.screen.Back(), now)
+		l.screen.SetCursor(c.X, c.Y, c.Visible)
+		st, err = l.screen.Flush()
+	case l.inline != nil:
+		if lines := l.m.tr.TakeFinished(); len(lines) > 0 {
+			l.inline.InsertAbove(lines...)
+		}
+		live := l.m.tr.LiveLines()
+		w, h := l.m.width, l.m.height
+		l.m.tr.Resize(w, max(h, 1))
+		l.inline.SetLiveHeight(l.m.LiveHeight(w, h, len(live)))
+		c := l.m.DrawLive(l.inline.Live(), live, now)
+		l.inline.SetCursor(c.X, c.Y, c.Visible)
+		st, err = l.inline.Flush()
+	}
+	if err == nil && l.opt.OnFrame != nil {
+		l.opt.OnFrame(st)
+	}
+}
+
+// enterMode sets up the surface for full-screen or inline drawing.
+func (l *Loop) enterMode(minimal bool) error {
+	w, h := l.term.Size()
+	out := l.term.Writer()
+	if minimal {
+		_, row, err := l.term.CursorPosition(300 * time.Millisecond)
+		if err != nil {
+			row = h - 1 // no answer: assume the prompt is at the bottom
+		}
+		l.inline = render.NewInline(out, w, h, row, l.colors)
+		l.m.tr.Resize(w, max(h, 1))
+	} else {
+		if err := l.term.SetAltScreen(true); err != nil {
+			return err
+		}
+		if l.mouse {
+			_ = l.term.SetMouse(true)
+		}
+		l.screen = render.NewScreen(out, w, h, l.colors)
+	}
+	l.m.SetMinimal(minimal)
+	l.needDraw = true
+	return nil
+}
+
+// leave tears the current surface down, leaving the finished transcript
+// in the terminal's scrollback in inline mode.
+func (l *Loop) leave() {
+	switch {
+	case l.screen != nil:
+		_ = l.term.SetMouse(false)
+		_ = l.term.SetAltScreen(false)
+		l.screen = nil
+	case l.inline != nil:
+		if lines := l.m.tr.TakeFinished(); len(lines) > 0 {
+			l.inline.InsertAbove(lines...)
+		}
+		l.inline.SetLiveHeight(0)
+		_, _ = l.inline.Flush()
+		_ = l.inline.Close()
+		l.inline = nil
+	}
+}
+
+// switchMode changes between full-screen and inline at run time. Lines
+// the inline view already put into the terminal's scrollback stay there
+// and are not printed again; the pager keeps its scroll position.
+func (l *Loop) switchMode(minimal bool) error {
+	l.leave()
+	return l.enterMode(minimal)
+}

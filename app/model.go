@@ -1,0 +1,229 @@
+package app
+
+import (
+	"time"
+
+	"github.com/quire-sh/quire/engine/event"
+	"github.com/quire-sh/quire/scrollback"
+)
+
+// Session is what the app needs of an agent session; *engine.Session
+// satisfies it, and so does replay's recorded-event player.
+type Session interface {
+	Events() <-chan event.Event
+	Submit(text string)
+	Cancel()
+	Answer(callID string, d event.Decision, reason string)
+	Compact(focus string)
+	Close()
+}
+
+// focus says which layer below the overlays receives keys.
+type focus uint8
+
+const (
+	focusPrompt focus = iota // typing goes to the prompt editor
+	focusPager               // less keys move over the transcript
+)
+
+// inputLine is a one-line text field shown in place of the prompt: the
+// search pattern, the filter pattern, the reason for a denial, the Ctrl+R
+// query.
+type inputLine struct {
+	kind  inputKind
+	label string
+	ed    Editor
+}
+
+type inputKind uint8
+
+const (
+	inputNone inputKind = iota
+	inputSearch
+	inputFilter
+	inputDenyReason
+	inputHistory
+)
+
+// Status is what the status line reports about the session.
+type Status struct {
+	Model    string
+	Sandbox  string
+	Approval string
+	Demo     bool // the model is the built-in demo script
+	Replay   bool // the transcript is a recording being played back
+}
+
+// Model is the app's central state. Every change happens on the loop's
+// goroutine through HandleInput, HandleEvent and Tick, which return the
+// effects to run; nothing here does I/O, so every behaviour is a unit test.
+type Model struct {
+	tr      *scrollback.Transcript
+	editor  Editor
+	history *History
+	status  Status
+
+	focus   focus
+	minimal bool
+	input   inputLine
+	help    bool
+	// histIndex is where the Ctrl+R search continues from.
+	histIndex int
+
+	// approvals are the pending questions, oldest first; the engine asks
+	// serially, so there is at most one in practice, but the queue keeps
+	// a burst of events from losing one.
+	approvals []event.Approval
+
+	running     bool
+	turnStarted time.Time
+	usage       event.Usage
+	ctxTokens   int
+	ctxWindow   int
+	sessionID   string
+
+	// quitArmed is when Ctrl+C last fell through to "press again to quit".
+	quitArmed time.Time
+	// notice is a transient message for the status line.
+	notice      string
+	noticeUntil time.Time
+
+	// pastes maps placeholder chips in the editor to the pasted text they
+	// stand for; expanded on submit.
+	pastes map[string]string
+
+	width, height int
+	// cursor is where the last draw put the terminal cursor.
+	cursor Cursor
+	quit   bool
+	// dirty is set by every change that needs a frame.
+	dirty bool
+}
+
+// NewModel returns the state for a session shown in tr.
+func NewModel(tr *scrollback.Transcript, history *History, status Status, minimal bool) *Model {
+	if history == nil {
+		history, _ = LoadHistory("")
+	}
+	return &Model{tr: tr, history: history, status: status, minimal: minimal, pastes: map[string]string{}, dirty: true}
+}
+
+// Transcript returns the transcript the model shows.
+func (m *Model) Transcript() *scrollback.Transcript { return m.tr }
+
+// Quit reports whether the user asked to leave.
+func (m *Model) Quit() bool { return m.quit }
+
+// Minimal reports whether the inline view is active.
+func (m *Model) Minimal() bool { return m.minimal }
+
+// Running reports whether a turn is in progress.
+func (m *Model) Running() bool { return m.running }
+
+// HandleEvent reduces one engine event into the state.
+func (m *Model) HandleEvent(e event.Event, now time.Time) {
+	m.tr.Apply(e)
+	m.dirty = true
+	switch e.Kind {
+	case event.SessionStarted:
+		if e.Session != nil {
+			m.sessionID = e.Session.ID
+			if e.Session.Model != "" && !m.status.Demo {
+				m.status.Model = e.Session.Model
+			}
+		}
+	case event.TurnStarted:
+		m.running = true
+		m.turnStarted = now
+	case event.ApprovalRequested:
+		if e.Approval != nil {
+			m.approvals = append(m.approvals, *e.Approval)
+		}
+	case event.ApprovalAnswered:
+		if e.Approval != nil {
+			m.dropApproval(e.Approval.CallID)
+		}
+	case event.ToolFinished:
+		if e.Result != nil {
+			m.dropApproval(e.Result.CallID)
+		}
+	case event.TurnEnded:
+		m.running = false
+		m.approvals = m.approvals[:0]
+		if m.input.kind == inputDenyReason {
+			m.input = inputLine{}
+		}
+		if e.End != nil {
+			m.usage.PromptTokens += e.End.Usage.PromptTokens
+			m.usage.CompletionTokens += e.End.Usage.CompletionTokens
+			m.usage.TotalTokens += e.End.Usage.TotalTokens
+			if e.End.ContextWindow > 0 {
+				m.ctxTokens, m.ctxWindow = e.End.ContextTokens, e.End.ContextWindow
+			}
+		}
+	case event.Compacted:
+		if e.Compaction != nil {
+			m.ctxTokens = e.Compaction.AfterTokens
+		}
+	}
+}
+
+func (m *Model) dropApproval(callID string) {
+	for i, a := range m.approvals {
+		if a.CallID == callID {
+			m.approvals = append(m.approvals[:i], m.approvals[i+1:]...)
+			return
+		}
+	}
+}
+
+// SetSize records the terminal's size; the views split it.
+func (m *Model) SetSize(w, h int) {
+	if w == m.width && h == m.height {
+		return
+	}
+	m.width, m.height = w, h
+	m.dirty = true
+}
+
+// flash shows a transient message in the status line.
+func (m *Model) flash(msg string, now time.Time) {
+	m.notice = msg
+	m.noticeUntil = now.Add(4 * time.Second)
+	m.dirty = true
+}
+
+// Tick advances time-driven state (the spinner, notices expiring) and
+// reports whether a frame is needed.
+func (m *Model) Tick(now time.Time) {
+	if m.notice != "" && !now.Before(m.noticeUntil) {
+		m.notice = ""
+		m.dirty = true
+	}
+	if m.running {
+		m.dirty = true // the spinner and the elapsed time move
+	}
+}
+
+// NextWake is when Tick must run next, or the zero time when nothing
+// time-driven is on screen: an idle quire sleeps until input arrives.
+func (m *Model) NextWake(now time.Time) time.Time {
+	var t time.Time
+	if m.running {
+		t = now.Add(spinnerInterval)
+	}
+	if m.notice != "" && (t.IsZero() || m.noticeUntil.Before(t)) {
+		t = m.noticeUntil
+	}
+	return t
+}
+
+// spinnerInterval is how often the spinner advances while work runs.
+const spinnerInterval = 100 * time.Millisecond
+
+// TakeDirty reports whether the state changed since the last call.
+func (m *Model) TakeDirty() bool {
+	d := m.dirty
+	m.dirty = false
+	return d
+}

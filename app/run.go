@@ -1,0 +1,173 @@
+package app
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/quire-sh/quire/engine/event"
+	"github.com/quire-sh/quire/engine/store"
+	"github.com/quire-sh/quire/markdown"
+	"github.com/quire-sh/quire/scrollback"
+	"github.com/quire-sh/quire/term"
+)
+
+// RunOptions configure an interactive session.
+type RunOptions struct {
+	SessionOptions
+	// Prompt is submitted as soon as the session starts.
+	Prompt string
+	// Stderr receives the line printed after the terminal is restored.
+	Stderr io.Writer
+}
+
+// NewTranscript returns a transcript whose assistant text is rendered as
+// streaming markdown in the configured theme.
+func NewTranscript(cfg *Config, cwd string, width, height int) *scrollback.Transcript {
+	theme, ok := markdown.ThemeByName(cfg.Theme)
+	if !ok {
+		theme = markdown.DarkTheme()
+	}
+	return scrollback.New(scrollback.Options{
+		Width: width, Height: height, Cwd: cwd,
+		Assistant: func(w int) scrollback.BodyRenderer {
+			return markdown.NewStream(markdown.Options{Width: w, Theme: theme, Cwd: cwd})
+		},
+	})
+}
+
+// Run is `quire`: an interactive session in this terminal, full-screen or
+// inline, until the user quits. The terminal is restored on every way out.
+func Run(ctx context.Context, opt RunOptions) error {
+	if opt.Stderr == nil {
+		opt.Stderr = os.Stderr
+	}
+	sess, err := OpenSession(opt.SessionOptions)
+	if err != nil {
+		return err
+	}
+	defer sess.Close()
+	status := Status{Model: opt.Config.Model, Sandbox: opt.Config.Sandbox, Approval: opt.Config.Approval}
+	err = runLoop(ctx, opt.Config, sess.Session, sess.Env.Dir, status, sess.Prior, opt.Prompt, Handlers{
+		Edit:   editInEditor,
+		Export: func(path string) (string, error) { return exportSession(sess, path) },
+	})
+	if sess.Writer != nil {
+		fmt.Fprintf(opt.Stderr, "session %s saved; continue it with: quire resume %s\n", sess.Writer.ID(), sess.Writer.ID())
+	}
+	return err
+}
+
+// runLoop opens the terminal and runs the loop over sess. It is shared by
+// the interactive session, the demo and replay.
+func runLoop(ctx context.Context, cfg *Config, sess Session, cwd string, status Status, prior []event.Event, prompt string, h Handlers) error {
+	t, err := term.Open(term.Options{AltScreen: false, Mouse: false})
+	if err != nil {
+		return fmt.Errorf("opening the terminal: %w", err)
+	}
+	defer t.Close()
+	defer t.RestoreOnPanic()
+	w, hgt := t.Size()
+	tr := NewTranscript(cfg, cwd, w, hgt)
+	for _, e := range prior {
+		tr.Apply(e)
+	}
+	hist, herr := LoadHistory(filepath.Join(StateDir(os.Getenv), "history.jsonl"))
+	m := NewModel(tr, hist, status, cfg.Minimal)
+	if herr != nil {
+		m.flash(herr.Error(), time.Now())
+	}
+	if prompt != "" {
+		sess.Submit(prompt)
+		_ = hist.Add(prompt)
+	}
+	h.Edit = func(text string) (string, error) {
+		var out string
+		err := t.HandOff(func() error {
+			var e error
+			out, e = editInEditor(text)
+			return e
+		})
+		return out, err
+	}
+	loop := NewLoop(m, t, sess, LoopOptions{DrawInterval: cfg.DrawInterval, Mouse: cfg.Mouse, Handlers: h})
+	err = loop.Run(ctx)
+	if errors.Is(err, context.Canceled) {
+		err = nil
+	}
+	return err
+}
+
+// editInEditor writes text to a temporary file, runs $VISUAL or $EDITOR
+// (vi when neither is set) on it, and returns what the user saved.
+func editInEditor(text string) (string, error) {
+	f, err := os.CreateTemp("", "quire-prompt-*.md")
+	if err != nil {
+		return "", fmt.Errorf("creating a file for the editor: %w", err)
+	}
+	defer os.Remove(f.Name())
+	if _, err := f.WriteString(text); err != nil {
+		f.Close()
+		return "", fmt.Errorf("writing the prompt for the editor: %w", err)
+	}
+	f.Close()
+	editor := os.Getenv("VISUAL")
+	if editor == "" {
+		editor = os.Getenv("EDITOR")
+	}
+	if editor == "" {
+		editor = "vi"
+	}
+	cmd := exec.Command("sh", "-c", editor+` "$1"`, "editor", f.Name())
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = os.Stdin, os.Stdout, os.Stderr
+	if tty, err := os.OpenFile("/dev/tty", os.O_RDWR, 0); err == nil {
+		defer tty.Close()
+		cmd.Stdin, cmd.Stdout, cmd.Stderr = tty, tty, tty
+	}
+	if err := cmd.Run(); err != nil {
+		return "", fmt.Errorf("%s: %w", editor, err)
+	}
+	b, err := os.ReadFile(f.Name())
+	if err != nil {
+		return "", fmt.Errorf("reading the edited prompt: %w", err)
+	}
+	return strings.TrimRight(string(b), "\n"), nil
+}
+
+// exportSession writes the session's JSONL transcript to path, or to
+// quire-<id>.jsonl in the working directory.
+func exportSession(s *OpenedSession, path string) (string, error) {
+	if s.Store == nil || s.Writer == nil {
+		return "", errors.New("this session is not stored, so there is nothing to export")
+	}
+	if err := s.Writer.Flush(); err != nil {
+		return "", err
+	}
+	if path == "" {
+		path = "quire-" + s.Writer.ID() + ".jsonl"
+	}
+	f, err := os.Create(path)
+	if err != nil {
+		return "", fmt.Errorf("export: %w", err)
+	}
+	// The writer holds the session's lock, so read through it rather than
+	// opening the database a second time.
+	events, err := s.Writer.ReadAll()
+	if err == nil {
+		err = store.WriteTranscript(f, store.HeaderFor(s.Writer.Summary(), len(events), time.Now()), events)
+	}
+	if err != nil {
+		f.Close()
+		return "", fmt.Errorf("export: %w", err)
+	}
+	if err := f.Close(); err != nil {
+		return "", fmt.Errorf("export: %w", err)
+	}
+	return "exported to " + path, nil
+}

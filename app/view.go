@@ -1,0 +1,418 @@
+package app
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/quire-sh/quire/render"
+	"github.com/rivo/uniseg"
+)
+
+// The styles of the app's own chrome; the transcript brings its theme.
+var (
+	styleMuted    = render.Style{Fg: render.ANSI(8)}
+	styleStatus   = render.Style{Fg: render.ANSI(7)}
+	styleAccent   = render.Style{Fg: render.ANSI(6), Attrs: render.Bold}
+	styleWarn     = render.Style{Fg: render.ANSI(3), Attrs: render.Bold}
+	styleRule     = render.Style{Fg: render.ANSI(8)}
+	styleFocusBar = render.Style{Fg: render.ANSI(6)}
+	styleDiffAdd  = render.Style{Fg: render.ANSI(2)}
+	styleDiffDel  = render.Style{Fg: render.ANSI(1)}
+	styleDiffHunk = render.Style{Fg: render.ANSI(6)}
+	styleMatch    = render.Style{Attrs: render.Reverse}
+	styleCurMatch = render.Style{Fg: render.ANSI(0), Bg: render.ANSI(3)}
+)
+
+// maxPromptRows caps the prompt's height; longer prompts scroll inside it.
+const maxPromptRows = 8
+
+// spinnerFrames advance every spinnerInterval while work runs.
+var spinnerFrames = [...]string{"⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"}
+
+// Cursor is where the terminal cursor should be after a frame.
+type Cursor struct {
+	X, Y    int
+	Visible bool
+}
+
+// DrawFull paints the full-screen view into b: the transcript pager, the
+// approval panel when a call waits, the prompt (or a one-line input) and
+// the status line.
+func (m *Model) DrawFull(b *render.Buffer, now time.Time) Cursor {
+	w, h := b.Size()
+	if w <= 0 || h <= 0 {
+		return Cursor{}
+	}
+	bottom := m.drawBottom(b, w, h, now, true)
+	th := max(bottom, 1)
+	const gutter = 1
+	m.tr.Resize(max(w-gutter, 1), th)
+	if bottom <= 0 {
+		return m.cursor
+	}
+	f := m.tr.Frame()
+	for y := 0; y < th && y < len(f.Lines); y++ {
+		line := f.Lines[y]
+		if y < f.Sticky {
+			b.Fill(0, y, w, 1, render.Style{})
+		}
+		b.SetLine(gutter, y, line)
+		if y >= f.FocusTop && y < f.FocusEnd && m.focus == focusPager {
+			b.SetString(0, y, "▎", styleFocusBar, "")
+		}
+	}
+	for _, mt := range f.Matches {
+		if mt.Row < th {
+			restyle(b, gutter+mt.Col, mt.Row, mt.Width, mt.Current)
+		}
+	}
+	if m.help {
+		drawHelp(b, w, th)
+	}
+	return m.cursor
+}
+
+// restyle marks a search match by re-drawing its cells highlighted.
+func restyle(b *render.Buffer, x, y, width int, current bool) {
+	st := styleMatch
+	if current {
+		st = styleCurMatch
+	}
+	for i := 0; i < width; {
+		c := b.Cell(x+i, y)
+		cs := c.Style
+		if current {
+			cs.Fg, cs.Bg = st.Fg, st.Bg
+		}
+		cs.Attrs |= st.Attrs
+		g := c.String()
+		if g == "" { // the right half of a wide cluster: its lead was restyled
+			i++
+			continue
+		}
+		n := b.SetString(x+i, y, g, cs, c.Link)
+		if n == 0 {
+			n = 1
+		}
+		i += n
+	}
+}
+
+// DrawLive paints the inline view's live region into b, whose height the
+// caller chose with LiveHeight: the still-changing tail of the
+// transcript, the approval panel, the prompt and the status line.
+func (m *Model) DrawLive(b *render.Buffer, live []render.Line, now time.Time) Cursor {
+	w, h := b.Size()
+	if w <= 0 || h <= 0 {
+		return Cursor{}
+	}
+	bottom := m.drawBottom(b, w, h, now, false)
+	// The live tail fills what is left above, showing its last lines.
+	start := max(len(live)-bottom, 0)
+	for y := 0; y < bottom && start+y < len(live); y++ {
+		b.SetLine(0, y, live[start+y])
+	}
+	return m.cursor
+}
+
+// LiveHeight is the inline region's height for a terminal of the given
+// height: the chrome plus as much of the live tail as fits in half the
+// screen.
+func (m *Model) LiveHeight(width, height, liveLines int) int {
+	chrome := 1 + 1 + m.promptRows(width) + m.approvalRows(width, height)
+	return max(1, min(height-1, chrome+min(liveLines, max(height/2-chrome, 0))))
+}
+
+// drawBottom draws the chrome from the bottom of b up and returns the
+// first row it used (the rows above are the caller's).
+func (m *Model) drawBottom(b *render.Buffer, w, h int, now time.Time, full bool) int {
+	y := h - 1
+	m.drawStatus(b, w, y, now, full)
+	y--
+	rows := m.promptRows(w)
+	y -= rows
+	m.drawPrompt(b, w, y+1, rows)
+	if y < 0 {
+		return 0
+	}
+	b.SetString(0, y, strings.Repeat("─", w), styleRule, "")
+	if n := m.approvalRows(w, h); n > 0 && y-n >= 0 {
+		y -= n
+		m.drawApproval(b, w, y, n)
+	}
+	return y
+}
+
+// promptRows is the prompt's height in rows at width w.
+func (m *Model) promptRows(w int) int {
+	if m.input.kind != inputNone {
+		return 1
+	}
+	return min(len(wrapPrompt(m.editor.Text(), max(w-2, 1))), maxPromptRows)
+}
+
+// drawPrompt draws the editor (or the one-line input) in rows [y, y+rows)
+// and records where the cursor goes.
+func (m *Model) drawPrompt(b *render.Buffer, w, y, rows int) {
+	if m.input.kind != inputNone {
+		x := b.SetString(0, y, m.input.label, styleAccent, "")
+		text := m.input.ed.Text()
+		cur := m.input.ed.Cursor()
+		x0 := x
+		x += b.SetString(x, y, text, render.Style{}, "")
+		if m.input.kind == inputHistory {
+			if match := m.historyMatch(); match != "" {
+				b.SetString(x+1, y, "→ "+strings.ReplaceAll(match, "\n", "⏎"), styleMuted, "")
+			}
+		}
+		m.cursor = Cursor{X: min(x0+render.StringWidth(text[:cur]), w-1), Y: y, Visible: true}
+		return
+	}
+	lines := wrapPrompt(m.editor.Text(), max(w-2, 1))
+	crow, ccol := promptCursor(m.editor.Text(), m.editor.Cursor(), max(w-2, 1))
+	first := 0
+	if crow >= rows {
+		first = crow - rows + 1
+	}
+	for i := 0; i < rows && first+i < len(lines); i++ {
+		marker := "  "
+		if first+i == 0 {
+			marker = "› "
+		}
+		b.SetString(0, y+i, marker, styleAccent, "")
+		b.SetString(2, y+i, lines[first+i], render.Style{}, "")
+	}
+	if m.editor.Empty() && y >= 0 {
+		hint := "Ask anything · Enter sends · Ctrl+J newline · Esc pager · F1 help"
+		if m.running {
+			hint = "Esc cancels · type to queue the next prompt"
+		}
+		b.SetString(2, y, hint, styleMuted, "")
+	}
+	visible := len(m.approvals) == 0 || m.input.kind != inputNone
+	m.cursor = Cursor{X: 2 + ccol, Y: y + crow - first, Visible: visible && m.focus == focusPrompt}
+}
+
+// wrapPrompt splits text into display rows of at most width columns,
+// breaking logical lines at newlines and graphemes at the width.
+func wrapPrompt(text string, width int) []string {
+	var rows []string
+	for _, line := range strings.Split(text, "\n") {
+		for {
+			cut, w := 0, 0
+			state := -1
+			rest := line
+			for len(rest) > 0 {
+				c, r, cw, st := uniseg.FirstGraphemeClusterInString(rest, state)
+				cw = render.StringWidth(c)
+				if w+cw > width {
+					break
+				}
+				w += cw
+				cut += len(c)
+				rest, state = r, st
+			}
+			if cut == len(line) || cut == 0 {
+				rows = append(rows, line)
+				break
+			}
+			rows = append(rows, line[:cut])
+			line = line[cut:]
+		}
+	}
+	return rows
+}
+
+// promptCursor finds the display row and column of byte offset cursor in
+// text wrapped by wrapPrompt.
+func promptCursor(text string, cursor, width int) (row, col int) {
+	before := wrapPrompt(text[:cursor], width)
+	row = len(before) - 1
+	col = render.StringWidth(before[row])
+	if col >= width { // at the wrap point the cursor starts the next row
+		row, col = row+1, 0
+	}
+	return row, col
+}
+
+// approvalRows is the approval panel's height, or 0 when nothing waits.
+func (m *Model) approvalRows(w, h int) int {
+	if len(m.approvals) == 0 {
+		return 0
+	}
+	preview := strings.Count(strings.TrimRight(m.approvals[0].Preview, "\n"), "\n") + 1
+	if m.approvals[0].Preview == "" {
+		preview = 0
+	}
+	return min(2+preview, max(h/2, 3))
+}
+
+// drawApproval draws the question about the oldest pending call.
+func (m *Model) drawApproval(b *render.Buffer, w, y, rows int) {
+	a := m.approvals[0]
+	x := b.SetString(0, y, "Allow ", styleWarn, "")
+	x += b.SetString(x, y, a.Tool, render.Style{Attrs: render.Bold}, "")
+	if a.Target != "" {
+		b.SetString(x, y, " "+firstLine(a.Target)+" ?", render.Style{}, "")
+	}
+	lines := strings.Split(strings.TrimRight(a.Preview, "\n"), "\n")
+	room := rows - 2
+	for i := 0; i < room && i < len(lines); i++ {
+		l := lines[i]
+		if i == room-1 && len(lines) > room {
+			b.SetString(2, y+1+i, fmt.Sprintf("… %d more lines", len(lines)-i), styleMuted, "")
+			break
+		}
+		b.SetString(2, y+1+i, expandTabs(l), diffStyle(l), "")
+	}
+	keys := "[y] yes  [a] yes for this session  [n] no, with a reason  [Esc] no"
+	b.SetString(0, y+rows-1, keys, styleAccent, "")
+}
+
+func diffStyle(l string) render.Style {
+	switch {
+	case strings.HasPrefix(l, "+++"), strings.HasPrefix(l, "---"):
+		return render.Style{Attrs: render.Bold}
+	case strings.HasPrefix(l, "+"):
+		return styleDiffAdd
+	case strings.HasPrefix(l, "-"):
+		return styleDiffDel
+	case strings.HasPrefix(l, "@@"):
+		return styleDiffHunk
+	}
+	return render.Style{}
+}
+
+// expandTabs replaces tabs with spaces to the next multiple of 4 columns
+// (a raw tab would be drawn as a visible control character).
+func expandTabs(s string) string {
+	if !strings.Contains(s, "\t") {
+		return s
+	}
+	var b strings.Builder
+	col := 0
+	for _, r := range s {
+		if r == '\t' {
+			n := 4 - col%4
+			b.WriteString(strings.Repeat(" ", n))
+			col += n
+			continue
+		}
+		b.WriteRune(r)
+		col++
+	}
+	return b.String()
+}
+
+func firstLine(s string) string {
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		return s[:i] + " …"
+	}
+	return s
+}
+
+// drawStatus draws the status line: activity, model, sandbox, approval
+// mode, context use, tokens, and (full-screen) the pager position.
+func (m *Model) drawStatus(b *render.Buffer, w, y int, now time.Time, full bool) {
+	var left string
+	st := styleStatus
+	switch {
+	case m.notice != "":
+		left, st = m.notice, styleWarn
+	case m.running:
+		frame := spinnerFrames[int(now.Sub(m.turnStarted)/spinnerInterval)%len(spinnerFrames)]
+		left = fmt.Sprintf("%s working %s", frame, formatElapsed(now.Sub(m.turnStarted)))
+	case m.focus == focusPager && !m.minimal:
+		left = "pager · q back to prompt · / search · F1 help"
+	default:
+		left = "ready"
+	}
+	x := b.SetString(0, y, left, st, "")
+	parts := []string{}
+	model := m.status.Model
+	if m.status.Demo {
+		model = "demo model"
+	}
+	if m.status.Replay {
+		parts = append(parts, "replay")
+	}
+	parts = append(parts, model, "sandbox:"+m.status.Sandbox, "approval:"+m.status.Approval)
+	if m.ctxWindow > 0 {
+		parts = append(parts, fmt.Sprintf("ctx %d%%", m.ctxTokens*100/m.ctxWindow))
+	}
+	if m.usage.TotalTokens > 0 {
+		parts = append(parts, formatTokens(m.usage.TotalTokens)+" tok")
+	}
+	if full {
+		pos := m.tr.Frame().Position
+		parts = append(parts, fmt.Sprintf("%d/%d %d%%", pos.Bottom, pos.Total, pos.Percent()))
+		if s := m.tr.Search(); s.Pattern != "" {
+			parts = append(parts, s.String())
+		}
+		if f := m.tr.Filter(); f != "" {
+			parts = append(parts, "&"+f)
+		}
+	}
+	// Drop the least important parts until the line fits: the model name
+	// goes last.
+	for len(parts) > 0 {
+		right := strings.Join(parts, " · ")
+		rw := render.StringWidth(right)
+		if x+2+rw <= w {
+			b.SetString(w-rw, y, right, styleMuted, "")
+			return
+		}
+		if len(parts) > 1 {
+			parts = append(parts[:1], parts[2:]...)
+		} else {
+			parts = parts[:0]
+		}
+	}
+}
+
+func formatElapsed(d time.Duration) string {
+	d = d.Round(time.Second)
+	if d < time.Minute {
+		return fmt.Sprintf("%ds", int(d/time.Second))
+	}
+	return fmt.Sprintf("%dm%02ds", int(d/time.Minute), int(d%time.Minute/time.Second))
+}
+
+func formatTokens(n int) string {
+	if n < 1000 {
+		return fmt.Sprint(n)
+	}
+	return fmt.Sprintf("%.1fk", float64(n)/1000)
+}
+
+// helpLines is the F1 overlay.
+func helpLines() []string {
+	keys := []string{
+		"Prompt            Enter send · Ctrl+J / Alt+Enter / Shift+Enter newline",
+		"                  Ctrl+A/E line start/end · Alt+B/F word · Ctrl+K/U/W/Y kill, yank",
+		"                  Up/Down history · Ctrl+R search history · Tab complete /cmd, @path",
+		"                  Ctrl+G edit in $EDITOR · Esc cancel turn or open the pager",
+		"Pager (Esc)       j/k line · Space/b page · d/u half page · g/G top/bottom",
+		"                  h/l previous/next turn · Tab focus block · o fold · O/Z all",
+		"                  / ? search · n/N next/prev · & filter · F follow · y copy block",
+		"                  m mouse capture on/off · q or i back to the prompt",
+		"Approvals         y yes · a yes for this session · n no (+reason) · Esc no",
+		"Anywhere          Ctrl+C cancel / clear / twice to quit · Ctrl+Z suspend · Ctrl+L redraw",
+		"",
+	}
+	return append(keys, slashHelp()...)
+}
+
+// drawHelp draws the help overlay over the top rows.
+func drawHelp(b *render.Buffer, w, h int) {
+	lines := helpLines()
+	for i := 0; i < len(lines) && i+1 < h; i++ {
+		b.Fill(0, i, w, 1, render.Style{})
+		b.SetString(1, i, lines[i], render.Style{}, "")
+	}
+	if len(lines)+1 < h {
+		b.Fill(0, len(lines), w, 1, render.Style{})
+		b.SetString(1, len(lines), "any key closes this help", styleMuted, "")
+	}
+}

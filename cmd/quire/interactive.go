@@ -1,0 +1,116 @@
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"os"
+	"os/signal"
+	"strings"
+	"syscall"
+
+	"github.com/quire-sh/quire/app"
+)
+
+// sessionFlags are the flags shared by `quire` and `quire resume`. Only
+// the flags the user set are passed on, so that the environment and the
+// config file keep their say (app.LoadConfig applies the precedence).
+type sessionFlags struct {
+	fs  *flag.FlagSet
+	set map[string]string
+}
+
+func newSessionFlags(name string) *sessionFlags {
+	sf := &sessionFlags{fs: newFlagSet(name), set: map[string]string{}}
+	str := func(key, usage string) {
+		sf.fs.Func(strings.ReplaceAll(key, "_", "-"), usage, func(v string) error { sf.set[key] = v; return nil })
+	}
+	str("model", "model name (default $QUIRE_MODEL or config)")
+	str("approval", "approval mode: ask, auto-edit or yolo")
+	str("sandbox", "sandbox profile: off, workspace, read-only, strict or a custom one")
+	str("theme", "markdown theme: dark or light")
+	sf.fs.BoolFunc("minimal", "run inline in the terminal's own scrollback instead of full-screen", func(string) error {
+		sf.set["minimal"] = "true"
+		return nil
+	})
+	sf.fs.BoolFunc("no-mouse", "do not capture the mouse (the terminal selects text)", func(string) error {
+		sf.set["mouse"] = "false"
+		return nil
+	})
+	return sf
+}
+
+func (sf *sessionFlags) config() (*app.Config, error) {
+	return app.LoadConfig(sf.set, os.Getenv)
+}
+
+// runDefault is `quire [flags] [PROMPT]`: the interactive session.
+func runDefault(args []string) int {
+	sf := newSessionFlags("quire")
+	cont := sf.fs.Bool("continue", false, "continue the latest session started in this directory")
+	sf.fs.Usage = func() { usage(os.Stderr); fmt.Fprintln(os.Stderr, "\nFlags:"); sf.fs.PrintDefaults() }
+	if err := sf.fs.Parse(args); err != nil {
+		return exitUsage(err)
+	}
+	cfg, err := sf.config()
+	if err != nil {
+		return fail(err)
+	}
+	return interactive(app.RunOptions{
+		SessionOptions: app.SessionOptions{Config: cfg, Version: version, Continue: *cont},
+		Prompt:         strings.Join(sf.fs.Args(), " "),
+	})
+}
+
+// runResume is `quire resume [ID]`.
+func runResume(args []string) int {
+	sf := newSessionFlags("quire resume")
+	if err := sf.fs.Parse(args); err != nil {
+		return exitUsage(err)
+	}
+	cfg, err := sf.config()
+	if err != nil {
+		return fail(err)
+	}
+	opt := app.SessionOptions{Config: cfg, Version: version}
+	switch sf.fs.NArg() {
+	case 0:
+		opt.Continue = true
+	case 1:
+		opt.Resume = sf.fs.Arg(0)
+	default:
+		return fail(fmt.Errorf("resume takes one session id, got %d arguments", sf.fs.NArg()))
+	}
+	return interactive(app.RunOptions{SessionOptions: opt})
+}
+
+func interactive(opt app.RunOptions) int {
+	if opt.Config.APIKey == "" && strings.Contains(opt.Config.BaseURL, "api.openai.com") {
+		return fail(fmt.Errorf("no API key: set OPENAI_API_KEY, or OPENAI_BASE_URL for a local OpenAI-compatible server (try `quire demo` to see quire without one)"))
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM)
+	defer stop()
+	if err := app.Run(ctx, opt); err != nil {
+		return fail(err)
+	}
+	return 0
+}
+
+// runConfig is `quire config`: every setting's effective value and where it
+// came from.
+func runConfig(args []string) int {
+	sf := newSessionFlags("quire config")
+	if err := sf.fs.Parse(args); err != nil {
+		return exitUsage(err)
+	}
+	cfg, err := sf.config()
+	if err != nil {
+		return fail(err)
+	}
+	fmt.Printf("config file: %s\n\n", cfg.File)
+	fmt.Printf("%-17s %-28s %s\n", "SETTING", "VALUE", "FROM")
+	for _, l := range cfg.Describe() {
+		fmt.Println(l)
+	}
+	return 0
+}
