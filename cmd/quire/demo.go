@@ -26,4 +26,3 @@ func runDemo(args []string) int {
 	}
 	return 0
 }
-
