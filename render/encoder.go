@@ -304,12 +304,16 @@ func (e *encoder) writeCell(c *Cell) {
 
 // erasePen is the cheapest pen that erases to background bg: the current
 // one with bg swapped in and the attributes that would show on a blank
-// dropped.
+// dropped, or a plain pen with only bg.
 func (e *encoder) erasePen(bg Color) Style {
-	p := e.pen
-	p.Bg = AdaptColor(bg, e.colors)
-	p.Attrs &^= Reverse | Underline | Strikethrough
-	return p
+	plain := Style{Bg: AdaptColor(bg, e.colors)}
+	keep := e.pen
+	keep.Bg = plain.Bg
+	keep.Attrs &^= Reverse | Underline | Strikethrough
+	if keep == e.pen || sgrLen(e.pen, keep) <= sgrLen(e.pen, plain) {
+		return keep
+	}
+	return plain
 }
 
 // readyErase prepares the pen and link state for an erase to bg.
@@ -418,38 +422,48 @@ func countChanged(old, want []Cell) int {
 	return n
 }
 
-// reach puts the cursor at (x, y), either by moving or, when cheaper, by
-// rewriting the unchanged cells between the cursor and x.
+// reach puts the cursor at (x, y) by the cheapest of moving there and
+// rewriting unchanged cells into it: from the cursor when it is up to 8
+// cells to the left on the same row, or from a column up to 3 cells to
+// the left that is cheaper to move to (column 1 instead of 2, say).
 func (e *encoder) reach(x, y int, want []Cell) {
-	if e.cy == y && e.cx >= 0 && e.cx < x && x-e.cx <= 8 && want[e.cx].kind != continuation {
-		pen, link := e.pen, e.link
-		through := 0
-		ok := true
-		for i := e.cx; i < x; i++ {
-			c := &want[i]
-			if driftProne(c.Grapheme) || c.kind == wideCell && i+2 > x {
-				ok = false
-				break
-			}
-			if c.kind == continuation {
-				continue
-			}
-			through += e.cellCost(c, &pen, &link)
+	best := e.plan(x, y).cost + sgrLen(e.pen, e.penFor(e.pen, &want[x]))
+	from := x
+	try := func(s int) {
+		if s < 0 || s >= x || want[s].kind == continuation {
+			return
 		}
-		if ok {
-			through += sgrLen(pen, e.penFor(pen, &want[x]))
-			moved := e.plan(x, y).cost + sgrLen(e.pen, e.penFor(e.pen, &want[x]))
-			if through <= moved {
-				for i := e.cx; i < x; {
-					c := &want[i]
-					e.writeCell(c)
-					i += c.Width()
-				}
+		cost := e.plan(s, y).cost
+		pen, link := e.pen, e.link
+		for i := s; i < x && cost < best; i++ {
+			c := &want[i]
+			if driftProne(c.Grapheme) {
 				return
 			}
+			if c.kind != continuation {
+				cost += e.cellCost(c, &pen, &link)
+			}
+		}
+		if cost += sgrLen(pen, e.penFor(pen, &want[x])); cost < best {
+			best, from = cost, s
 		}
 	}
-	e.moveTo(x, y)
+	if e.cy == y && e.cx >= 0 && e.cx < x-3 && e.cx >= x-8 {
+		try(e.cx)
+	}
+	for s := x - 3; s < x; s++ {
+		try(s)
+	}
+	if from == x {
+		e.moveTo(x, y)
+		return
+	}
+	e.moveTo(from, y)
+	for i := from; i < x; {
+		c := &want[i]
+		e.writeCell(c)
+		i += c.Width()
+	}
 }
 
 // tryEraseLine erases from x to the end of row y with EL when that is
