@@ -1,8 +1,100 @@
-// Package sandbox confines what quire's tools may do: named profiles
-// (off, workspace, read-only, strict and custom ones from config.toml),
-// the kernel enforcement of a profile for shell commands through a
-// re-exec launcher (Landlock for files and TCP, seccomp for the other
-// socket families), the same profile's rules checked in Go for the file
-// tools, and process-group management so a cancelled command leaves
-// nothing behind.
+// Package sandbox confines what quire's tools may do. A Profile names the
+// trees a command may read and write and whether it may use the network;
+// the shell tool runs commands through a re-exec launcher that enforces
+// the profile in the kernel, and the file tools, which run inside quire,
+// check the same profile in Go after resolving symlinks and "..".
+//
+// # Profiles
+//
+//   - off: nothing is confined.
+//   - workspace (default): read everything; write the working directory,
+//     the temp dirs ($TMPDIR, /tmp, /var/tmp, /dev/shm) and quire's state
+//     dir; the network is open.
+//   - read-only: read everything; write only temp dirs and the state dir;
+//     no child network.
+//   - strict: read system paths (/usr, /bin, /lib*, /etc, /opt, /proc,
+//     /sys) and the writable trees only, so ~/.ssh, ~/.aws, ~/.gnupg,
+//     browser profiles and tool credentials are unreadable; write the
+//     working dir, temp and state; no child network; credential-looking
+//     environment variables and SSH_AUTH_SOCK are dropped.
+//   - custom profiles from [sandbox.profiles.NAME] in
+//     ${XDG_CONFIG_HOME:-~/.config}/quire/config.toml extend a built-in
+//     one with read, write and deny lists and a network switch. Entries
+//     are plain paths; globs and control characters are refused.
+//
+// In every enforced profile the repository's hooks and config
+// (.git/hooks, .git/config) and quire's configuration directory are
+// never writable.
+//
+// # Enforcement
+//
+// Run starts `quire __quire-sandbox-exec PROFILE_JSON bash -c CMD` in a
+// new session and process group. The launcher (Launch) confines itself
+// and then execs the command, so everything it starts inherits the
+// confinement, which cannot be lifted:
+//
+//  1. When protected paths exist inside writable trees, the launcher runs
+//     in a private mount namespace (plus a user namespace when quire is
+//     not root) and bind-mounts each over itself read-only; the ambient
+//     CAP_SYS_ADMIN used for that is dropped before the command.
+//  2. Landlock, with the exact configuration of the kernel's ABI (never
+//     go-landlock's best-effort mode): file rules for every access right
+//     the ABI knows, TCP bind/connect rules when the network is off (ABI 4
+//     and later), and IPC scopes (ABI 6 and later: signals always,
+//     abstract UNIX sockets when the network is off). Landlock also sets
+//     no_new_privs and forbids mount changes and ptrace of processes
+//     outside the sandbox.
+//  3. When the network is off, a seccomp filter refuses (EPERM) creating
+//     any socket but AF_UNIX, AF_NETLINK and plain TCP (so UDP, raw,
+//     SCTP and MPTCP sockets fail), and io_uring_setup; syscalls of a
+//     foreign architecture (32-bit x86 on x86_64) fail with ENOSYS.
+//
+// Fail closed: Profile.Check refuses a profile this machine cannot
+// enforce (Landlock ABI below 3, which cannot refuse truncate; no
+// seccomp for a network-off profile; no user namespace when one is
+// needed), naming the missing feature and pointing at --sandbox and
+// `quire doctor`; the command is then not run. The launcher re-checks and
+// exits 125 without running anything if any step fails. SelfTest proves
+// enforcement with real commands for `quire doctor`.
+//
+// # What stays open
+//
+//   - Reading: workspace and read-only read the whole filesystem except
+//     raw device nodes, including secrets in the home directory; only
+//     strict and deny lists hide files. Approval, not the sandbox, stands
+//     between a prompt injection and `curl -d @~/.ssh/id_rsa` there.
+//   - Network in workspace and in custom profiles with network = true:
+//     everything.
+//   - With the network off: pathname UNIX sockets (docker.sock, an SSH or
+//     GPG agent, D-Bus) stay reachable, because seccomp cannot read
+//     socket addresses and Landlock only restricts them from ABI 9; abstract
+//     UNIX sockets are reachable below ABI 6; AF_NETLINK stays open (it
+//     reaches only the local kernel; glibc's getaddrinfo needs it);
+//     and so do sockets inherited from quire (none besides the output
+//     pipe is passed).
+//   - Below ABI 6, signals to any process of the same user (quire
+//     included) are allowed.
+//   - Landlock does not restrict metadata: chmod, chown, utimes, xattrs,
+//     flock and stat work on any path the process can reach; nor does it
+//     restrict chdir or reading /proc (other processes' environ and memory
+//     are still protected by its ptrace rules).
+//   - Protected paths are bound read-only only if they exist at launch: a
+//     repository created by the command itself (git init) has writable
+//     hooks until the next command.
+//   - Deny lists are expanded at launch: the directories between a
+//     granted tree and a denied path only allow listing, so new entries
+//     cannot be created in them, and a denied directory's names stay
+//     listable while its contents do not.
+//   - Root: Landlock and seccomp bind root too, but root keeps its
+//     capabilities for everything they do not cover, so running quire as
+//     root is weaker confinement.
+//   - Process scope: cancel, timeout and the end of the command send
+//     SIGTERM, then SIGKILL after a grace period, to the command's process
+//     group, only while its leader is unreaped, so a reused pid is never
+//     signalled. A process that leaves the group with setsid(2) escapes
+//     that cleanup (it stays confined). If quire itself is killed with
+//     SIGKILL, the kernel kills the group leader (PR_SET_PDEATHSIG) but
+//     not its background children.
+//   - File tools check a path, then write it: a command running at the
+//     same moment could swap a directory for a symlink in between.
 package sandbox

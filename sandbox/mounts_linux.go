@@ -46,6 +46,10 @@ func protectMounts(p Profile) error {
 			return fmt.Errorf("make %s read-only: %w", t, err)
 		}
 	}
+	// The capability was only for the binds: the command gets none.
+	if err := unix.Prctl(unix.PR_CAP_AMBIENT, unix.PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0); err != nil {
+		return fmt.Errorf("drop ambient capabilities: %w", err)
+	}
 	return nil
 }
 

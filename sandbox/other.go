@@ -49,3 +49,15 @@ type Exit struct {
 func Run(ctx context.Context, p Profile, s Support, c Command) (Exit, error) {
 	return Exit{}, errors.New("running commands is only supported on Linux")
 }
+
+// Finding is the outcome of one self-test check.
+type Finding struct {
+	Check  string
+	OK     bool
+	Detail string
+}
+
+// SelfTest has nothing to test without the Linux sandbox.
+func SelfTest(ctx context.Context, s Support) []Finding {
+	return []Finding{{"kernel sandbox", false, "only available on Linux"}}
+}

@@ -238,6 +238,9 @@ func launcherCommand(p Profile, c Command) (*exec.Cmd, error) {
 			attr.UidMappings = []syscall.SysProcIDMap{{ContainerID: uid, HostID: uid, Size: 1}}
 			attr.GidMappings = []syscall.SysProcIDMap{{ContainerID: os.Getgid(), HostID: os.Getgid(), Size: 1}}
 			attr.GidMappingsEnableSetgroups = false
+			// Keep CAP_SYS_ADMIN (in the new namespace only) across the
+			// exec into the launcher, which drops it before the command.
+			attr.AmbientCaps = []uintptr{unix.CAP_SYS_ADMIN}
 		}
 	}
 	args := append([]string{self, LauncherArg, string(spec)}, c.Argv...)

@@ -437,3 +437,13 @@ func TestCheckAndReport(t *testing.T) {
 		}
 	}
 }
+
+func TestSelfTest(t *testing.T) {
+	newFixture(t)
+	s := requireLandlock(t, true)
+	for _, f := range SelfTest(context.Background(), s) {
+		if !f.OK {
+			t.Errorf("%s: failed (%s)", f.Check, f.Detail)
+		}
+	}
+}

@@ -155,3 +155,15 @@ func FuzzReadOnlyCommand(f *testing.F) {
 		}
 	})
 }
+
+// The engine consumes Policy through this interface; keep the method set.
+var _ interface {
+	NeedsApproval(Spec, Plan) bool
+	Remember(Spec, Plan)
+} = (*Policy)(nil)
+
+func TestDeclined(t *testing.T) {
+	if r := Declined("use the staging db"); !r.IsError || !strings.Contains(r.Output, "use the staging db") {
+		t.Fatalf("%+v", r)
+	}
+}
