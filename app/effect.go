@@ -48,18 +48,22 @@ type SlashEffect struct{ Inv SlashInvocation }
 // RedrawEffect repaints the whole screen (Ctrl+L).
 type RedrawEffect struct{}
 
+// PlaybackEffect pauses, resumes or steps a replay.
+type PlaybackEffect struct{ Step bool }
+
 // SuspendEffect stops quire as Ctrl+Z does in a shell.
 type SuspendEffect struct{}
 
-func (SubmitEffect) isEffect()  {}
-func (CancelEffect) isEffect()  {}
-func (AnswerEffect) isEffect()  {}
-func (CompactEffect) isEffect() {}
-func (CopyEffect) isEffect()    {}
-func (EditorEffect) isEffect()  {}
-func (ModeEffect) isEffect()    {}
-func (MouseEffect) isEffect()   {}
-func (ExportEffect) isEffect()  {}
-func (SlashEffect) isEffect()   {}
-func (RedrawEffect) isEffect()  {}
-func (SuspendEffect) isEffect() {}
+func (SubmitEffect) isEffect()   {}
+func (CancelEffect) isEffect()   {}
+func (AnswerEffect) isEffect()   {}
+func (CompactEffect) isEffect()  {}
+func (CopyEffect) isEffect()     {}
+func (EditorEffect) isEffect()   {}
+func (ModeEffect) isEffect()     {}
+func (MouseEffect) isEffect()    {}
+func (ExportEffect) isEffect()   {}
+func (SlashEffect) isEffect()    {}
+func (RedrawEffect) isEffect()   {}
+func (SuspendEffect) isEffect()  {}
+func (PlaybackEffect) isEffect() {}

@@ -40,6 +40,17 @@ func (l *Loop) run(e Effect, now time.Time) {
 		if err := l.switchMode(e.Minimal); err != nil {
 			m.flash("switching mode: "+err.Error(), now)
 		}
+	case PlaybackEffect:
+		if p, ok := l.sess.(interface {
+			TogglePause()
+			Step()
+		}); ok {
+			if e.Step {
+				p.Step()
+			} else {
+				p.TogglePause()
+			}
+		}
 	case RedrawEffect:
 		l.invalidate()
 	case SuspendEffect:

@@ -76,6 +76,21 @@ func (m *Model) handleKey(ev term.KeyEvent, now time.Time) []Effect {
 		m.help = false
 		return nil
 	}
+	if m.status.Replay {
+		switch {
+		case plain(ev, 'p'):
+			return []Effect{PlaybackEffect{}}
+		case plain(ev, '.'):
+			return []Effect{PlaybackEffect{Step: true}}
+		case plain(ev, 'q'):
+			m.quit = true
+			return nil
+		}
+		if !m.minimal {
+			return m.pagerKey(ev, now)
+		}
+		return nil
+	}
 	if m.focus == focusPager && !m.minimal {
 		return m.pagerKey(ev, now)
 	}

@@ -105,7 +105,11 @@ func NewModel(tr *scrollback.Transcript, history *History, status Status, minima
 	if history == nil {
 		history, _ = LoadHistory("")
 	}
-	return &Model{tr: tr, history: history, status: status, minimal: minimal, pastes: map[string]string{}, dirty: true}
+	m := &Model{tr: tr, history: history, status: status, minimal: minimal, pastes: map[string]string{}, dirty: true}
+	if status.Replay {
+		m.focus = focusPager
+	}
+	return m
 }
 
 // Transcript returns the transcript the model shows.

@@ -185,8 +185,13 @@ func (m *Model) drawPrompt(b *render.Buffer, w, y, rows int) {
 	}
 	if m.editor.Empty() && y >= 0 {
 		hint := "Ask anything · Enter sends · Ctrl+J newline · Esc pager · F1 help"
-		if m.running {
+		switch {
+		case m.status.Replay:
+			hint = "replay · p pause/resume · . step · q quit · / search · h/l turns · F1 help"
+		case m.running:
 			hint = "Esc cancels · type to queue the next prompt"
+		case m.minimal:
+			hint = "Ask anything · Enter sends · Ctrl+J newline · F1 help · /mode full for the pager"
 		}
 		b.SetString(2, y, hint, styleMuted, "")
 	}
@@ -323,6 +328,8 @@ func (m *Model) drawStatus(b *render.Buffer, w, y int, now time.Time, full bool)
 	case m.running:
 		frame := spinnerFrames[int(now.Sub(m.turnStarted)/spinnerInterval)%len(spinnerFrames)]
 		left = fmt.Sprintf("%s working %s", frame, formatElapsed(now.Sub(m.turnStarted)))
+	case m.status.Replay:
+		left = "replay"
 	case m.focus == focusPager && !m.minimal:
 		left = "pager · q back to prompt · / search · F1 help"
 	default:
