@@ -51,6 +51,11 @@ type Config struct {
 	Approver Approver
 	// Recorder persists events; nil keeps none.
 	Recorder Recorder
+	// Unattended means nobody can answer approvals (quire exec): a call
+	// the Approver wants asked about is denied the way a policy denies —
+	// ApprovalAnswered with ByPolicy set, the model told why — and, unlike
+	// a user's denial, the turn goes on.
+	Unattended bool
 
 	// Version, Sandbox and ApprovalMode are shown in SessionInfo and told
 	// to the model.

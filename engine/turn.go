@@ -387,6 +387,11 @@ func (s *Session) advanceApproval() {
 			continue
 		}
 		if a := s.cfg.Approver; a != nil && a.NeedsApproval(c.spec, c.plan) {
+			if s.cfg.Unattended {
+				s.denyUnattended(c)
+				t.next++
+				continue
+			}
 			t.phase = phaseApproving
 			s.emit(event.Event{Kind: event.ApprovalRequested, Turn: t.n, CallID: c.call.ID, Approval: &event.Approval{
 				CallID: c.call.ID, Tool: c.call.Name, Target: c.plan.Target, Preview: c.plan.Preview,
@@ -397,6 +402,19 @@ func (s *Session) advanceApproval() {
 		t.next++
 	}
 	s.startBatch()
+}
+
+// unattendedReason is what the model is told about a call denied because
+// nobody can approve it.
+const unattendedReason = "denied: this call needs the user's approval and quire is running unattended (quire exec with --approval ask), so it was not run. Do not retry it; finish what you can without it and say what is left to do."
+
+func (s *Session) denyUnattended(c *callState) {
+	t := s.turn
+	s.emit(event.Event{Kind: event.ApprovalAnswered, Turn: t.n, CallID: c.call.ID, Approval: &event.Approval{
+		CallID: c.call.ID, Tool: c.call.Name, Target: c.plan.Target, Decision: event.Deny, ByPolicy: true,
+		Reason: "needs approval, and nobody can be asked",
+	}})
+	s.finish(c, event.ToolResult{CallID: c.call.ID, Name: c.call.Name, Status: event.ToolDenied, Output: unattendedReason})
 }
 
 func (s *Session) answer(callID string, d event.Decision, reason string) {

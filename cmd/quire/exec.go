@@ -1,0 +1,98 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/signal"
+	"strings"
+	"syscall"
+
+	"golang.org/x/term"
+
+	"github.com/quire-sh/quire/app"
+	"github.com/quire-sh/quire/engine"
+	"github.com/quire-sh/quire/engine/event"
+	"github.com/quire-sh/quire/engine/llm"
+	"github.com/quire-sh/quire/sandbox"
+	"github.com/quire-sh/quire/tools"
+)
+
+// runExec is `quire exec [flags] PROMPT`: one turn, headless. The answer
+// goes to stdout (--json: every event as JSONL), progress to stderr when
+// it is a terminal. Exit status: 0 completed, 1 failed, 130 interrupted.
+func runExec(args []string) int {
+	fs := newFlagSet("quire exec")
+	set := map[string]string{}
+	str := func(key, usage string) {
+		fs.Func(key, usage, func(v string) error { set[key] = v; return nil })
+	}
+	str("model", "model name (default $QUIRE_MODEL or config)")
+	str("approval", "approval mode: ask (deny what would need asking), auto-edit or yolo")
+	str("sandbox", "sandbox profile: off, workspace, read-only, strict or a custom one")
+	jsonOut := fs.Bool("json", false, "print every event as one JSON object per line instead of the answer")
+	fs.Usage = func() {
+		fmt.Fprintln(os.Stderr, "Usage: quire exec [flags] PROMPT\n\nRuns one turn in the current directory and prints the answer.\n\nFlags:")
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(args); err != nil {
+		return exitUsage(err)
+	}
+	prompt := strings.TrimSpace(strings.Join(fs.Args(), " "))
+	if prompt == "" {
+		fmt.Fprintln(os.Stderr, "quire exec: no prompt (usage: quire exec [flags] PROMPT)")
+		return 2
+	}
+	cfg, err := app.LoadConfig(set, os.Getenv)
+	if err != nil {
+		return fail(err)
+	}
+	if cfg.APIKey == "" && strings.Contains(cfg.BaseURL, "api.openai.com") {
+		return fail(errors.New("no API key: set OPENAI_API_KEY, or OPENAI_BASE_URL for a local OpenAI-compatible server"))
+	}
+	cwd, err := os.Getwd()
+	if err != nil {
+		return fail(fmt.Errorf("finding the working directory: %w", err))
+	}
+	profile, err := sandbox.ProfileByName(cfg.Sandbox, cwd)
+	if err != nil {
+		return fail(err)
+	}
+	env, err := tools.NewEnv(cwd, profile)
+	if err != nil {
+		return fail(err)
+	}
+	policy, err := tools.NewPolicy(cfg.Approval)
+	if err != nil {
+		return fail(err)
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	state, err := engine.Exec(ctx, engine.Config{
+		Model:         cfg.Model,
+		LLM:           llm.Config{BaseURL: cfg.BaseURL, APIKey: cfg.APIKey},
+		ContextWindow: cfg.ContextWindow,
+		Tools:         tools.NewRegistry(tools.Builtin()...),
+		Env:           env,
+		Approver:      policy,
+		Version:       version,
+		Sandbox:       cfg.Sandbox,
+		ApprovalMode:  cfg.Approval,
+	}, engine.ExecOptions{
+		Prompt:   prompt,
+		Stdout:   os.Stdout,
+		Stderr:   os.Stderr,
+		JSON:     *jsonOut,
+		Progress: term.IsTerminal(int(os.Stderr.Fd())),
+	})
+	switch {
+	case err != nil:
+		return fail(err)
+	case state == event.TurnCancelled && ctx.Err() != nil:
+		return 130
+	case state != event.TurnCompleted:
+		return 1
+	}
+	return 0
+}

@@ -1,0 +1,108 @@
+package main
+
+import (
+	"bytes"
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/quire-sh/quire/engine/testserver"
+)
+
+// buildQuire builds the binary once per test run.
+func buildQuire(t *testing.T) string {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("builds the binary")
+	}
+	bin := filepath.Join(t.TempDir(), "quire")
+	out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput()
+	if err != nil {
+		t.Fatalf("build: %v\n%s", err, out)
+	}
+	return bin
+}
+
+func runQuire(t *testing.T, bin string, env []string, args ...string) (stdout, stderr string, code int, cmd *exec.Cmd) {
+	t.Helper()
+	home := t.TempDir()
+	cmd = exec.Command(bin, args...)
+	cmd.Dir = t.TempDir()
+	cmd.Env = append([]string{"HOME=" + home, "PATH=" + os.Getenv("PATH"), "XDG_CONFIG_HOME=" + home, "XDG_STATE_HOME=" + home, "QUIRE_SANDBOX=off"}, env...)
+	var o, e bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &o, &e
+	err := cmd.Run()
+	var ee *exec.ExitError
+	if errors.As(err, &ee) {
+		code = ee.ExitCode()
+	} else if err != nil {
+		t.Fatal(err)
+	}
+	return o.String(), e.String(), code, cmd
+}
+
+func TestExecCommand(t *testing.T) {
+	bin := buildQuire(t)
+	srv, err := testserver.Start(testserver.Script{Responses: []testserver.Response{testserver.Text("The answer is 42.")}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer srv.Close()
+	env := []string{"OPENAI_BASE_URL=" + srv.URL(), "OPENAI_API_KEY=k", "QUIRE_MODEL=test-model"}
+
+	out, errOut, code, _ := runQuire(t, bin, env, "exec", "what is the answer?")
+	if code != 0 || out != "The answer is 42.\n" {
+		t.Fatalf("exit %d, stdout %q, stderr %q", code, out, errOut)
+	}
+	if r := srv.Requests(); len(r) != 1 || r[0].Model != "test-model" || r[0].LastMessage().Content != "what is the answer?" {
+		t.Fatalf("requests %+v", r)
+	}
+
+	// No key for the default endpoint: one clear line, status 1.
+	_, errOut, code, _ = runQuire(t, bin, nil, "exec", "hi")
+	if code != 1 || strings.Count(strings.TrimSpace(errOut), "\n") != 0 || !strings.Contains(errOut, "OPENAI_API_KEY") {
+		t.Fatalf("missing key: exit %d, stderr %q", code, errOut)
+	}
+
+	// No prompt: a usage error.
+	if _, _, code, _ = runQuire(t, bin, env, "exec"); code != 2 {
+		t.Fatalf("no prompt: exit %d", code)
+	}
+}
+
+func TestExecInterrupted(t *testing.T) {
+	bin := buildQuire(t)
+	srv, err := testserver.Start(testserver.Script{Responses: []testserver.Response{{Fault: testserver.FaultHang}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer srv.Close()
+	home := t.TempDir()
+	cmd := exec.Command(bin, "exec", "--json", "wait forever")
+	cmd.Dir = t.TempDir()
+	cmd.Env = []string{"HOME=" + home, "XDG_CONFIG_HOME=" + home, "XDG_STATE_HOME=" + home, "QUIRE_SANDBOX=off",
+		"OPENAI_BASE_URL=" + srv.URL(), "OPENAI_API_KEY=k", "QUIRE_MODEL=m"}
+	var out bytes.Buffer
+	cmd.Stdout = &out
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(10 * time.Second)
+	for len(srv.Requests()) == 0 && time.Now().Before(deadline) {
+		time.Sleep(5 * time.Millisecond)
+	}
+	cmd.Process.Signal(syscall.SIGINT)
+	err = cmd.Wait()
+	var ee *exec.ExitError
+	if !errors.As(err, &ee) || ee.ExitCode() != 130 {
+		t.Fatalf("exit: %v", err)
+	}
+	if !strings.Contains(out.String(), `"state":"cancelled"`) {
+		t.Fatalf("events %s", out.String())
+	}
+}
