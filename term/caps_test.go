@@ -66,11 +66,20 @@ func TestDetectCaps(t *testing.T) {
 				}
 			}},
 		{"ITERM_SESSION_ID", []string{"TERM", "xterm-256color", "ITERM_SESSION_ID", "w0t0p0"},
-			func(t *testing.T, c Caps) { wantColors(t, c, render.ColorTrue, "ITERM_SESSION_ID"); wantBrand(t, c, "iterm2") }},
+			func(t *testing.T, c Caps) {
+				wantColors(t, c, render.ColorTrue, "ITERM_SESSION_ID")
+				wantBrand(t, c, "iterm2")
+			}},
 		{"WEZTERM_VERSION", []string{"TERM", "xterm-256color", "WEZTERM_VERSION", "20240203"},
-			func(t *testing.T, c Caps) { wantColors(t, c, render.ColorTrue, "WEZTERM_VERSION"); wantBrand(t, c, "wezterm") }},
+			func(t *testing.T, c Caps) {
+				wantColors(t, c, render.ColorTrue, "WEZTERM_VERSION")
+				wantBrand(t, c, "wezterm")
+			}},
 		{"TERM_PROGRAM=iTerm.app", []string{"TERM", "xterm-256color", "TERM_PROGRAM", "iTerm.app"},
-			func(t *testing.T, c Caps) { wantColors(t, c, render.ColorTrue, "TERM_PROGRAM"); wantBrand(t, c, "iterm2") }},
+			func(t *testing.T, c Caps) {
+				wantColors(t, c, render.ColorTrue, "TERM_PROGRAM")
+				wantBrand(t, c, "iterm2")
+			}},
 		{"vscode", []string{"TERM", "xterm-256color", "TERM_PROGRAM", "vscode"},
 			func(t *testing.T, c Caps) {
 				wantColors(t, c, render.ColorTrue, "TERM_PROGRAM")
@@ -108,7 +117,10 @@ func TestDetectCaps(t *testing.T) {
 				}
 			}},
 		{"iterm2 over ssh via LC_TERMINAL", []string{"TERM", "xterm-256color", "LC_TERMINAL", "iTerm2", "SSH_TTY", "/dev/pts/1"},
-			func(t *testing.T, c Caps) { wantColors(t, c, render.ColorTrue, "LC_TERMINAL"); wantBrand(t, c, "iterm2") }},
+			func(t *testing.T, c Caps) {
+				wantColors(t, c, render.ColorTrue, "LC_TERMINAL")
+				wantBrand(t, c, "iterm2")
+			}},
 		{"screen blocks truecolor and links", []string{"TERM", "screen-256color", "STY", "123.pts-1", "KITTY_WINDOW_ID", "1"},
 			func(t *testing.T, c Caps) {
 				wantColors(t, c, render.Color256, "TERM")
