@@ -84,7 +84,12 @@ type Info struct {
 
 // New starts a new session. Its first event is SessionStarted.
 func New(cfg Config) (*Session, error) {
-	return start(cfg, nil)
+	s, err := build(cfg, nil)
+	if err != nil {
+		return nil, err
+	}
+	go s.run()
+	return s, nil
 }
 
 // Resume starts a session that continues the one whose events are prior:
@@ -102,10 +107,16 @@ func Resume(cfg Config, prior []event.Event) (*Session, error) {
 			break
 		}
 	}
-	return start(cfg, prior)
+	s, err := build(cfg, prior)
+	if err != nil {
+		return nil, err
+	}
+	go s.run()
+	return s, nil
 }
 
-func start(cfg Config, prior []event.Event) (*Session, error) {
+// build prepares a session without starting its actor.
+func build(cfg Config, prior []event.Event) (*Session, error) {
 	cfg, err := cfg.withDefaults()
 	if err != nil {
 		return nil, err
@@ -146,7 +157,6 @@ func start(cfg Config, prior []event.Event) (*Session, error) {
 	if s.hist.openTurn != 0 {
 		s.closeInterruptedTurn(s.hist.openTurn)
 	}
-	go s.run()
 	return s, nil
 }
 

@@ -1,11 +1,13 @@
 package engine
 
 import (
+	"context"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/quire-sh/quire/engine/event"
+	"github.com/quire-sh/quire/engine/llm"
 	"github.com/quire-sh/quire/engine/testserver"
 )
 
@@ -277,5 +279,56 @@ func TestInfoAfterClose(t *testing.T) {
 	i := h.s.Info()
 	if i.Turn != 1 || i.Running || i.Model != "test-model" || i.LastSeq == 0 {
 		t.Fatalf("info %+v", i)
+	}
+}
+
+// A finished sample and a command ready at the same moment: the sample is
+// digested first (the turn ends), then the command sees the result.
+func TestFinishedWorkBeatsCommands(t *testing.T) {
+	cfg := baseConfig(t, "http://127.0.0.1:1/v1")
+	s, err := build(cfg, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.turnNo = 1
+	ctx, cancel := context.WithCancel(context.Background())
+	s.turn = &turn{n: 1, ctx: ctx, cancel: cancel, job: 7}
+	s.work <- sampleDone{job: 7, resp: llm.Response{Text: "done"}}
+	reply := make(chan Info, 1)
+	s.cmds.put(cmdInfo{reply})
+	go s.run()
+	defer s.Close()
+	go func() {
+		for range s.Events() {
+		}
+	}()
+	if i := <-reply; i.Running {
+		t.Fatal("the command was handled before the finished sample")
+	}
+}
+
+func TestCancelWhenIdleIsANoOp(t *testing.T) {
+	h := newHarness(t, testserver.Script{Responses: []testserver.Response{testserver.Text("x")}}, nil)
+	h.s.Cancel()
+	h.s.Answer("nothing", event.Approve, "")
+	h.s.Submit("a")
+	if end := h.turnEnd(1); end.State != event.TurnCompleted {
+		t.Fatalf("end %+v", end)
+	}
+}
+
+func TestCloseDuringATurnEndsIt(t *testing.T) {
+	h := newHarness(t, testserver.Script{Responses: []testserver.Response{{Fault: testserver.FaultHang}}}, nil)
+	h.s.Submit("a")
+	h.s.Submit("queued, dropped by Close")
+	h.waitFor("request", func(e event.Event) bool { return e.Kind == event.TurnStarted })
+	h.close()
+	evs := h.all()
+	last := evs[len(evs)-1]
+	if last.Kind != event.TurnEnded || last.End.State != event.TurnCancelled {
+		t.Fatalf("last event %+v", last)
+	}
+	if n := len(ofKind(evs, event.UserMessage)); n != 1 {
+		t.Fatalf("%d user messages", n)
 	}
 }

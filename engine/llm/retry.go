@@ -10,7 +10,8 @@ import (
 // failed request again. The zero value means DefaultRetryPolicy.
 type RetryPolicy struct {
 	// MaxRetries is how many times a request is sent again after the
-	// first attempt; -1 disables retries.
+	// first attempt. In a policy that sets other fields, 0 or -1 means
+	// never; only the zero RetryPolicy as a whole means the defaults.
 	MaxRetries int
 	// Initial is the first exponential wait; each next one is Multiplier
 	// times longer.

@@ -76,51 +76,69 @@ func TestRecordRefusesSeqsThatDoNotIncrease(t *testing.T) {
 }
 
 // TestGroupCommit checks that non-durable events reach the disk on their
-// own once the window passes, and at once when enough are waiting.
+// own: once enough are waiting, or once the window has passed; and that a
+// durable event is committed, with all before it, when Record returns.
 func TestGroupCommit(t *testing.T) {
-	st := newTestStore(t, Options{GroupWindow: 20 * time.Millisecond, GroupEvents: 10})
-	w, err := st.Create("g", "/p")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer w.Close()
-	committed := func() uint64 {
+	committed := func(w *Writer) uint64 {
 		seq, err := w.view.lastSeq()
 		if err != nil {
 			t.Fatal(err)
 		}
 		return seq
 	}
+	waitCommitted := func(w *Writer, want uint64, why string) {
+		deadline := time.Now().Add(10 * time.Second)
+		for committed(w) != want {
+			if time.Now().After(deadline) {
+				t.Fatalf("%s: committed %d, want %d", why, committed(w), want)
+			}
+			time.Sleep(2 * time.Millisecond)
+		}
+	}
+	delta := func(seq uint64) event.Event {
+		return event.Event{V: 1, Seq: seq, Kind: event.AssistantDelta, Text: "x"}
+	}
+
+	// By count: the window is an hour, so only the count can commit.
+	st := newTestStore(t, Options{GroupWindow: time.Hour, GroupEvents: 10})
+	w, err := st.Create("count", "/p")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close()
 	for seq := uint64(1); seq <= 9; seq++ {
-		if err := w.Record(event.Event{V: 1, Seq: seq, Kind: event.AssistantDelta, Text: "x"}, false); err != nil {
+		if err := w.Record(delta(seq), false); err != nil {
 			t.Fatal(err)
 		}
 	}
-	if got := committed(); got != 0 {
+	if got := committed(w); got != 0 {
 		t.Fatalf("committed %d before the window or the count was reached", got)
 	}
-	if err := w.Record(event.Event{V: 1, Seq: 10, Kind: event.AssistantDelta, Text: "x"}, false); err != nil {
+	if err := w.Record(delta(10), false); err != nil {
 		t.Fatal(err)
 	}
-	if got := committed(); got != 10 {
-		t.Fatalf("the 10th waiting event did not force a commit: committed %d", got)
-	}
-	if err := w.Record(event.Event{V: 1, Seq: 11, Kind: event.AssistantDelta, Text: "x"}, false); err != nil {
+	waitCommitted(w, 10, "the 10th waiting event")
+	if err := w.Record(delta(11), false); err != nil {
 		t.Fatal(err)
-	}
-	deadline := time.Now().Add(10 * time.Second)
-	for committed() != 11 {
-		if time.Now().After(deadline) {
-			t.Fatal("a waiting event was never committed by the window")
-		}
-		time.Sleep(5 * time.Millisecond)
 	}
 	if err := w.Record(event.Event{V: 1, Seq: 12, Kind: event.UserMessage, Text: "x"}, true); err != nil {
 		t.Fatal(err)
 	}
-	if got := committed(); got != 12 {
+	if got := committed(w); got != 12 {
 		t.Fatalf("a durable record returned before its commit: committed %d", got)
 	}
+
+	// By window: one waiting event, far below the count.
+	st2 := newTestStore(t, Options{GroupWindow: 20 * time.Millisecond, GroupEvents: 1000})
+	w2, err := st2.Create("window", "/p")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w2.Close()
+	if err := w2.Record(delta(1), false); err != nil {
+		t.Fatal(err)
+	}
+	waitCommitted(w2, 1, "a lone event after the window")
 }
 
 func TestTailAndRange(t *testing.T) {

@@ -26,13 +26,14 @@ type Writer struct {
 	window     time.Duration
 	maxPending int
 
-	mu      sync.Mutex // guards the fields below
-	pending []encoded
-	last    uint64  // seq of the last accepted event, committed or not
-	sum     Summary // includes pending events
-	timer   *time.Timer
-	err     error // sticky: a commit failed, nothing more is accepted
-	closed  bool
+	mu       sync.Mutex // guards the fields below
+	pending  []encoded
+	last     uint64  // seq of the last accepted event, committed or not
+	sum      Summary // includes pending events
+	timer    *time.Timer
+	flushing bool  // a background commit is running
+	err      error // sticky: a commit failed, nothing more is accepted
+	closed   bool
 
 	commitMu     sync.Mutex // serialises commits, so batches land in order
 	written      Summary    // what session.json holds; guarded by commitMu
@@ -106,16 +107,46 @@ func (w *Writer) Record(e event.Event, durable bool) error {
 	w.last = e.Seq
 	w.pending = append(w.pending, enc)
 	w.sum.observe(e)
-	full := len(w.pending) >= w.maxPending
-	if !durable && !full {
-		if w.timer == nil {
-			w.timer = time.AfterFunc(w.window, func() { w.flush(false) })
-		}
+	n := len(w.pending)
+	switch {
+	case durable || n >= backlogFactor*w.maxPending:
+		// An acknowledgement, or the disk cannot keep up: commit now,
+		// in this goroutine.
 		w.mu.Unlock()
-		return nil
+		return w.flush(durable)
+	case n >= w.maxPending && !w.flushing:
+		// Enough for a transaction: commit in the background, so the
+		// stream goes on while the commit waits for the disk.
+		w.flushing = true
+		go w.backgroundFlush()
+	case w.timer == nil:
+		w.timer = time.AfterFunc(w.window, func() { w.flush(false) })
 	}
 	w.mu.Unlock()
-	return w.flush(durable)
+	return nil
+}
+
+// backlogFactor times GroupEvents waiting events make Record commit
+// synchronously: the memory bound when the disk is slower than the
+// stream.
+const backlogFactor = 8
+
+// backgroundFlush commits full batches until fewer than GroupEvents wait;
+// the rest is left to the window's timer.
+func (w *Writer) backgroundFlush() {
+	for {
+		w.flush(false) // a failure is sticky and returned by the next Record
+		w.mu.Lock()
+		if len(w.pending) < w.maxPending || w.err != nil {
+			w.flushing = false
+			if len(w.pending) > 0 && w.timer == nil && !w.closed {
+				w.timer = time.AfterFunc(w.window, func() { w.flush(false) })
+			}
+			w.mu.Unlock()
+			return
+		}
+		w.mu.Unlock()
+	}
 }
 
 // Flush commits every event recorded so far.

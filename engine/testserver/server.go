@@ -43,6 +43,7 @@ type Server struct {
 
 	mu       sync.Mutex
 	requests []Request
+	served   int // requests past the key check: the script's index
 }
 
 // Start serves script on 127.0.0.1 at a free port.
@@ -100,12 +101,15 @@ func (s *Server) chat(w http.ResponseWriter, r *http.Request) {
 	if creq.StreamOptions != nil {
 		req.IncludeUsage = creq.StreamOptions.IncludeUsage
 	}
+	authorised := s.script.APIKey == "" || r.Header.Get("Authorization") == "Bearer "+s.script.APIKey
 	s.mu.Lock()
-	n := len(s.requests)
 	s.requests = append(s.requests, req)
+	n := s.served
+	if authorised {
+		s.served++
+	}
 	s.mu.Unlock()
-
-	if k := s.script.APIKey; k != "" && r.Header.Get("Authorization") != "Bearer "+k {
+	if !authorised {
 		writeError(w, http.StatusUnauthorized, "Incorrect API key provided.", "invalid_api_key", "")
 		return
 	}
