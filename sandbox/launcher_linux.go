@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"runtime"
+	"sync/atomic"
 	"syscall"
 
 	"golang.org/x/sys/unix"
@@ -28,7 +29,14 @@ func MaybeLaunch() {
 	if len(os.Args) > 1 && os.Args[1] == LauncherArg {
 		Launch(os.Args[2:])
 	}
+	launcherReady.Store(true)
 }
+
+// launcherReady records that this program hands LauncherArg to Launch.
+// Run refuses to re-exec a program that does not: a binary that ignored
+// the argument would run its own main (or, for a test binary, its whole
+// test suite) in place of the command. It is process-wide by nature.
+var launcherReady atomic.Bool
 
 // Launch confines the current process to the profile encoded in args[0]
 // and execs args[1:]. It never returns: on any failure it reports on

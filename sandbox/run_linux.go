@@ -221,6 +221,9 @@ func launcherCommand(p Profile, c Command) (*exec.Cmd, error) {
 		cmd := &exec.Cmd{Path: path, Args: c.Argv, Dir: c.Dir, Env: c.Env, SysProcAttr: attr}
 		return cmd, nil
 	}
+	if !launcherReady.Load() {
+		return nil, errors.New("this program never called sandbox.MaybeLaunch, so it cannot act as the sandbox launcher; call it first thing in main (and in TestMain)")
+	}
 	self, err := os.Executable()
 	if err != nil {
 		return nil, fmt.Errorf("find quire's own executable for the sandbox launcher: %w", err)
