@@ -40,9 +40,6 @@ const (
 type Message struct {
 	Role    Role
 	Content string
-	// Reasoning is the reasoning text an assistant message came with. It
-	// is kept for the record but not sent back to the model.
-	Reasoning string
 	// Calls are an assistant message's tool calls, in order.
 	Calls []event.ToolCall
 	// CallID and Name identify the call a tool message answers.

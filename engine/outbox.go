@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"strings"
 	"sync"
 
 	"github.com/quire-sh/quire/engine/event"
@@ -14,7 +15,7 @@ import (
 // strictly increasing but may skip.
 type outbox struct {
 	mu     sync.Mutex
-	queue  []event.Event
+	queue  []pending
 	closed bool
 	wake   chan struct{}
 	out    chan event.Event
@@ -26,14 +27,25 @@ func newOutbox() *outbox {
 	return o
 }
 
+// pending is a queued event; text merged into it collects in more, so a
+// long stall costs linear time, not quadratic.
+type pending struct {
+	e    event.Event
+	more *strings.Builder
+}
+
 func (o *outbox) push(e event.Event) {
 	o.mu.Lock()
-	if n := len(o.queue); n > 0 && mergeable(o.queue[n-1], e) {
+	if n := len(o.queue); n > 0 && mergeable(o.queue[n-1].e, e) {
 		last := &o.queue[n-1]
-		last.Text += e.Text
-		last.Seq, last.Time = e.Seq, e.Time
+		if last.more == nil {
+			last.more = &strings.Builder{}
+			last.more.WriteString(last.e.Text)
+		}
+		last.more.WriteString(e.Text)
+		last.e.Seq, last.e.Time = e.Seq, e.Time
 	} else {
-		o.queue = append(o.queue, e)
+		o.queue = append(o.queue, pending{e: e})
 	}
 	o.mu.Unlock()
 	o.signal()
@@ -80,10 +92,14 @@ func (o *outbox) pump() {
 			<-o.wake
 			continue
 		}
-		e := o.queue[0]
-		o.queue[0] = event.Event{}
+		p := o.queue[0]
+		o.queue[0] = pending{}
 		o.queue = o.queue[1:]
 		o.mu.Unlock()
+		e := p.e
+		if p.more != nil {
+			e.Text = p.more.String()
+		}
 		o.out <- e
 	}
 }

@@ -40,8 +40,8 @@
 // returns: this is how a user message is acknowledged. Record(e, false)
 // joins a group commit that happens when GroupWindow (50 ms) has passed
 // since the first waiting event or GroupEvents (512) are waiting, whichever
-// comes first, so a fast stream of text deltas costs at most about twenty
-// commits a second. A full batch is committed in the background while the
+// comes first, so a fast stream of text deltas costs one commit per 512
+// events, and a slow one at most twenty commits a second. A full batch is committed in the background while the
 // stream goes on; only when eight batches' worth are waiting (the disk is
 // slower than the stream) does Record commit in the caller's goroutine.
 // bbolt commits are atomic (data pages first, then a checksummed
