@@ -1,0 +1,258 @@
+package renderbench
+
+import (
+	"fmt"
+	"image/color"
+	"strings"
+
+	uv "github.com/charmbracelet/ultraviolet"
+	"github.com/charmbracelet/x/ansi"
+	"github.com/charmbracelet/x/vt"
+
+	"github.com/quire-sh/quire/render"
+)
+
+// Oracle is a headless terminal that a renderer writes into, and the
+// judge of whether what it shows is the frame that was meant.
+type Oracle struct {
+	w       *Workload
+	emu     *vt.Emulator
+	history []*Row // inline: every row inserted so far
+}
+
+// NewOracle returns an oracle for w: an empty xterm-like screen at the
+// first frame's size with the cursor at the top left.
+func NewOracle(w *Workload) *Oracle {
+	f0 := &w.Frames[0]
+	emu := vt.NewEmulator(f0.Width, f0.Height)
+	emu.SetScrollbackSize(1 << 20)
+	return &Oracle{w: w, emu: emu}
+}
+
+// Write feeds a renderer's bytes to the terminal.
+func (o *Oracle) Write(p []byte) (int, error) { return o.emu.Write(p) }
+
+// Prepare is called before f is drawn: it resizes the terminal when f's
+// size differs, as the user's window manager would.
+func (o *Oracle) Prepare(f *Frame) {
+	if f.Width != o.emu.Width() || f.Height != o.emu.Height() {
+		o.emu.Resize(f.Width, f.Height)
+	}
+}
+
+// Check reports how the terminal differs from f after f was drawn: nil
+// when it shows exactly f (and, inline, exactly the history so far in its
+// scrollback and above the live region).
+func (o *Oracle) Check(f *Frame) error {
+	if o.w.Mode == Inline {
+		return o.checkInline(f)
+	}
+	for y, r := range f.Rows {
+		if err := o.compareRow(fmt.Sprintf("row %d", y), r, func(x int) *uv.Cell { return o.emu.CellAt(x, y) }); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// checkInline compares the terminal's whole transcript (scrollback, then
+// screen, without the blank rows below the live region) with the history
+// inserted so far followed by the live region.
+func (o *Oracle) checkInline(f *Frame) error {
+	o.history = append(o.history, f.Insert...)
+	want := make([]*Row, 0, len(o.history)+len(f.Rows))
+	want = append(append(want, o.history...), f.Rows...)
+
+	sb := o.emu.Scrollback()
+	var got []func(x int) *uv.Cell
+	for i := range sb.Len() {
+		line := sb.Line(i)
+		got = append(got, func(x int) *uv.Cell {
+			if x < len(line) {
+				return &line[x]
+			}
+			return nil
+		})
+	}
+	last := -1
+	for y := range o.emu.Height() {
+		if !o.blankScreenRow(y) {
+			last = y
+		}
+	}
+	for y := 0; y <= last; y++ {
+		got = append(got, func(x int) *uv.Cell { return o.emu.CellAt(x, y) })
+	}
+	for i := range min(len(want), len(got)) {
+		where := fmt.Sprintf("history line %d", i)
+		if i >= len(o.history) {
+			where = fmt.Sprintf("live row %d", i-len(o.history))
+		}
+		if err := o.compareRow(where, want[i], got[i]); err != nil {
+			return fmt.Errorf("%w (terminal holds %d lines, %d in scrollback; want %d history + %d live)",
+				err, len(got), sb.Len(), len(o.history), len(f.Rows))
+		}
+	}
+	if len(got) != len(want) {
+		return fmt.Errorf("terminal holds %d lines (%d in scrollback), want %d history + %d live: lines lost or duplicated",
+			len(got), sb.Len(), len(o.history), len(f.Rows))
+	}
+	return nil
+}
+
+func (o *Oracle) blankScreenRow(y int) bool {
+	for x := range o.emu.Width() {
+		c := o.emu.CellAt(x, y)
+		if c != nil && !c.IsZero() && !c.Equal(&uv.EmptyCell) {
+			return false
+		}
+	}
+	return true
+}
+
+// compareRow compares what a terminal row shows with r, cell by cell, as
+// a user would see it: the same grapheme and width, the same colours and
+// attributes where they are visible, the same link target.
+func (o *Oracle) compareRow(where string, r *Row, at func(x int) *uv.Cell) error {
+	for x, want := range r.Cells {
+		if want.Width == 0 {
+			continue
+		}
+		got := at(x)
+		gotText, gotWidth := " ", 1
+		var gotStyle uv.Style
+		var gotLink string
+		if got != nil && !got.IsZero() {
+			gotText, gotWidth, gotStyle, gotLink = got.Content, got.Width, got.Style, got.Link.URL
+			if gotText == "" {
+				gotText = " "
+			}
+		}
+		wantStyle := o.w.Styles[want.Style]
+		wantLink := o.w.Links[want.Link]
+		ws, gs := visible(wantStyle, want.Grapheme), visible(styleOf(gotStyle), gotText)
+		if gotText != want.Grapheme || gotWidth != int(want.Width) || ws != gs || gotLink != wantLink {
+			return fmt.Errorf("%s col %d: shows %q (width %d, %s, link %q), want %q (width %d, %s, link %q); row wants %q",
+				where, x, gotText, gotWidth, describe(gs), gotLink,
+				want.Grapheme, want.Width, describe(ws), wantLink, rowText(r))
+		}
+	}
+	return nil
+}
+
+// visible is the part of a style a user can see on a cell holding text:
+// a blank shows no foreground unless reversed, and no bold, dim or italic.
+func visible(s render.Style, text string) render.Style {
+	s.Fg, s.Bg = canonical(s.Fg), canonical(s.Bg)
+	if text == " " {
+		s.Attrs &= render.Reverse | render.Underline | render.Strikethrough
+		if s.Attrs&render.Reverse == 0 {
+			s.Fg = render.DefaultColor
+		}
+	}
+	return s
+}
+
+// canonical folds the first 16 palette entries onto the basic colours they
+// are.
+func canonical(c render.Color) render.Color {
+	if c.Kind() == render.KindIndexed && c.Index() < 16 {
+		return render.ANSI(c.Index())
+	}
+	return c
+}
+
+func styleOf(s uv.Style) render.Style {
+	out := render.Style{Fg: colorOf(s.Fg), Bg: colorOf(s.Bg)}
+	for _, m := range []struct {
+		uv uint8
+		a  render.Attr
+	}{
+		{uv.AttrBold, render.Bold}, {uv.AttrFaint, render.Dim}, {uv.AttrItalic, render.Italic},
+		{uv.AttrReverse, render.Reverse}, {uv.AttrStrikethrough, render.Strikethrough},
+	} {
+		if s.Attrs&m.uv != 0 {
+			out.Attrs |= m.a
+		}
+	}
+	if s.Underline != uv.UnderlineNone {
+		out.Attrs |= render.Underline
+	}
+	return out
+}
+
+func colorOf(c color.Color) render.Color {
+	switch c := c.(type) {
+	case nil:
+		return render.DefaultColor
+	case ansi.BasicColor:
+		return render.ANSI(uint8(c))
+	case ansi.IndexedColor:
+		return render.Indexed(uint8(c))
+	case ansi.TrueColor:
+		return render.RGB(uint8(c>>16), uint8(c>>8), uint8(c))
+	}
+	r, g, b, _ := c.RGBA()
+	return render.RGB(uint8(r>>8), uint8(g>>8), uint8(b>>8))
+}
+
+func describe(s render.Style) string {
+	return fmt.Sprintf("fg %s bg %s attrs %06b", colorName(s.Fg), colorName(s.Bg), s.Attrs)
+}
+
+func colorName(c render.Color) string {
+	switch c.Kind() {
+	case render.KindANSI:
+		return fmt.Sprintf("ansi%d", c.Index())
+	case render.KindIndexed:
+		return fmt.Sprintf("idx%d", c.Index())
+	case render.KindRGB:
+		r, g, b := c.RGB()
+		return fmt.Sprintf("#%02x%02x%02x", r, g, b)
+	}
+	return "default"
+}
+
+func rowText(r *Row) string {
+	var b strings.Builder
+	for _, c := range r.Cells {
+		b.WriteString(c.Grapheme)
+	}
+	return strings.TrimRight(b.String(), " ")
+}
+
+// Verdict is what the oracle found for one renderer on one workload.
+type Verdict struct {
+	Frames, Bad int
+	// First describes the first frame that was wrong.
+	First string
+}
+
+// Verify draws every frame of w, loops times over, with a fresh instance
+// of impl writing into an Oracle, and checks each frame.
+func Verify(impl Impl, w *Workload, loops int) (Verdict, error) {
+	o := NewOracle(w)
+	d, err := impl.New(w, o)
+	if err != nil {
+		return Verdict{}, err
+	}
+	defer d.Close()
+	var v Verdict
+	for l := range loops {
+		for i := range w.Frames {
+			f := &w.Frames[i]
+			o.Prepare(f)
+			if err := d.Draw(f); err != nil {
+				return v, fmt.Errorf("%s: frame %d: %w", impl.Name, i, err)
+			}
+			v.Frames++
+			if err := o.Check(f); err != nil {
+				v.Bad++
+				if v.First == "" {
+					v.First = fmt.Sprintf("loop %d frame %d: %v", l, i, err)
+				}
+			}
+		}
+	}
+	return v, nil
+}
