@@ -269,7 +269,11 @@ func (m *Model) drawApproval(b *render.Buffer, w, y, rows int) {
 			b.SetString(2, y+1+i, fmt.Sprintf("… %d more lines", len(lines)-i), styleMuted, "")
 			break
 		}
-		b.SetString(2, y+1+i, expandTabs(l), diffStyle(l), "")
+		shown := expandTabs(l)
+		if l != "" && strings.ContainsRune("+- ", rune(l[0])) && !strings.HasPrefix(l, "+++") && !strings.HasPrefix(l, "---") {
+			shown = l[:1] + expandTabs(l[1:]) // tab stops count from the text, not the diff marker
+		}
+		b.SetString(2, y+1+i, shown, diffStyle(l), "")
 	}
 	keys := "[y] yes  [a] yes for this session  [n] no, with a reason  [Esc] no"
 	b.SetString(0, y+rows-1, keys, styleAccent, "")

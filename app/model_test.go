@@ -1,0 +1,261 @@
+package app
+
+import (
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/quire-sh/quire/engine/event"
+	"github.com/quire-sh/quire/render"
+	"github.com/quire-sh/quire/scrollback"
+	"github.com/quire-sh/quire/term"
+)
+
+var t0 = time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC)
+
+func newTestModel() *Model {
+	tr := scrollback.New(scrollback.Options{Width: 80, Height: 20})
+	m := NewModel(tr, nil, Status{Model: "m", Sandbox: "workspace", Approval: "ask"}, false)
+	m.SetSize(80, 24)
+	return m
+}
+
+func key(r rune) term.KeyEvent { return term.KeyEvent{Key: term.KeyRune, Rune: r} }
+
+func ctrlKey(r rune) term.KeyEvent { return term.KeyEvent{Key: term.KeyRune, Rune: r, Mod: term.ModCtrl} }
+
+func named(k term.Key) term.KeyEvent { return term.KeyEvent{Key: k} }
+
+func typeText(m *Model, s string) {
+	for _, r := range s {
+		m.HandleInput(key(r), t0)
+	}
+}
+
+func startTurn(m *Model) {
+	m.HandleEvent(event.Event{Kind: event.UserMessage, Turn: 1, Text: "hi"}, t0)
+	m.HandleEvent(event.Event{Kind: event.TurnStarted, Turn: 1}, t0)
+}
+
+func askApproval(m *Model, id string) {
+	m.HandleEvent(event.Event{Kind: event.ToolCallRequested, Turn: 1, Call: &event.ToolCall{ID: id, Name: "shell", Arguments: []byte(`{"command":"ls"}`)}}, t0)
+	m.HandleEvent(event.Event{Kind: event.ApprovalRequested, Turn: 1, Approval: &event.Approval{CallID: id, Tool: "shell", Target: "ls", Preview: "ls"}}, t0)
+}
+
+func TestCtrlCLadder(t *testing.T) {
+	m := newTestModel()
+	startTurn(m)
+	if got := m.HandleInput(ctrlKey('c'), t0); !reflect.DeepEqual(got, []Effect{CancelEffect{}}) {
+		t.Fatalf("Ctrl+C during a turn: %v, want a cancel", got)
+	}
+	m.HandleEvent(event.Event{Kind: event.TurnEnded, Turn: 1, End: &event.TurnEnd{State: event.TurnCancelled}}, t0)
+
+	m = newTestModel()
+	typeText(m, "draft")
+	m.HandleInput(ctrlKey('c'), t0)
+	if !m.editor.Empty() || m.Quit() {
+		t.Fatal("Ctrl+C with text must clear the prompt and not quit")
+	}
+	m.HandleInput(ctrlKey('c'), t0.Add(5*time.Second))
+	if m.Quit() {
+		t.Fatal("the first Ctrl+C on an empty prompt must only arm quitting")
+	}
+	m.HandleInput(ctrlKey('c'), t0.Add(7*time.Second))
+	if m.Quit() {
+		t.Fatal("a second Ctrl+C after the 1 s window must not quit")
+	}
+	m.HandleInput(ctrlKey('c'), t0.Add(7*time.Second+500*time.Millisecond))
+	if !m.Quit() {
+		t.Fatal("two Ctrl+C within 1 s must quit")
+	}
+}
+
+func TestCtrlCEscapesOverlays(t *testing.T) {
+	m := newTestModel()
+	m.HandleInput(named(term.KeyF1), t0)
+	if !m.help {
+		t.Fatal("F1 did not open help")
+	}
+	m.HandleInput(ctrlKey('c'), t0)
+	m.HandleInput(ctrlKey('c'), t0.Add(100*time.Millisecond))
+	m.HandleInput(ctrlKey('c'), t0.Add(200*time.Millisecond))
+	if !m.Quit() {
+		t.Fatal("the help overlay swallowed quitting")
+	}
+}
+
+func TestApprovalIsTheTopLayer(t *testing.T) {
+	m := newTestModel()
+	startTurn(m)
+	m.focus = focusPager
+	askApproval(m, "c1")
+	if got := m.HandleInput(key('y'), t0); !reflect.DeepEqual(got, []Effect{AnswerEffect{CallID: "c1", Decision: event.Approve}}) {
+		t.Fatalf("y: %v", got)
+	}
+	askApproval(m, "c2")
+	if got := m.HandleInput(key('a'), t0); !reflect.DeepEqual(got, []Effect{AnswerEffect{CallID: "c2", Decision: event.ApproveSession}}) {
+		t.Fatalf("a: %v", got)
+	}
+	askApproval(m, "c3")
+	if got := m.HandleInput(key('n'), t0); got != nil {
+		t.Fatalf("n must ask for a reason first, got %v", got)
+	}
+	typeText(m, "too risky")
+	if got := m.HandleInput(named(term.KeyEnter), t0); !reflect.DeepEqual(got, []Effect{AnswerEffect{CallID: "c3", Decision: event.Deny, Reason: "too risky"}}) {
+		t.Fatalf("n + reason: %v", got)
+	}
+	askApproval(m, "c4")
+	if got := m.HandleInput(named(term.KeyEscape), t0); !reflect.DeepEqual(got, []Effect{AnswerEffect{CallID: "c4", Decision: event.Deny}}) {
+		t.Fatalf("Esc: %v", got)
+	}
+	if len(m.approvals) != 0 {
+		t.Fatalf("answered approvals still pending: %v", m.approvals)
+	}
+}
+
+func TestPromptSubmitAndNewlines(t *testing.T) {
+	m := newTestModel()
+	typeText(m, "line one")
+	m.HandleInput(ctrlKey('j'), t0)
+	typeText(m, "two")
+	m.HandleInput(term.KeyEvent{Key: term.KeyEnter, Mod: term.ModAlt}, t0)
+	typeText(m, "three")
+	got := m.HandleInput(named(term.KeyEnter), t0)
+	want := []Effect{SubmitEffect{Text: "line one\ntwo\nthree"}}
+	if !reflect.DeepEqual(got, want) {
+		t.Fatalf("submit: %v, want %v", got, want)
+	}
+	if !m.editor.Empty() {
+		t.Fatal("the prompt was not cleared after submitting")
+	}
+	m.HandleInput(named(term.KeyUp), t0)
+	if m.editor.Text() != "line one\ntwo\nthree" {
+		t.Fatalf("Up did not recall the prompt: %q", m.editor.Text())
+	}
+}
+
+func TestLargePasteIsAChipSentInFull(t *testing.T) {
+	m := newTestModel()
+	big := strings.Repeat("log line\n", 50)
+	m.HandleInput(term.PasteEvent{Text: big}, t0)
+	if strings.Contains(m.editor.Text(), "log line") || !strings.Contains(m.editor.Text(), "[pasted 51 lines") {
+		t.Fatalf("the prompt shows %q", m.editor.Text())
+	}
+	typeText(m, " why?")
+	got := m.HandleInput(named(term.KeyEnter), t0)
+	if len(got) != 1 || got[0].(SubmitEffect).Text != big+" why?" {
+		t.Fatalf("the paste was not sent in full: %v", got)
+	}
+}
+
+func TestSlashCommands(t *testing.T) {
+	tests := []struct {
+		in   string
+		want []Effect
+	}{
+		{"/compact keep the API", []Effect{CompactEffect{Focus: "keep the API"}}},
+		{"/mode minimal", []Effect{ModeEffect{Minimal: true}}},
+		{"/mode full", nil},
+		{"/export out.jsonl", []Effect{ExportEffect{Path: "out.jsonl"}}},
+		{"/rewind 2 files", []Effect{SlashEffect{Inv: SlashInvocation{Name: "rewind", Args: []string{"2", "files"}}}}},
+		{"/nope", nil},
+	}
+	for _, tt := range tests {
+		m := newTestModel()
+		typeText(m, tt.in)
+		if got := m.HandleInput(named(term.KeyEnter), t0); !reflect.DeepEqual(got, tt.want) {
+			t.Errorf("%s: %#v, want %#v", tt.in, got, tt.want)
+		}
+	}
+}
+
+func TestEscCancelsTheTurnOrOpensThePager(t *testing.T) {
+	m := newTestModel()
+	startTurn(m)
+	if got := m.HandleInput(named(term.KeyEscape), t0); !reflect.DeepEqual(got, []Effect{CancelEffect{}}) {
+		t.Fatalf("Esc during a turn: %v", got)
+	}
+	m.HandleEvent(event.Event{Kind: event.TurnEnded, Turn: 1, End: &event.TurnEnd{State: event.TurnCancelled}}, t0)
+	m.HandleInput(named(term.KeyEscape), t0)
+	if m.focus != focusPager {
+		t.Fatal("Esc when idle must move to the pager")
+	}
+	m.HandleInput(key('q'), t0)
+	if m.focus != focusPrompt {
+		t.Fatal("q in the pager must return to the prompt")
+	}
+}
+
+func TestIdleModelNeverWakes(t *testing.T) {
+	m := newTestModel()
+	if w := m.NextWake(t0); !w.IsZero() {
+		t.Fatalf("an idle quire schedules a wake-up at %v", w)
+	}
+	startTurn(m)
+	if w := m.NextWake(t0); w.IsZero() {
+		t.Fatal("a running turn must animate its spinner")
+	}
+	m.HandleEvent(event.Event{Kind: event.TurnEnded, Turn: 1, End: &event.TurnEnd{State: event.TurnCompleted}}, t0)
+	if w := m.NextWake(t0); !w.IsZero() {
+		t.Fatal("the spinner keeps waking after the turn ended")
+	}
+}
+
+func TestReplayRefusesPromptsAndPlaysKeys(t *testing.T) {
+	tr := scrollback.New(scrollback.Options{Width: 80, Height: 20})
+	m := NewModel(tr, nil, Status{Replay: true}, false)
+	if got := m.HandleInput(key('p'), t0); !reflect.DeepEqual(got, []Effect{PlaybackEffect{}}) {
+		t.Fatalf("p: %v", got)
+	}
+	if got := m.HandleInput(key('.'), t0); !reflect.DeepEqual(got, []Effect{PlaybackEffect{Step: true}}) {
+		t.Fatalf(".: %v", got)
+	}
+	m.HandleInput(key('q'), t0)
+	if !m.Quit() {
+		t.Fatal("q must leave a replay")
+	}
+}
+
+// screenText draws the full view and returns its rows as text.
+func screenText(m *Model, w, h int) []string {
+	b := render.NewBuffer(w, h)
+	m.DrawFull(b, t0)
+	rows := make([]string, h)
+	for y := range h {
+		var sb strings.Builder
+		for x := range w {
+			c := b.Cell(x, y)
+			sb.WriteString(c.String())
+		}
+		rows[y] = strings.TrimRight(sb.String(), " ")
+	}
+	return rows
+}
+
+func TestApprovalPanelShowsTheDiff(t *testing.T) {
+	m := newTestModel()
+	startTurn(m)
+	m.HandleEvent(event.Event{Kind: event.ApprovalRequested, Turn: 1, Approval: &event.Approval{
+		CallID: "e1", Tool: "edit_file", Target: "main.go",
+		Preview: "--- a/main.go\n+++ b/main.go\n@@ -1 +1 @@\n-\told()\n+\tnew()\n",
+	}}, t0)
+	all := strings.Join(screenText(m, 80, 24), "\n")
+	for _, want := range []string{"Allow edit_file main.go ?", "-    old()", "+    new()", "[y] yes"} {
+		if !strings.Contains(all, want) {
+			t.Errorf("the approval panel lacks %q:\n%s", want, all)
+		}
+	}
+}
+
+func TestStatusLineDropsPartsToFit(t *testing.T) {
+	m := newTestModel()
+	rows := screenText(m, 40, 10)
+	status := rows[9]
+	if !strings.HasPrefix(status, "ready") || !strings.Contains(status, "m") {
+		t.Fatalf("status line %q", status)
+	}
+	if render.StringWidth(status) > 40 {
+		t.Fatalf("status line overflows: %q", status)
+	}
+}
