@@ -23,7 +23,9 @@ func newTestModel() *Model {
 
 func key(r rune) term.KeyEvent { return term.KeyEvent{Key: term.KeyRune, Rune: r} }
 
-func ctrlKey(r rune) term.KeyEvent { return term.KeyEvent{Key: term.KeyRune, Rune: r, Mod: term.ModCtrl} }
+func ctrlKey(r rune) term.KeyEvent {
+	return term.KeyEvent{Key: term.KeyRune, Rune: r, Mod: term.ModCtrl}
+}
 
 func named(k term.Key) term.KeyEvent { return term.KeyEvent{Key: k} }
 
