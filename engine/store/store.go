@@ -117,6 +117,7 @@ func (s *Store) create(id, cwd, forkedFrom string) (*Writer, error) {
 		return nil, fmt.Errorf("create session %s: %w", id, err)
 	}
 	syncDir(parent) // make the new name survive a power loss before the first ack
+	syncDir(s.sessionsRoot())
 	w.dir, w.path = final, filepath.Join(final, eventsFile)
 	w.view.path = w.path
 	return w, nil

@@ -221,12 +221,23 @@ func (s *Store) Export(w io.Writer, id string) error {
 }
 
 // Export writes the session as a transcript, streaming the events.
-func (r *Reader) Export(w io.Writer, now time.Time) error {
-	sum, err := r.view.Summary()
+func (r *Reader) Export(w io.Writer, now time.Time) error { return r.view.export(w, now) }
+
+// Export writes the session as a transcript, after committing what waits:
+// how a running session exports itself.
+func (w *Writer) Export(out io.Writer, now time.Time) error {
+	if err := w.Flush(); err != nil {
+		return err
+	}
+	return w.view.export(out, now)
+}
+
+func (v view) export(w io.Writer, now time.Time) error {
+	sum, err := v.Summary()
 	if err != nil {
 		return err
 	}
-	n, err := r.count()
+	n, err := v.count()
 	if err != nil {
 		return err
 	}
@@ -234,7 +245,7 @@ func (r *Reader) Export(w io.Writer, now time.Time) error {
 	if err := tw.header(HeaderFor(sum, n, now)); err != nil {
 		return err
 	}
-	if err := r.each(1, 0, tw.event); err != nil {
+	if err := v.each(1, 0, tw.event); err != nil {
 		return err
 	}
 	return tw.flush()

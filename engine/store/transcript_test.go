@@ -36,6 +36,21 @@ func TestExportRoundTrip(t *testing.T) {
 	if h != want {
 		t.Fatalf("header = %+v\nwant     %+v", h, want)
 	}
+	// A running session exports itself the same way.
+	w, err = st.Append("rt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var live bytes.Buffer
+	if err := w.Export(&live, baseTime); err != nil {
+		t.Fatal(err)
+	}
+	w.Close()
+	if _, fromLive, err := ReadTranscript(&live); err != nil {
+		t.Fatal(err)
+	} else {
+		mustEqualEvents(t, fromLive, events)
+	}
 	// And the reader accepts what WriteTranscript writes.
 	buf.Reset()
 	if err := WriteTranscript(&buf, want, got); err != nil {
