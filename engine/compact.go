@@ -59,6 +59,11 @@ func (s *Session) startAutoCompaction(reason string) {
 }
 
 func (s *Session) startManualCompaction(focus string) {
+	if len(s.hist.msgs) == 0 {
+		s.notice(0, "info", "Nothing to compact yet.")
+		s.maybeStart()
+		return
+	}
 	ctx, cancel := context.WithCancel(context.Background())
 	s.jobs++
 	s.manual = &manualCompaction{job: s.jobs, cancel: cancel, focus: focus, before: s.estimate()}

@@ -332,3 +332,12 @@ func TestCloseDuringATurnEndsIt(t *testing.T) {
 		t.Fatalf("%d user messages", n)
 	}
 }
+
+func TestCompactWithNothingToCompact(t *testing.T) {
+	h := newHarness(t, testserver.Script{}, nil)
+	h.s.Compact("")
+	n := h.waitFor("notice", func(e event.Event) bool { return e.Kind == event.Notice })
+	if !strings.Contains(n.Text, "Nothing to compact") || len(h.srv.Requests()) != 0 {
+		t.Fatalf("notice %q, %d requests", n.Text, len(h.srv.Requests()))
+	}
+}

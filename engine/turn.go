@@ -189,7 +189,9 @@ func (s *Session) presample() {
 		s.startSample()
 		return
 	}
-	if over && !s.suppress.auto() {
+	// After a failed compaction the turn goes on without: trying again at
+	// every round would only repeat the failure and its waits.
+	if over && !s.suppress.auto() && t.compactFailed == nil {
 		reason := fmt.Sprintf("Context window %d%% full: compacting the conversation.", est*100/window)
 		if est >= window {
 			reason = "The latest tool output would overflow the context window: compacting the conversation."
