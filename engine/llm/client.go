@@ -285,16 +285,24 @@ func (c *Client) attempt(ctx context.Context, body []byte, h Handler) (resp Resp
 		if err != nil {
 			return asm.response(), delivered, err
 		}
-		if d.reasoning != "" && h.Reasoning != nil {
-			h.Reasoning(d.reasoning)
-			delivered = true
-		}
-		if d.text != "" && h.Text != nil {
-			h.Text(d.text)
-			delivered = true
-		}
+		delivered = deliver(h, d) || delivered
 	}
+	deliver(h, asm.flush())
 	return asm.response(), delivered, nil
+}
+
+// deliver hands a delta to h, reporting whether anything was shown.
+func deliver(h Handler, d delta) bool {
+	shown := false
+	if d.reasoning != "" && h.Reasoning != nil {
+		h.Reasoning(d.reasoning)
+		shown = true
+	}
+	if d.text != "" && h.Text != nil {
+		h.Text(d.text)
+		shown = true
+	}
+	return shown
 }
 
 // transportError classifies a failure to send or read: one of our own

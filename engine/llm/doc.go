@@ -10,6 +10,10 @@
 // parser that never splits a UTF-8 character and bounds an event at 1 MiB,
 // and separate first-token and inter-chunk idle deadlines.
 //
+// Reasoning a model writes inline as "<think>…</think>" in its answer
+// (common with local OpenAI-compatible servers) is moved to the reasoning
+// lane as it streams.
+//
 // Client.Stream makes one logical call: it retries 429, 5xx, network
 // failures, broken streams and client-side timeouts with exponential
 // backoff and jitter (honouring Retry-After and "try again in Xs" hints,

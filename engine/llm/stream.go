@@ -39,6 +39,7 @@ type assembler struct {
 	lastIndex       int
 	finish          string
 	usage           *Usage
+	think           thinkSplitter
 }
 
 type callBuilder struct {
@@ -63,8 +64,9 @@ func (a *assembler) add(data []byte) (delta, error) {
 		return d, nil
 	}
 	ch := c.Choices[0]
-	d.text = ch.Delta.Content
-	d.reasoning = ch.Delta.ReasoningContent + reasoningText(ch.Delta.Reasoning)
+	text, inline := a.think.feed(ch.Delta.Content)
+	d.text = text
+	d.reasoning = ch.Delta.ReasoningContent + reasoningText(ch.Delta.Reasoning) + inline
 	a.text = append(a.text, d.text...)
 	a.reasoning = append(a.reasoning, d.reasoning...)
 	for i, tc := range ch.Delta.ToolCalls {
@@ -110,6 +112,15 @@ func (a *assembler) addCall(pos int, tc openai.ToolCall) {
 		b.name += n
 	}
 	b.args = append(b.args, tc.Function.Arguments...)
+}
+
+// flush ends the stream: text held back in case it began a tag is
+// released.
+func (a *assembler) flush() delta {
+	text, reasoning := a.think.finish()
+	a.text = append(a.text, text...)
+	a.reasoning = append(a.reasoning, reasoning...)
+	return delta{text: text, reasoning: reasoning}
 }
 
 func (a *assembler) response() Response {
