@@ -177,8 +177,10 @@ func (b *Buffer) Fill(x, y, w, h int, st Style) {
 
 // place writes one cluster at row[x]; a wide one also claims row[x+1].
 func place(row []Cell, x int, g string, wide bool, st Style, link string) {
-	breakWide(row, x)
-	if wide {
+	if row[x].kind != narrowCell {
+		breakWide(row, x)
+	}
+	if wide && row[x+1].kind != narrowCell {
 		breakWide(row, x+1)
 	}
 	if g == " " {

@@ -171,25 +171,29 @@ func (s *Screen) encodeFrame() {
 	s.hint.set = false
 	if !h.set || h.top < 0 || h.bottom > e.height || h.bottom-h.top < 2 ||
 		h.n == 0 || abs(h.n) >= h.bottom-h.top {
-		e.stats.CellsChanged += s.encodeRows(s.front)
+		e.stats.CellsChanged += s.encodeRows(s.front, -1)
 		return
 	}
+	// Encode the scroll first (usually the cheaper), then the plain
+	// redraw with the scroll's length as its budget, so the loser is
+	// abandoned as soon as it is known to lose.
 	snapshot := *e
 	prefix := len(e.buf)
-	e.stats.CellsChanged += s.encodeRows(s.front)
-	plain := *e
-
-	*e = snapshot
-	e.buf = append(s.alt[:0], plain.buf[:prefix]...)
+	e.buf = append(s.alt[:0], e.buf[:prefix]...)
 	s.emitScroll(h)
 	s.shiftFront(h)
-	e.stats.CellsChanged += s.encodeRows(s.shifted)
-	if len(e.buf) < len(plain.buf) {
-		s.alt = plain.buf
+	e.stats.CellsChanged += s.encodeRows(s.shifted, -1)
+	scrolled := *e
+
+	*e = snapshot
+	changed := s.encodeRows(s.front, len(scrolled.buf))
+	if changed >= 0 && len(e.buf) < len(scrolled.buf) {
+		e.stats.CellsChanged += changed
+		s.alt = scrolled.buf
 		return
 	}
 	s.alt = e.buf
-	*e = plain
+	*e = scrolled
 }
 
 func abs(n int) int {
@@ -199,10 +203,16 @@ func abs(n int) int {
 	return n
 }
 
-func (s *Screen) encodeRows(old *Buffer) int {
+// encodeRows writes the changes from old to the back buffer and returns
+// the number of cells changed, or -1 as soon as the frame grows past
+// budget bytes (a negative budget is no limit).
+func (s *Screen) encodeRows(old *Buffer, budget int) int {
 	changed := 0
 	for y := range s.back.height {
 		changed += s.enc.encodeRow(y, old.row(y), s.back.row(y))
+		if budget >= 0 && len(s.enc.buf) >= budget {
+			return -1
+		}
 	}
 	return changed
 }
