@@ -72,7 +72,17 @@ func (l *Loop) run(e Effect, now time.Time) {
 		})
 	case SlashEffect:
 		l.withHandler(l.opt.Handlers.Slash != nil, now, "/"+e.Inv.Name+" is not available here", func() (string, error) {
-			return l.opt.Handlers.Slash(e.Inv)
+			r, err := l.opt.Handlers.Slash(e.Inv)
+			if err != nil {
+				return "", err
+			}
+			if r.Session != nil {
+				l.swap(r)
+			}
+			if r.Overlay != nil {
+				m.overlay = r.Overlay
+			}
+			return r.Notice, nil
 		})
 	}
 	l.needDraw = true

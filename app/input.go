@@ -72,8 +72,8 @@ func (m *Model) handleKey(ev term.KeyEvent, now time.Time) []Effect {
 	if m.input.kind != inputNone {
 		return m.inputKey(ev, now)
 	}
-	if m.help {
-		m.help = false
+	if m.overlay != nil {
+		m.overlay = nil
 		return nil
 	}
 	if m.status.Replay {
@@ -110,9 +110,9 @@ func (m *Model) interrupt(now time.Time) []Effect {
 	case !m.quitArmed.IsZero() && now.Sub(m.quitArmed) <= quitWindow:
 		m.quit = true
 		return nil
-	case m.input.kind != inputNone || m.help:
+	case m.input.kind != inputNone || m.overlay != nil:
 		m.input = inputLine{}
-		m.help = false
+		m.overlay = nil
 	case !m.editor.Empty():
 		m.editor.Clear()
 		m.pastes = map[string]string{}
@@ -313,7 +313,7 @@ func (m *Model) promptKey(ev term.KeyEvent, now time.Time) []Effect {
 			return m.pagerKey(ev, now)
 		}
 	case ev.Key == term.KeyF1:
-		m.help = true
+		m.overlay = helpLines()
 	default:
 		editKey(&m.editor, ev)
 	}
@@ -351,7 +351,7 @@ func (m *Model) submit(now time.Time) []Effect {
 func (m *Model) slash(inv SlashInvocation, now time.Time) []Effect {
 	switch inv.Name {
 	case "help":
-		m.help = true
+		m.overlay = helpLines()
 	case "quit":
 		m.quit = true
 	case "compact":

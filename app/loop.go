@@ -37,7 +37,23 @@ type Handlers struct {
 	// Export writes the session's transcript to path ("" picks a name).
 	Export func(path string) (string, error)
 	// Slash carries out the /commands the model hands over.
-	Slash func(inv SlashInvocation) (string, error)
+	Slash func(inv SlashInvocation) (SlashResult, error)
+}
+
+// SlashResult is what a /command did.
+type SlashResult struct {
+	// Notice is shown in the status line.
+	Notice string
+	// Overlay is text to show over the transcript (a session list).
+	Overlay []string
+	// Session, when set, replaces the running session (/clear, /model,
+	// /rewind). With Rebuild the transcript is rebuilt from Prior;
+	// otherwise it is kept.
+	Session Session
+	Rebuild bool
+	Prior   []event.Event
+	// Prompt is put back into the editor (the prompt /rewind went back to).
+	Prompt string
 }
 
 // LoopOptions configure a Loop.
@@ -66,7 +82,8 @@ type Loop struct {
 	inline *render.Inline
 	colors render.Options
 
-	done chan effectDone
+	done   chan effectDone
+	events <-chan event.Event
 
 	lastDraw  time.Time
 	drawAt    time.Time // a deferred draw, or zero
@@ -108,7 +125,7 @@ func (l *Loop) Run(ctx context.Context) error {
 	}
 	defer l.leave()
 	input := l.term.Events()
-	events := l.sess.Events()
+	l.events = l.sess.Events()
 	for {
 		now := time.Now()
 		if l.m.Quit() {
@@ -140,16 +157,16 @@ func (l *Loop) Run(ctx context.Context) error {
 			continue
 		default:
 		}
-		if len(input) == 0 && events != nil {
+		if len(input) == 0 && l.events != nil {
 			select {
-			case e, ok := <-events:
+			case e, ok := <-l.events:
 				if !ok {
-					events = nil
+					l.events = nil
 					l.sessEnded = true
 					continue
 				}
 				l.onEvent(e, now)
-				l.drainEvents(events, input)
+				l.drainEvents(l.events, input)
 				l.maybeDraw(time.Now())
 				continue
 			default:
@@ -162,7 +179,7 @@ func (l *Loop) Run(ctx context.Context) error {
 		// Nothing was ready: block on everything, with timers derived from
 		// the state (none when idle, so an idle quire never wakes).
 		timer, stop := l.nextTimer(now)
-		gated := events
+		gated := l.events
 		if len(input) > 0 {
 			gated = nil
 		}
@@ -184,12 +201,12 @@ func (l *Loop) Run(ctx context.Context) error {
 		case e, ok := <-gated:
 			stop()
 			if !ok {
-				events = nil
+				l.events = nil
 				l.sessEnded = true
 				continue
 			}
 			l.onEvent(e, time.Now())
-			l.drainEvents(events, input)
+			l.drainEvents(l.events, input)
 		case <-timer:
 		}
 		l.tick(time.Now())
@@ -340,7 +357,7 @@ func (l *Loop) draw(now time.Time) {
 		if lines := l.m.tr.TakeFinished(); len(lines) > 0 {
 			l.inline.InsertAbove(lines...)
 		}
-		live := l.m.tr.LiveLines()
+		live := l.m.LiveContent(l.m.tr.LiveLines())
 		w, h := l.m.width, l.m.height
 		l.m.tr.Resize(w, max(h, 1))
 		l.inline.SetLiveHeight(l.m.LiveHeight(w, h, len(live)))
@@ -395,6 +412,27 @@ func (l *Loop) leave() {
 		_ = l.inline.Close()
 		l.inline = nil
 	}
+}
+
+// swap replaces the running session (after /clear, /model, /rewind).
+func (l *Loop) swap(r SlashResult) {
+	l.sess = r.Session
+	l.events = r.Session.Events()
+	l.sessEnded = false
+	l.m.running = false
+	l.m.approvals = l.m.approvals[:0]
+	if r.Rebuild {
+		l.m.tr = l.m.newTranscript(r.Prior)
+		if l.inline != nil {
+			// Everything already in the terminal's scrollback stays; the
+			// rebuilt transcript counts as printed up to where it ends.
+			l.m.tr.TakeFinished()
+		}
+	}
+	if r.Prompt != "" {
+		l.m.editor.SetText(r.Prompt)
+	}
+	l.m.dirty = true
 }
 
 // switchMode changes between full-screen and inline at run time. Lines

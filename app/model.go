@@ -59,6 +59,9 @@ type Status struct {
 // effects to run; nothing here does I/O, so every behaviour is a unit test.
 type Model struct {
 	tr      *scrollback.Transcript
+	// newTranscript builds a transcript like tr holding prior events, for
+	// a session swapped in by /clear or /rewind.
+	newTranscript func(prior []event.Event) *scrollback.Transcript
 	editor  Editor
 	history *History
 	status  Status
@@ -66,7 +69,9 @@ type Model struct {
 	focus   focus
 	minimal bool
 	input   inputLine
-	help    bool
+	// overlay is text shown over the transcript (help, the session list)
+	// until any key closes it.
+	overlay []string
 	// histIndex is where the Ctrl+R search continues from.
 	histIndex int
 
@@ -106,6 +111,13 @@ func NewModel(tr *scrollback.Transcript, history *History, status Status, minima
 		history, _ = LoadHistory("")
 	}
 	m := &Model{tr: tr, history: history, status: status, minimal: minimal, pastes: map[string]string{}, dirty: true}
+	m.newTranscript = func(prior []event.Event) *scrollback.Transcript {
+		t := scrollback.New(scrollback.Options{Width: m.width, Height: max(m.height, 1)})
+		for _, e := range prior {
+			t.Apply(e)
+		}
+		return t
+	}
 	if status.Replay {
 		m.focus = focusPager
 	}

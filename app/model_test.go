@@ -76,7 +76,7 @@ func TestCtrlCLadder(t *testing.T) {
 func TestCtrlCEscapesOverlays(t *testing.T) {
 	m := newTestModel()
 	m.HandleInput(named(term.KeyF1), t0)
-	if !m.help {
+	if m.overlay == nil {
 		t.Fatal("F1 did not open help")
 	}
 	m.HandleInput(ctrlKey('c'), t0)

@@ -70,7 +70,7 @@ func (m *Model) pagerKey(ev term.KeyEvent, now time.Time) []Effect {
 		t.Unfocus()
 		m.focus = focusPrompt
 	case ev.Key == term.KeyF1, plain(ev, 'H'):
-		m.help = true
+		m.overlay = helpLines()
 	}
 	return nil
 }

@@ -52,14 +52,15 @@ func Run(ctx context.Context, opt RunOptions) error {
 	if err != nil {
 		return err
 	}
-	defer sess.Close()
+	cur := &sessionSwitcher{opt: opt.SessionOptions, cur: sess}
+	defer func() { cur.cur.Close() }()
 	status := Status{Model: opt.Config.Model, Sandbox: opt.Config.Sandbox, Approval: opt.Config.Approval}
 	err = runLoop(ctx, opt.Config, sess.Session, sess.Env.Dir, status, sess.Prior, opt.Prompt, Handlers{
-		Edit:   editInEditor,
-		Export: func(path string) (string, error) { return exportSession(sess, path) },
+		Export: func(path string) (string, error) { return exportSession(cur.cur, path) },
+		Slash:  cur.slash,
 	})
-	if sess.Writer != nil {
-		fmt.Fprintf(opt.Stderr, "session %s saved; continue it with: quire resume %s\n", sess.Writer.ID(), sess.Writer.ID())
+	if w := cur.cur.Writer; w != nil {
+		fmt.Fprintf(opt.Stderr, "session %s saved; continue it with: quire resume %s\n", w.ID(), w.ID())
 	}
 	return err
 }
@@ -80,6 +81,13 @@ func runLoop(ctx context.Context, cfg *Config, sess Session, cwd string, status 
 	}
 	hist, herr := LoadHistory(filepath.Join(StateDir(os.Getenv), "history.jsonl"))
 	m := NewModel(tr, hist, status, cfg.Minimal)
+	m.newTranscript = func(prior []event.Event) *scrollback.Transcript {
+		t := NewTranscript(cfg, cwd, max(m.width, 1), max(m.height, 1))
+		for _, e := range prior {
+			t.Apply(e)
+		}
+		return t
+	}
 	if herr != nil {
 		m.flash(herr.Error(), time.Now())
 	}

@@ -50,18 +50,26 @@ func (s *OpenedSession) Close() {
 	}
 }
 
-// turnRecorder passes events to the store and remembers the current turn,
-// so the checkpoint hook (called from tool goroutines) knows which turn a
-// file's snapshot belongs to. The engine records TurnStarted before it
-// runs any tool of that turn.
+// turnRecorder passes events to the store and keeps the checkpoints in
+// step with the turns: it remembers the current turn, so the checkpoint
+// hook (called from tool goroutines) knows which turn a file's snapshot
+// belongs to, and it closes a turn's checkpoints when the turn ends, so a
+// later /rewind can tell quire's writes from someone else's. The engine
+// records TurnStarted before it runs any tool of that turn.
 type turnRecorder struct {
 	w    *store.Writer
+	cps  *store.Checkpoints
 	turn atomic.Int64
 }
 
 func (r *turnRecorder) Record(e event.Event, durable bool) error {
-	if e.Kind == event.TurnStarted {
+	switch e.Kind {
+	case event.TurnStarted:
 		r.turn.Store(int64(e.Turn))
+	case event.TurnEnded:
+		if err := r.cps.EndTurn(e.Turn); err != nil {
+			return fmt.Errorf("closing the checkpoints of turn %d: %w", e.Turn, err)
+		}
 	}
 	return r.w.Record(e, durable)
 }
@@ -150,8 +158,8 @@ func OpenSession(opt SessionOptions) (*OpenedSession, error) {
 		ecfg.SessionID = id
 	}
 	out.Writer = w
-	rec := &turnRecorder{w: w}
 	cps := w.Checkpoints(env.Dir)
+	rec := &turnRecorder{w: w, cps: cps}
 	out.Checkpoints = cps
 	env.BeforeWrite = func(path string) error {
 		return cps.BeforeWrite(int(rec.turn.Load()), path)

@@ -67,8 +67,8 @@ func (m *Model) DrawFull(b *render.Buffer, now time.Time) Cursor {
 			restyle(b, gutter+mt.Col, mt.Row, mt.Width, mt.Current)
 		}
 	}
-	if m.help {
-		drawHelp(b, w, th)
+	if m.overlay != nil {
+		drawOverlay(b, m.overlay, w, th)
 	}
 	return m.cursor
 }
@@ -114,6 +114,20 @@ func (m *Model) DrawLive(b *render.Buffer, live []render.Line, now time.Time) Cu
 		b.SetLine(0, y, live[start+y])
 	}
 	return m.cursor
+}
+
+// LiveContent is what the inline live region shows above the prompt: the
+// transcript's still-changing tail, or an open overlay (help, the session
+// list) in its place.
+func (m *Model) LiveContent(tail []render.Line) []render.Line {
+	if m.overlay == nil {
+		return tail
+	}
+	lines := make([]render.Line, 0, len(m.overlay)+1)
+	for _, s := range m.overlay {
+		lines = append(lines, render.Plain(s, render.Style{}))
+	}
+	return append(lines, render.Plain("any key closes this", styleMuted))
 }
 
 // LiveHeight is the inline region's height for a terminal of the given
@@ -415,15 +429,14 @@ func helpLines() []string {
 	return append(keys, slashHelp()...)
 }
 
-// drawHelp draws the help overlay over the top rows.
-func drawHelp(b *render.Buffer, w, h int) {
-	lines := helpLines()
+// drawOverlay draws text over the top rows of the transcript.
+func drawOverlay(b *render.Buffer, lines []string, w, h int) {
 	for i := 0; i < len(lines) && i+1 < h; i++ {
 		b.Fill(0, i, w, 1, render.Style{})
 		b.SetString(1, i, lines[i], render.Style{}, "")
 	}
 	if len(lines)+1 < h {
 		b.Fill(0, len(lines), w, 1, render.Style{})
-		b.SetString(1, len(lines), "any key closes this help", styleMuted, "")
+		b.SetString(1, len(lines), "any key closes this", styleMuted, "")
 	}
 }
