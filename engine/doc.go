@@ -14,6 +14,10 @@
 //	info := s.Info()
 //	s.Close()                            // Events is closed after the last event
 //
+// For scripts, Exec runs one unattended turn (calls that would need
+// approval are denied like a policy denial and the turn goes on) and
+// prints its answer or its events as JSONL.
+//
 // The events (package event) are the session's whole output and its
 // record: the UI draws them, the Recorder stores them, and
 // HistoryFromEvents rebuilds from them exactly the history the model
