@@ -28,9 +28,9 @@
 //
 // # Enforcement
 //
-// Run starts `quire __quire-sandbox-exec PROFILE_JSON bash -c CMD` in a
-// new session and process group. The launcher (Launch) confines itself
-// and then execs the command, so everything it starts inherits the
+// Run starts `quire __quire-sandbox-exec SPEC_JSON bash -c CMD` in a new
+// session. The launcher (Launch) confines itself and then starts the
+// command as its child, so everything the command starts inherits the
 // confinement, which cannot be lifted:
 //
 //  1. When protected paths exist inside writable trees, the launcher runs
@@ -88,13 +88,16 @@
 //   - Root: Landlock and seccomp bind root too, but root keeps its
 //     capabilities for everything they do not cover, so running quire as
 //     root is weaker confinement.
-//   - Process scope: cancel, timeout and the end of the command send
-//     SIGTERM, then SIGKILL after a grace period, to the command's process
-//     group, only while its leader is unreaped, so a reused pid is never
-//     signalled. A process that leaves the group with setsid(2) escapes
-//     that cleanup (it stays confined). If quire itself is killed with
-//     SIGKILL, the kernel kills the group leader (PR_SET_PDEATHSIG) but
-//     not its background children.
+//   - Process scope: the launcher stays as the command's parent and a
+//     child subreaper, so orphans, including processes that left the
+//     command's group with setsid(2), are re-parented to it. When the
+//     command exits, is cancelled or times out, or when quire dies (the
+//     kernel sends the launcher SIGTERM), every descendant gets SIGTERM,
+//     then SIGKILL after the grace period; the command's group only while
+//     its leader is unreaped, others through pidfds, so a reused pid is
+//     never signalled. A process that escapes the launcher's subtree
+//     entirely (none can without a privileged helper) or a launcher killed
+//     with SIGKILL would leave survivors.
 //   - File tools check a path, then write it: a command running at the
 //     same moment could swap a directory for a symlink in between.
 package sandbox

@@ -5,9 +5,11 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"os/signal"
 	"runtime"
 	"sync/atomic"
 	"syscall"
+	"time"
 
 	"golang.org/x/sys/unix"
 )
@@ -15,7 +17,7 @@ import (
 // LauncherArg is the hidden first argument that turns the quire binary
 // (or a test binary, from TestMain) into the sandbox launcher:
 //
-//	quire __quire-sandbox-exec PROFILE_JSON PROGRAM [ARG...]
+//	quire __quire-sandbox-exec SPEC_JSON PROGRAM [ARG...]
 const LauncherArg = "__quire-sandbox-exec"
 
 // launchFailed is the exit status of a launcher that could not confine
@@ -38,38 +40,65 @@ func MaybeLaunch() {
 // test suite) in place of the command. It is process-wide by nature.
 var launcherReady atomic.Bool
 
-// Launch confines the current process to the profile encoded in args[0]
-// and execs args[1:]. It never returns: on any failure it reports on
-// stderr and exits with status 125 without running the program.
+// launchSpec is what Run hands the launcher, as JSON in its first
+// argument.
+type launchSpec struct {
+	Profile Profile `json:"profile"`
+	GraceMS int64   `json:"grace_ms"`
+}
+
+// Launch confines the current process to the profile encoded in args[0],
+// runs args[1:] as its child and supervises it (see supervise); it exits
+// with the child's status and never returns. If it cannot confine itself
+// it reports on stderr and exits with status 125 without running
+// anything.
 func Launch(args []string) {
-	if err := launch(args); err != nil {
+	status, err := launch(args)
+	if err != nil {
 		fmt.Fprintf(os.Stderr, "quire sandbox: %v; the command was not run\n", err)
 		os.Exit(launchFailed)
 	}
-	panic("unreachable")
+	exitLike(status)
 }
 
-func launch(args []string) error {
+func launch(args []string) (syscall.WaitStatus, error) {
 	if len(args) < 2 {
-		return fmt.Errorf("usage: %s PROFILE_JSON PROGRAM [ARG...]", LauncherArg)
+		return 0, fmt.Errorf("usage: %s SPEC_JSON PROGRAM [ARG...]", LauncherArg)
 	}
-	var p Profile
-	if err := json.Unmarshal([]byte(args[0]), &p); err != nil {
-		return fmt.Errorf("decode profile: %w", err)
+	var spec launchSpec
+	if err := json.Unmarshal([]byte(args[0]), &spec); err != nil {
+		return 0, fmt.Errorf("decode launch spec: %w", err)
 	}
 	prog, err := exec.LookPath(args[1])
 	if err != nil {
-		return err
+		return 0, err
 	}
-	// Keep this goroutine on one thread through exec; the restrictions
-	// below apply to every thread anyway.
+	// Keep this goroutine on one thread; the restrictions below apply to
+	// every thread anyway.
 	runtime.LockOSThread()
-	if p.Enforced {
-		if err := confine(p); err != nil {
-			return err
+	if spec.Profile.Enforced {
+		if err := confine(spec.Profile); err != nil {
+			return 0, err
 		}
 	}
-	return syscall.Exec(prog, args[1:], os.Environ())
+	grace := time.Duration(spec.GraceMS) * time.Millisecond
+	if grace <= 0 {
+		grace = DefaultGrace
+	}
+	return supervise(prog, args[1:], grace)
+}
+
+// exitLike ends the launcher the way its child ended: with the same exit
+// code, or killed by the same signal.
+func exitLike(ws syscall.WaitStatus) {
+	if ws.Signaled() {
+		sig := ws.Signal()
+		signal.Reset(sig)
+		syscall.Kill(os.Getpid(), sig)
+		time.Sleep(100 * time.Millisecond) // the signal may be ignorable
+		os.Exit(128 + int(sig))
+	}
+	os.Exit(ws.ExitStatus())
 }
 
 // confine applies p to the whole process: the read-only binds of the

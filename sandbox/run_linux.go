@@ -49,13 +49,13 @@ type Exit struct {
 	Cancelled bool
 }
 
-// Run runs c confined to p (see Launch), in a session and process group
-// of its own with stdin from /dev/null and no controlling terminal. When
-// ctx ends, or when the command's main process exits, every process left
-// in its group gets SIGTERM and, after the grace period, SIGKILL. The
-// group is only ever signalled while its leader is unreaped, so its id
-// cannot have been reused. An error means the command did not run (for
-// example, p cannot be enforced on this kernel).
+// Run runs c confined to p through the launcher (see Launch), in a
+// session of its own with stdin from /dev/null and no controlling
+// terminal. When ctx ends, or when the command's main process exits, every
+// process it left behind gets SIGTERM and, after the grace period,
+// SIGKILL (see supervise); if quire dies, the kernel tells the launcher to
+// do the same. An error means the command did not run (for example, p
+// cannot be enforced on this kernel).
 func Run(ctx context.Context, p Profile, s Support, c Command) (Exit, error) {
 	if len(c.Argv) == 0 {
 		return Exit{}, errors.New("no command given")
@@ -63,13 +63,13 @@ func Run(ctx context.Context, p Profile, s Support, c Command) (Exit, error) {
 	if err := p.Check(s); err != nil {
 		return Exit{}, err
 	}
-	cmd, err := launcherCommand(p, c)
-	if err != nil {
-		return Exit{}, err
-	}
 	grace := c.Grace
 	if grace <= 0 {
 		grace = DefaultGrace
+	}
+	cmd, err := launcherCommand(p, c, grace)
+	if err != nil {
+		return Exit{}, err
 	}
 	pr, pw, err := os.Pipe()
 	if err != nil {
@@ -78,8 +78,8 @@ func Run(ctx context.Context, p Profile, s Support, c Command) (Exit, error) {
 	cmd.Stdout, cmd.Stderr = pw, pw
 
 	// Pdeathsig is tied to the thread that forks; keep one thread for the
-	// command's whole life so the child is killed if quire dies, not when
-	// the Go runtime retires an idle thread.
+	// command's whole life so the launcher is told when quire dies, not
+	// when the Go runtime retires an idle thread.
 	started := make(chan error, 1)
 	result := make(chan Exit, 1)
 	go func() {
@@ -90,7 +90,7 @@ func Run(ctx context.Context, p Profile, s Support, c Command) (Exit, error) {
 			return
 		}
 		started <- nil
-		result <- supervise(ctx, cmd, grace)
+		result <- waitLauncher(ctx, cmd, grace)
 	}()
 	err = <-started
 	pw.Close()
@@ -117,9 +117,11 @@ func Run(ctx context.Context, p Profile, s Support, c Command) (Exit, error) {
 	return exit, nil
 }
 
-// supervise waits for the group leader to exit without reaping it, ends
-// the rest of its group, then reaps it.
-func supervise(ctx context.Context, cmd *exec.Cmd, grace time.Duration) Exit {
+// waitLauncher waits for the launcher to exit without reaping it, asks
+// it to stop when ctx ends (it then ends the command's whole tree, see
+// supervise), and reaps it. The launcher is only signalled while
+// unreaped, so its pid cannot have been reused.
+func waitLauncher(ctx context.Context, cmd *exec.Cmd, grace time.Duration) Exit {
 	pid := cmd.Process.Pid
 	exited := make(chan struct{})
 	go func() {
@@ -137,23 +139,16 @@ func supervise(ctx context.Context, cmd *exec.Cmd, grace time.Duration) Exit {
 	case <-exited:
 	case <-ctx.Done():
 		cancelled = true
-		killGroup(pid, syscall.SIGTERM)
+		_ = syscall.Kill(pid, syscall.SIGTERM)
 		select {
 		case <-exited:
-		case <-time.After(grace):
-			killGroup(pid, syscall.SIGKILL)
+		case <-time.After(grace + launcherSlack):
+			// The launcher is stuck: kill it and its group. Its
+			// descendants then lose their reaper, the one case where
+			// something may survive.
+			_ = syscall.Kill(-pid, syscall.SIGKILL)
 			<-exited
 		}
-	}
-	// The leader is a zombie: its pid, and so the group id, stay reserved
-	// until the reap below. End whatever it left behind.
-	if groupAlive(pid) {
-		killGroup(pid, syscall.SIGTERM)
-		deadline := time.Now().Add(grace)
-		for groupAlive(pid) && time.Now().Before(deadline) {
-			time.Sleep(20 * time.Millisecond)
-		}
-		killGroup(pid, syscall.SIGKILL)
 	}
 	cmd.Wait()
 	exit := Exit{Cancelled: cancelled}
@@ -166,61 +161,17 @@ func supervise(ctx context.Context, cmd *exec.Cmd, grace time.Duration) Exit {
 	return exit
 }
 
-func killGroup(pgid int, sig syscall.Signal) { _ = syscall.Kill(-pgid, sig) }
-
-// groupAlive reports whether any process other than a zombie leader is
-// left in the group: kill(-pgid, 0) succeeds while the group has members,
-// and the unreaped leader always is one, so look for others in /proc.
-func groupAlive(pgid int) bool {
-	if syscall.Kill(-pgid, 0) != nil {
-		return false
-	}
-	entries, err := os.ReadDir("/proc")
-	if err != nil {
-		return true
-	}
-	for _, e := range entries {
-		var pid int
-		if _, err := fmt.Sscanf(e.Name(), "%d", &pid); err != nil || pid == pgid {
-			continue
-		}
-		if g, err := syscall.Getpgid(pid); err == nil && g == pgid {
-			if !isZombie(pid) {
-				return true
-			}
-		}
-	}
-	return false
-}
-
-func isZombie(pid int) bool {
-	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
-	if err != nil {
-		return true
-	}
-	// The state follows the parenthesised command name, which may itself
-	// contain parentheses: find the last ')'.
-	for i := len(b) - 1; i >= 0; i-- {
-		if b[i] == ')' {
-			return i+2 < len(b) && (b[i+2] == 'Z' || b[i+2] == 'X')
-		}
-	}
-	return false
-}
+// launcherSlack is how long past the grace period the launcher may take
+// to clean up before it is killed.
+const launcherSlack = 3 * time.Second
 
 // launcherCommand builds the exec.Cmd: the program itself for off, the
 // launcher re-exec for every enforced profile, in a private user and
 // mount namespace when protected paths need read-only binds.
-func launcherCommand(p Profile, c Command) (*exec.Cmd, error) {
-	attr := &syscall.SysProcAttr{Setsid: true, Pdeathsig: syscall.SIGKILL}
-	if !p.Enforced {
-		path, err := exec.LookPath(c.Argv[0])
-		if err != nil {
-			return nil, err
-		}
-		cmd := &exec.Cmd{Path: path, Args: c.Argv, Dir: c.Dir, Env: c.Env, SysProcAttr: attr}
-		return cmd, nil
-	}
+func launcherCommand(p Profile, c Command, grace time.Duration) (*exec.Cmd, error) {
+	// SIGTERM, not SIGKILL, when quire dies: the launcher then ends the
+	// command's whole tree before exiting.
+	attr := &syscall.SysProcAttr{Setsid: true, Pdeathsig: syscall.SIGTERM}
 	if !launcherReady.Load() {
 		return nil, errors.New("this program never called sandbox.MaybeLaunch, so it cannot act as the sandbox launcher; call it first thing in main (and in TestMain)")
 	}
@@ -228,12 +179,12 @@ func launcherCommand(p Profile, c Command) (*exec.Cmd, error) {
 	if err != nil {
 		return nil, fmt.Errorf("find quire's own executable for the sandbox launcher: %w", err)
 	}
-	spec, err := json.Marshal(p)
+	spec, err := json.Marshal(launchSpec{Profile: p, GraceMS: grace.Milliseconds()})
 	if err != nil {
 		return nil, err
 	}
 	env := c.Env
-	if len(protectedTargets(p)) > 0 {
+	if p.Enforced && len(protectedTargets(p)) > 0 {
 		env = append(append([]string(nil), env...), inPrivateNamespaceEnv+"=1")
 		attr.Cloneflags = syscall.CLONE_NEWNS
 		if uid := os.Getuid(); uid != 0 {

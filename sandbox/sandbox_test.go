@@ -6,17 +6,35 @@ import (
 	"fmt"
 	"net"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync"
 	"syscall"
 	"testing"
 	"time"
+
+	"golang.org/x/sys/unix"
 )
 
 func TestMain(m *testing.M) {
 	MaybeLaunch()
+	// Race-enabled launchers otherwise sleep a second at exit.
+	os.Setenv("GORACE", "atexit_sleep_ms=0")
+	if os.Getenv(helperEnv) != "" {
+		helperMain()
+	}
 	os.Exit(m.Run())
+}
+
+// helperEnv turns the test binary into a stand-in for quire that starts
+// a command leaving a background process and then waits to be killed.
+const helperEnv = "QUIRE_SANDBOX_TEST_HELPER"
+
+func helperMain() {
+	p, _ := ProfileByName(Off, ".")
+	Run(context.Background(), p, Support{}, Command{Argv: []string{"bash", "-c", "sleep 1000 & echo $!; wait"}, Dir: ".", Output: os.Stdout})
+	os.Exit(0)
 }
 
 // fixture is a directory tree outside every temp dir (temp dirs are
@@ -312,7 +330,7 @@ func TestNoTerminalAndOwnSession(t *testing.T) {
 	f := newFixture(t)
 	s := requireLandlock(t, false)
 	exit, out := sh(t, f.profile(t, Workspace), s,
-		`[ -t 0 ] && echo stdin-tty; [ -t 1 ] && echo stdout-tty; (: </dev/tty) 2>/dev/null && echo has-ctty; read -r line; echo "read=$?"; echo "sid=$(ps -o sid= -p $$ | tr -d ' ') pid=$$"`)
+		`[ -t 0 ] && echo stdin-tty; [ -t 1 ] && echo stdout-tty; (: </dev/tty) 2>/dev/null && echo has-ctty; read -r line; echo "read=$?"; echo "sid=$(ps -o sid= -p $$ | tr -d ' ') ppid=$PPID"`)
 	if exit.Code != 0 {
 		t.Fatalf("exit %d: %q", exit.Code, out)
 	}
@@ -324,11 +342,14 @@ func TestNoTerminalAndOwnSession(t *testing.T) {
 	if !strings.Contains(out, "read=1") {
 		t.Errorf("stdin is not /dev/null (EOF): %q", out)
 	}
-	var sid, pid int
+	var sid, ppid int
 	if i := strings.Index(out, "sid="); i < 0 {
 		t.Fatalf("no sid in %q", out)
-	} else if _, err := fmt.Sscanf(out[i:], "sid=%d pid=%d", &sid, &pid); err != nil || sid != pid {
-		t.Errorf("the command is not its own session leader: %q", out)
+	} else if _, err := fmt.Sscanf(out[i:], "sid=%d ppid=%d", &sid, &ppid); err != nil || sid != ppid {
+		t.Errorf("the command's session is not the launcher's: %q", out)
+	}
+	if own, _ := unix.Getsid(0); own == sid {
+		t.Errorf("the command shares quire's session %d", own)
 	}
 }
 
@@ -378,7 +399,8 @@ func gone(pid int) bool {
 	if err := syscall.Kill(pid, 0); err != nil {
 		return true
 	}
-	return isZombie(pid)
+	p, ok := readProc(pid)
+	return !ok || p.zombie
 }
 
 func TestCancelAndTimeoutKillTheGroup(t *testing.T) {
@@ -394,7 +416,7 @@ func TestCancelAndTimeoutKillTheGroup(t *testing.T) {
 		t.Fatalf("cancel: exit %+v, grandchild %d gone = %v", exit, pid, gone(pid))
 	}
 
-	ctx, cancel = context.WithTimeout(context.Background(), 300*time.Millisecond)
+	ctx, cancel = context.WithTimeout(context.Background(), 2*time.Second)
 	defer cancel()
 	pid, done = grandchild(t, ctx, p, s)
 	exit = <-done
@@ -470,5 +492,65 @@ func BenchmarkRun(b *testing.B) {
 				}
 			}
 		})
+	}
+}
+
+func TestNothingOutlivesQuire(t *testing.T) {
+	self, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	helper := exec.Command(self)
+	helper.Env = append(os.Environ(), helperEnv+"=1")
+	out, err := helper.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := helper.Start(); err != nil {
+		t.Fatal(err)
+	}
+	var pid int
+	if _, err := fmt.Fscanf(out, "%d\n", &pid); err != nil {
+		t.Fatal(err)
+	}
+	helper.Process.Kill() // quire dies without any chance to clean up
+	helper.Wait()
+	deadline := time.Now().Add(5 * time.Second)
+	for !gone(pid) && time.Now().Before(deadline) {
+		time.Sleep(20 * time.Millisecond)
+	}
+	if !gone(pid) {
+		t.Fatalf("background process %d outlived quire", pid)
+	}
+}
+
+func TestSetsidEscapeeIsEnded(t *testing.T) {
+	f := newFixture(t)
+	p := f.profile(t, Off)
+	var out syncBuffer
+	exit, err := Run(context.Background(), p, Support{}, Command{
+		Argv: []string{"bash", "-c", "setsid sleep 1000 >/dev/null 2>&1 < /dev/null & echo $!"}, Dir: f.ws, Output: &out, Grace: 200 * time.Millisecond})
+	if err != nil || exit.Code != 0 {
+		t.Fatalf("exit %+v, err %v", exit, err)
+	}
+	var pid int
+	fmt.Sscanf(out.String(), "%d", &pid)
+	if pid == 0 || !gone(pid) {
+		t.Fatalf("a process that left the group with setsid (%d) outlived its command", pid)
+	}
+}
+
+func TestExitStatusAndSignal(t *testing.T) {
+	f := newFixture(t)
+	p := f.profile(t, Off)
+	for _, c := range []struct {
+		script string
+		code   int
+		signal string
+	}{{"exit 7", 7, ""}, {"kill -TERM $$", 128 + 15, "SIGTERM"}, {"true", 0, ""}} {
+		exit, err := Run(context.Background(), p, Support{}, Command{Argv: []string{"bash", "-c", c.script}, Dir: f.ws})
+		if err != nil || exit.Code != c.code || exit.Signal != c.signal {
+			t.Errorf("%q: exit %+v, err %v; want code %d signal %q", c.script, exit, err, c.code, c.signal)
+		}
 	}
 }

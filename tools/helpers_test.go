@@ -12,6 +12,8 @@ import (
 
 func TestMain(m *testing.M) {
 	sandbox.MaybeLaunch()
+	// Race-enabled launchers otherwise sleep a second at exit.
+	os.Setenv("GORACE", "atexit_sleep_ms=0")
 	os.Exit(m.Run())
 }
 
