@@ -260,6 +260,10 @@ func (c *Client) attempt(ctx context.Context, body []byte, h Handler) (resp Resp
 		return resp, false, classify(hresp.StatusCode, hresp.Header, b)
 	}
 
+	if ct := hresp.Header.Get("Content-Type"); strings.HasPrefix(ct, "application/json") {
+		// The server ignored "stream": take the whole answer at once.
+		return c.whole(hresp.Body, h)
+	}
 	var asm assembler
 	sse := newSSEReader(hresp.Body)
 	for {
@@ -322,4 +326,44 @@ func (c *Client) transportError(actx context.Context, err error) *Error {
 		return &Error{Kind: KindStream, Detail: "the connection closed in the middle of the answer", Err: err}
 	}
 	return &Error{Kind: KindNetwork, Err: err}
+}
+
+// whole reads a non-streamed chat completion, handing its text to h in
+// one piece.
+func (c *Client) whole(body io.Reader, h Handler) (Response, bool, error) {
+	b, err := io.ReadAll(io.LimitReader(body, 64<<20))
+	if err != nil {
+		return Response{}, false, &Error{Kind: KindStream, Err: err}
+	}
+	var r struct {
+		Choices []struct {
+			Message struct {
+				Content          string            `json:"content"`
+				ReasoningContent string            `json:"reasoning_content"`
+				Reasoning        json.RawMessage   `json:"reasoning"`
+				ToolCalls        []openai.ToolCall `json:"tool_calls"`
+			} `json:"message"`
+			FinishReason string `json:"finish_reason"`
+		} `json:"choices"`
+		Usage *openai.Usage `json:"usage"`
+	}
+	if err := json.Unmarshal(b, &r); err != nil || len(r.Choices) == 0 {
+		return Response{}, false, &Error{Kind: KindStream, Detail: "the server sent a response that is not a chat completion: " + clip(string(b), 80), Err: err}
+	}
+	var asm assembler
+	ch := r.Choices[0]
+	text, inline := asm.think.feed(ch.Message.Content)
+	d := delta{text: text, reasoning: ch.Message.ReasoningContent + reasoningText(ch.Message.Reasoning) + inline}
+	asm.text, asm.reasoning = []byte(d.text), []byte(d.reasoning)
+	for i, tc := range ch.Message.ToolCalls {
+		tc.Index = nil
+		asm.addCall(i, tc)
+	}
+	asm.finish = ch.FinishReason
+	if u := r.Usage; u != nil {
+		asm.usage = &Usage{PromptTokens: u.PromptTokens, CompletionTokens: u.CompletionTokens, TotalTokens: u.TotalTokens}
+	}
+	delivered := deliver(h, d)
+	deliver(h, asm.flush())
+	return asm.response(), delivered, nil
 }

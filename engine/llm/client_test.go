@@ -4,6 +4,9 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"io"
+	"net/http"
+	"net/http/httptest"
 	"strings"
 	"sync"
 	"testing"
@@ -347,5 +350,23 @@ func TestNetworkErrorRetried(t *testing.T) {
 	_, err := c.Stream(context.Background(), simpleRequest(), Handler{})
 	if KindOf(err) != KindNetwork || len(w.get()) != 3 {
 		t.Fatalf("error %v after waits %v", err, w.get())
+	}
+}
+
+func TestNonStreamingAnswerIsAccepted(t *testing.T) {
+	mux := http.NewServeMux()
+	mux.HandleFunc("/v1/chat/completions", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		io.WriteString(w, `{"choices":[{"message":{"role":"assistant","content":"<think>hm</think>Whole.","tool_calls":[{"id":"c1","type":"function","function":{"name":"grep","arguments":"{}"}}]},"finish_reason":"tool_calls"}],"usage":{"prompt_tokens":5,"completion_tokens":2,"total_tokens":7}}`)
+	})
+	srv := httptest.NewServer(mux)
+	defer srv.Close()
+	var shown string
+	resp, err := New(Config{BaseURL: srv.URL + "/v1"}).Stream(context.Background(), simpleRequest(), Handler{Text: func(s string) { shown += s }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if resp.Text != "Whole." || shown != "Whole." || resp.Reasoning != "hm" || len(resp.ToolCalls) != 1 || resp.ToolCalls[0].Name != "grep" || resp.Usage.TotalTokens != 7 {
+		t.Fatalf("%+v", resp)
 	}
 }

@@ -13,9 +13,9 @@ func TestForkKeepsAPrefix(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	events := sessionEvents("src", "/p", 3) // 12 events per turn after the start
+	events := sessionEvents("src", "/p", 3) // 13 events per turn after the start
 	recordAll(t, w, events)
-	upto := uint64(13) // the start and turn 1
+	upto := uint64(14) // the start and turn 1
 	fw, err := w.Fork(upto)
 	if err != nil {
 		t.Fatal(err)

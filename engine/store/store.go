@@ -128,6 +128,12 @@ func (s *Store) create(id, cwd, forkedFrom string) (*Writer, error) {
 // building right now (it holds the lock) is an error.
 func makeTmp(tmp string) error {
 	err := os.Mkdir(tmp, 0o700)
+	if errors.Is(err, fs.ErrNotExist) {
+		// A concurrent Prune removed the (empty) cwd partition.
+		if err = os.MkdirAll(filepath.Dir(tmp), 0o700); err == nil {
+			err = os.Mkdir(tmp, 0o700)
+		}
+	}
 	if !errors.Is(err, fs.ErrExist) {
 		return err
 	}

@@ -166,6 +166,8 @@ func TestTailAndRange(t *testing.T) {
 		{"range 3..7", func() ([]event.Event, error) { return r.Events(3, 7) }, 2, 7},
 		{"range 50..end", func() ([]event.Event, error) { return r.Events(50, 0) }, 49, len(events)},
 		{"range past end", func() ([]event.Event, error) { return r.Events(1000, 0) }, 0, 0},
+		{"last 2 turns", func() ([]event.Event, error) { return r.TailTurns(2) }, len(events) - 26, len(events)},
+		{"more turns than there are", func() ([]event.Event, error) { return r.TailTurns(50) }, 0, len(events)},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			got, err := tc.got()

@@ -124,6 +124,41 @@ func (v view) Tail(n int) ([]event.Event, error) {
 	return out, err
 }
 
+// TailTurns returns the events from the n-th last user message to the
+// end, oldest first (all events if there are fewer prompts): the last n
+// exchanges whole, however many deltas they hold, without reading what
+// came before.
+func (v view) TailTurns(n int) ([]event.Event, error) {
+	if n <= 0 {
+		return nil, nil
+	}
+	var out []event.Event
+	err := v.read(func(tx *bolt.Tx) error {
+		blobs := tx.Bucket(bucketBlobs)
+		c := tx.Bucket(bucketEvents).Cursor()
+		prompts := 0
+		for k, val := c.Last(); k != nil && prompts < n; k, val = c.Prev() {
+			seq, ok := keySeq(k)
+			if !ok {
+				return fmt.Errorf("%w: event key of %d bytes", ErrDamaged, len(k))
+			}
+			e, err := decodeEvent(seq, val, blobs)
+			if err != nil {
+				return err
+			}
+			out = append(out, e)
+			if e.Kind == event.UserMessage {
+				prompts++
+			}
+		}
+		return nil
+	})
+	for i, j := 0, len(out)-1; i < j; i, j = i+1, j-1 {
+		out[i], out[j] = out[j], out[i]
+	}
+	return out, err
+}
+
 // Blob returns the blob named h.
 func (v view) Blob(h Hash) ([]byte, error) {
 	var data []byte

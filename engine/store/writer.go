@@ -238,8 +238,8 @@ func (w *Writer) Close() error {
 	if err == nil && w.summaryErr != nil {
 		err = w.summaryErr
 	}
-	if w.written != w.sum {
-		if serr := writeSummaryFile(w.dir, w.summaryLocked()); serr != nil && err == nil {
+	if final := w.summaryLocked(); w.written != final {
+		if serr := writeSummaryFile(w.dir, final); serr != nil && err == nil {
 			err = serr
 		}
 	}
@@ -284,3 +284,12 @@ func (w *Writer) Events(from, to uint64) ([]event.Event, error) {
 
 // ReadAll returns every event, after committing what waits.
 func (w *Writer) ReadAll() ([]event.Event, error) { return w.Events(1, 0) }
+
+// TailTurns returns the events from the n-th last prompt on, after
+// committing what waits.
+func (w *Writer) TailTurns(n int) ([]event.Event, error) {
+	if err := w.Flush(); err != nil {
+		return nil, err
+	}
+	return w.view.TailTurns(n)
+}
