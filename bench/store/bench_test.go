@@ -133,31 +133,7 @@ func BenchmarkStoreAppendTurns(b *testing.B) {
 // Store.
 func BenchmarkStoreResumeFirstScreen(b *testing.B) {
 	const total, screen = 100_000, 200
-	root := b.TempDir()
-	st, err := store.Open(root, store.Options{})
-	if err != nil {
-		b.Fatal(err)
-	}
-	w, err := st.Create("", cwd)
-	if err != nil {
-		b.Fatal(err)
-	}
-	var seq uint64
-	for turn := 1; seq < total; turn++ {
-		for _, e := range turnEvents(seq, turn, 200) {
-			if e.Seq > total {
-				break
-			}
-			if err := w.Record(e, false); err != nil {
-				b.Fatal(err)
-			}
-			seq = e.Seq
-		}
-	}
-	id := w.ID()
-	if err := w.Close(); err != nil {
-		b.Fatal(err)
-	}
+	root, id := bigSession(b, total)
 	b.Run("quire", func(b *testing.B) {
 		b.ReportAllocs()
 		for i := 0; i < b.N; i++ {
@@ -181,6 +157,65 @@ func BenchmarkStoreResumeFirstScreen(b *testing.B) {
 		}
 		b.ReportMetric(total, "events")
 	})
+}
+
+// BenchmarkStoreReadAll reads every event of a closed 100,000-event
+// session, what rebuilding the model's history on resume costs. One op is
+// one whole read.
+func BenchmarkStoreReadAll(b *testing.B) {
+	const total = 100_000
+	root, id := bigSession(b, total)
+	st, err := store.Open(root, store.Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Run("quire", func(b *testing.B) {
+		b.ReportAllocs()
+		start := time.Now()
+		for i := 0; i < b.N; i++ {
+			r, err := st.OpenReader(id)
+			if err != nil {
+				b.Fatal(err)
+			}
+			all, err := r.ReadAll()
+			if err != nil || len(all) != total {
+				b.Fatalf("read %d events, %v", len(all), err)
+			}
+			r.Close()
+		}
+		b.ReportMetric(float64(total*b.N)/time.Since(start).Seconds(), "events/s")
+	})
+}
+
+// bigSession stores a closed session of total events made of realistic
+// turns and returns the store's root and the session's id.
+func bigSession(b *testing.B, total uint64) (string, string) {
+	b.Helper()
+	root := b.TempDir()
+	st, err := store.Open(root, store.Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	w, err := st.Create("", cwd)
+	if err != nil {
+		b.Fatal(err)
+	}
+	var seq uint64
+	for turn := 1; seq < total; turn++ {
+		for _, e := range turnEvents(seq, turn, 200) {
+			if e.Seq > total {
+				break
+			}
+			if err := w.Record(e, false); err != nil {
+				b.Fatal(err)
+			}
+			seq = e.Seq
+		}
+	}
+	if err := w.Close(); err != nil {
+		b.Fatal(err)
+	}
+	return root, w.ID()
 }
 
 // BenchmarkStoreSessions lists 1,000 sessions as `quire sessions` does
