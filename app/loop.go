@@ -85,9 +85,12 @@ type Loop struct {
 	done   chan effectDone
 	events <-chan event.Event
 
-	lastDraw  time.Time
-	drawAt    time.Time // a deferred draw, or zero
-	needDraw  bool
+	lastDraw time.Time
+	drawAt   time.Time // a deferred draw, or zero
+	needDraw bool
+	// urgent is set by input: its frame skips the throttle, which exists
+	// to keep a fast stream from starving typing, not to delay typing.
+	urgent    bool
 	reflowAt  time.Time // debounced inline width change, or zero
 	mouse     bool
 	sessEnded bool
@@ -281,7 +284,7 @@ func (l *Loop) onInput(ev term.Event, now time.Time) error {
 	}
 	effects := l.m.HandleInput(ev, now)
 	if l.m.TakeDirty() {
-		l.needDraw = true
+		l.needDraw, l.urgent = true, true
 	}
 	for _, e := range effects {
 		l.run(e, now)
@@ -333,12 +336,12 @@ func (l *Loop) maybeDraw(now time.Time) bool {
 	if !l.needDraw || !l.reflowAt.IsZero() {
 		return false
 	}
-	if next := l.lastDraw.Add(l.opt.DrawInterval); now.Before(next) {
+	if next := l.lastDraw.Add(l.opt.DrawInterval); now.Before(next) && !l.urgent {
 		l.drawAt = next
 		return false
 	}
 	l.drawAt = time.Time{}
-	l.needDraw = false
+	l.needDraw, l.urgent = false, false
 	l.lastDraw = now
 	l.draw(now)
 	return true

@@ -127,6 +127,9 @@ func NewModel(tr *scrollback.Transcript, history *History, status Status, minima
 // Transcript returns the transcript the model shows.
 func (m *Model) Transcript() *scrollback.Transcript { return m.tr }
 
+// PromptText is the prompt editor's text.
+func (m *Model) PromptText() string { return m.editor.Text() }
+
 // Quit reports whether the user asked to leave.
 func (m *Model) Quit() bool { return m.quit }
 
