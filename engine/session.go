@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"sync"
+	"sync/atomic"
 
 	openai "github.com/sashabaranov/go-openai"
 
@@ -36,6 +37,11 @@ type Session struct {
 
 	finalMu sync.Mutex
 	final   Info
+
+	// stopping is set by Close before anything else, so that no queued
+	// prompt starts while the shutdown command waits behind a finished
+	// sample.
+	stopping atomic.Bool
 
 	// Everything below is owned by the actor goroutine.
 	hist         historyBuilder
@@ -239,6 +245,7 @@ func (s *Session) History() []Message {
 // are emitted), drops queued prompts and stops the session. Events is
 // closed after the last event.
 func (s *Session) Close() {
+	s.stopping.Store(true)
 	s.cmds.put(cmdShutdown{})
 	s.Cancel()
 	<-s.done
@@ -338,7 +345,7 @@ func (s *Session) info() Info {
 // maybeStart is the single-flight gate: it starts the next queued item
 // when nothing runs.
 func (s *Session) maybeStart() {
-	if s.turn != nil || s.manual != nil || s.closing || len(s.queue) == 0 {
+	if s.turn != nil || s.manual != nil || s.closing || s.stopping.Load() || len(s.queue) == 0 {
 		return
 	}
 	q := s.queue[0]

@@ -44,7 +44,7 @@ func (v view) Summary() (Summary, error) {
 	return s, err
 }
 
-// LastSeq is the seq of the last committed event, 0 if there is none.
+// lastSeq is the seq of the last committed event, 0 if there is none.
 func (v view) lastSeq() (uint64, error) {
 	var seq uint64
 	err := v.read(func(tx *bolt.Tx) error {
@@ -59,6 +59,14 @@ func (v view) lastSeq() (uint64, error) {
 // means to the end.
 func (v view) Events(from, to uint64) ([]event.Event, error) {
 	var out []event.Event
+	if last, err := v.lastSeq(); err == nil && last >= from {
+		if to == 0 || to > last {
+			to = last
+		}
+		if to >= from {
+			out = make([]event.Event, 0, min(to-from+1, 1<<20)) // seqs are dense but may have gaps
+		}
+	}
 	err := v.each(from, to, func(e event.Event) error {
 		out = append(out, e)
 		return nil
