@@ -255,9 +255,12 @@ func (v *Inline) insertPending() {
 		e.moveTo(0, v.top-1)
 		for i := range lines {
 			e.readyErase(DefaultColor)
-			e.buf = append(e.buf, '\r', '\n')
+			if e.cx != 0 {
+				e.buf = append(e.buf, '\r')
+				e.cx = 0
+			}
+			e.buf = append(e.buf, '\n')
 			e.stats.Scrolls++
-			e.cx = 0
 			v.drawLine(v.top-1, lines[i])
 		}
 		e.scrolling = false

@@ -1,0 +1,102 @@
+package render_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/quire-sh/quire/render"
+	"github.com/quire-sh/quire/render/rendertest"
+)
+
+func TestScreenCloseRestoresTheTerminal(t *testing.T) {
+	o := rendertest.NewOracle(10, 3)
+	s := render.NewScreen(o, 10, 3, plainOpts)
+	if err := s.Close(); err != nil || len(o.Stream()) != 0 {
+		t.Fatalf("closing an unused screen wrote %q (err %v)", o.Stream(), err)
+	}
+	s.Back().SetString(0, 0, "x", render.Style{Fg: render.ANSI(1), Attrs: render.Underline}, "https://x")
+	s.SetCursor(0, 0, false)
+	if _, err := s.Flush(); err != nil {
+		t.Fatal(err)
+	}
+	if !o.Emulator().IsAltScreen() {
+		t.Fatal("first frame did not enter the alternate screen")
+	}
+	before := len(o.Stream())
+	if err := s.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if o.Emulator().IsAltScreen() {
+		t.Fatal("still on the alternate screen")
+	}
+	if _, _, vis := o.Cursor(); !vis {
+		t.Fatal("cursor left hidden")
+	}
+	tail := string(o.Stream()[before:])
+	if !strings.HasPrefix(tail, "\x1b[?2026h") || !strings.HasSuffix(tail, "\x1b[?2026l") || !strings.Contains(tail, "\x1b[m") {
+		t.Fatalf("close wrote %q", tail)
+	}
+	if err := rendertest.CheckSync(o.Stream()); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestInlineIdleFrameWritesNothing(t *testing.T) {
+	out := &writes{}
+	v := render.NewInline(out, 20, 10, 3, plainOpts)
+	v.SetLiveHeight(2)
+	draw := func() { v.Live().SetString(0, 1, "› prompt", render.Style{}, "") }
+	draw()
+	v.SetCursor(2, 1, true)
+	if _, err := v.Flush(); err != nil {
+		t.Fatal(err)
+	}
+	n := len(out.calls)
+	draw()
+	if st, err := v.Flush(); err != nil || st.Bytes != 0 || len(out.calls) != n {
+		t.Fatalf("idle inline frame: %+v %v", st, err)
+	}
+}
+
+// While the region has room below it, inserted lines take its place and
+// push it down (scrolling only the rows from the region down); once it is
+// at the bottom they scroll a region above it into scrollback.
+func TestInlineInsertTechniques(t *testing.T) {
+	o := rendertest.NewOracle(20, 6)
+	out := &writes{}
+	o.Write([]byte("$ quire\r\n")) // the shell's line; the cursor is on row 1
+	v := render.NewInline(ioMulti(o, out), 20, 6, 1, plainOpts)
+	v.SetLiveHeight(2)
+	v.Live().SetString(0, 0, "status", render.Style{}, "")
+	v.Live().SetString(0, 1, "prompt", render.Style{}, "")
+	if _, err := v.Flush(); err != nil {
+		t.Fatal(err)
+	}
+	v.InsertAbove(render.Plain("one", render.Style{}), render.Plain("two", render.Style{}))
+	v.Live().SetString(0, 0, "status", render.Style{}, "")
+	v.Live().SetString(0, 1, "prompt", render.Style{}, "")
+	if _, err := v.Flush(); err != nil {
+		t.Fatal(err)
+	}
+	if body := frameBody(t, out.last()); !strings.Contains(body, "\x1b[2;6r\x1b[2T\x1b[r") || strings.Contains(body, "status") {
+		t.Fatalf("push-down frame %q: want the region scrolled down, not redrawn", body)
+	}
+	if top, h := v.Region(); top != 3 || h != 2 {
+		t.Fatalf("region at %d height %d", top, h)
+	}
+	v.InsertAbove(render.Plain("three", render.Style{}), render.Plain("four", render.Style{}), render.Plain("five", render.Style{}))
+	v.Live().SetString(0, 0, "status", render.Style{}, "")
+	v.Live().SetString(0, 1, "prompt", render.Style{}, "")
+	if _, err := v.Flush(); err != nil {
+		t.Fatal(err)
+	}
+	body := frameBody(t, out.last())
+	if !strings.Contains(body, "\x1b[;4r") || strings.Contains(body, "status") {
+		t.Fatalf("insert frame %q: want a scroll region above the live region", body)
+	}
+	got := append(o.ScrollbackText(), o.ScreenText()...)
+	want := []string{"$ quire", "one", "two", "three", "four", "five", "status", "prompt"}
+	if strings.Join(got, "|") != strings.Join(want, "|") {
+		t.Fatalf("terminal holds %q, want %q", got, want)
+	}
+}
