@@ -21,7 +21,7 @@ theme = "light"
 draw_interval_ms = 16
 
 [sandbox.profiles.mine]
-allow_write = ["/tmp"]
+write = ["/tmp"]
 `), 0o644)
 	env := envMap(map[string]string{"XDG_CONFIG_HOME": dir, "QUIRE_MODEL": "from-env", "QUIRE_THEME": ""})
 	c, err := LoadConfig(map[string]string{"approval": "yolo"}, env)
