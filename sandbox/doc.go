@@ -22,6 +22,11 @@
 //     one with read, write and deny lists and a network switch. Entries
 //     are plain paths; globs and control characters are refused.
 //
+// Toolchains that keep caches in the home directory (GOCACHE, ~/.cache,
+// ~/.npm, ~/.cargo) cannot write them under workspace, read-only or
+// strict: add those trees to a custom profile's write list, or point the
+// cache at a temp dir.
+//
 // In every enforced profile the repository's hooks and config
 // (.git/hooks, .git/config) and quire's configuration directory are
 // never writable.

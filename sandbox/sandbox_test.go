@@ -3,6 +3,7 @@ package sandbox
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
 	"net"
 	"os"
@@ -51,9 +52,17 @@ func newFixture(t *testing.T) fixture {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// Not under a temp dir: every profile may write those. The package
+	// directory, else the user cache directory.
 	base, err := os.MkdirTemp(wd, ".sandbox-test-")
 	if err != nil {
-		t.Fatal(err)
+		cache, cerr := os.UserCacheDir()
+		if cerr != nil {
+			t.Fatal(err)
+		}
+		if base, err = os.MkdirTemp(cache, ".sandbox-test-"); err != nil {
+			t.Fatal(err)
+		}
 	}
 	t.Cleanup(func() { os.RemoveAll(base) })
 	base, _ = filepath.EvalSymlinks(base)
@@ -237,11 +246,20 @@ func TestConfinementSurvivesEscapes(t *testing.T) {
 	s := requireLandlock(t, false)
 	p := f.profile(t, Workspace)
 	target := filepath.Join(f.out, "escaped")
+	self, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	wideSpec, _ := json.Marshal(launchSpec{Profile: Profile{Name: "wide", Enforced: true, ReadAll: true, Write: []string{"/"}, Network: true}})
+	wide := string(wideSpec)
 	for _, script := range []string{
 		fmt.Sprintf("sh -c 'sh -c \"echo x > %s\"'", target),
 		fmt.Sprintf("unshare -m sh -c 'echo x > %s'", target),
 		fmt.Sprintf("unshare -m sh -c 'umount %s/.git/hooks; echo x > %s/.git/hooks/post-checkout'", f.ws, f.ws),
 		fmt.Sprintf("(echo x > %s) & wait", target),
+		// A fresh, wider Landlock ruleset stacks on the old one: access
+		// needs both, so nothing widens.
+		fmt.Sprintf("%q %s %q sh -c 'echo x > %s'", self, LauncherArg, wide, target),
 	} {
 		sh(t, p, s, script)
 		if exists(target) || exists(filepath.Join(f.ws, ".git", "hooks", "post-checkout")) {

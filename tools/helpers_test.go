@@ -31,9 +31,17 @@ func newTestEnv(t *testing.T, profile string) testEnv {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// Not under a temp dir: every profile may write those. The package
+	// directory, else the user cache directory.
 	base, err := os.MkdirTemp(wd, ".tools-test-")
 	if err != nil {
-		t.Fatal(err)
+		cache, cerr := os.UserCacheDir()
+		if cerr != nil {
+			t.Fatal(err)
+		}
+		if base, err = os.MkdirTemp(cache, ".tools-test-"); err != nil {
+			t.Fatal(err)
+		}
 	}
 	t.Cleanup(func() { os.RemoveAll(base) })
 	base, _ = filepath.EvalSymlinks(base)
