@@ -1,0 +1,202 @@
+package main
+
+import (
+	"fmt"
+	"math"
+	"strings"
+)
+
+// Suite says how the results of one bench/<name> package become a table.
+//
+// Benchmarks are named Benchmark<Workload>/<params...>/<last>. The last
+// element is the column: an implementation (quire, tcell, uv, glamour)
+// when the suite has a Subject, otherwise a parameter such as a size.
+// Everything before it is the row.
+type Suite struct {
+	Name string
+	// Subject is the implementation the ratios describe; empty when the
+	// columns are parameters rather than implementations.
+	Subject string
+	// Peers are the implementations Subject is divided by, in order.
+	Peers []string
+	// Metrics are the units to show, in order; nil shows every unit found.
+	Metrics []Metric
+	// GeoMean lists the units whose sections end with a geometric-mean
+	// row under each ratio column.
+	GeoMean []string
+	// Targets are the suite's goals, each judged PASS or FAIL.
+	Targets []Target
+}
+
+// Metric is a unit as the benchmark reports it and as the table labels it.
+type Metric struct {
+	Unit, Label string
+}
+
+// Target is one goal of a suite.
+type Target struct {
+	// Desc says the goal in words, as the table prints it.
+	Desc string
+	Eval func(t *Table) Verdict
+}
+
+// Verdict is a target's outcome on one table.
+type Verdict struct {
+	// Judged is false when the table holds no row the target applies to.
+	Judged bool
+	Pass   bool
+	// Detail lists the rows that failed, or how many passed.
+	Detail string
+}
+
+// Suites is the table of suites benchtable knows, one per bench/ folder.
+//
+// render (issue 2 §5): quire against tcell v2 and ultraviolet on the same
+// logical frames. Its targets: bytes/frame at most 0.5× tcell and at most
+// 1.0× ultraviolet on every workload, with the geometric mean at most
+// 0.8× ultraviolet; ns/frame at most ultraviolet's; 0 allocs/frame in
+// steady state for W1–W3; an unchanged frame writes 0 bytes.
+//
+// markdown, store: quire (and glamour for markdown) with every metric the
+// benchmarks report; layout and app: columns are transcript sizes, with
+// the ratio of the largest to the smallest. These suites define no
+// targets here yet; add them to this table when their issues set them.
+func Suites() []*Suite {
+	frameMetrics := []Metric{{"bytes/frame", "bytes/frame"}, {"ns/frame", "ns/frame"}, {"allocs/op", "allocs/frame"}}
+	return []*Suite{
+		{
+			Name:    "render",
+			Subject: "quire",
+			Peers:   []string{"tcell", "uv"},
+			Metrics: frameMetrics,
+			GeoMean: []string{"bytes/frame", "ns/frame"},
+			Targets: []Target{
+				ratioAtMost("bytes/frame", "tcell", 0.5, nil),
+				ratioAtMost("bytes/frame", "uv", 1.0, nil),
+				geoMeanAtMost("bytes/frame", "uv", 0.8),
+				ratioAtMost("ns/frame", "uv", 1.0, nil),
+				valueAtMost("allocs/op", "allocs/frame", "quire", 0, rowPrefixes("W1", "W2", "W3"), "W1–W3"),
+				valueAtMost("bytes/frame", "bytes/frame", "quire", 0, rowContains("/unchanged/"), "an unchanged frame"),
+			},
+		},
+		{Name: "markdown", Subject: "quire", Peers: []string{"glamour"}, GeoMean: []string{"ns/op"}},
+		{Name: "layout"},
+		{Name: "store", Subject: "quire"},
+		{Name: "app"},
+	}
+}
+
+// SuiteNamed returns the suite called name, or nil.
+func SuiteNamed(name string) *Suite {
+	for _, s := range Suites() {
+		if s.Name == name {
+			return s
+		}
+	}
+	return nil
+}
+
+// rowFilter selects the rows a target applies to; nil selects all.
+type rowFilter func(row string) bool
+
+func rowPrefixes(ps ...string) rowFilter {
+	return func(row string) bool {
+		for _, p := range ps {
+			if strings.HasPrefix(row, p) {
+				return true
+			}
+		}
+		return false
+	}
+}
+
+func rowContains(s string) rowFilter {
+	return func(row string) bool { return strings.Contains(row+"/", s) }
+}
+
+// ratioAtMost: on every row where both have a value, subject/peer ≤ max.
+func ratioAtMost(unit, peer string, max float64, rows rowFilter) Target {
+	return Target{
+		Desc: fmt.Sprintf("%s: quire ≤ %.1f× %s on every workload", unit, max, peer),
+		Eval: func(t *Table) Verdict {
+			var failed []string
+			judged := 0
+			for _, row := range t.Rows {
+				if rows != nil && !rows(row) {
+					continue
+				}
+				r, ok := t.Ratio(row, t.Suite.Subject, peer, unit)
+				if !ok {
+					continue
+				}
+				judged++
+				if r > max {
+					failed = append(failed, fmt.Sprintf("%s %s%s", row, formatRatio(r), cond(t.Wrong(row, peer), " (peer output wrong)", "")))
+				}
+			}
+			return verdict(judged, failed)
+		},
+	}
+}
+
+// geoMeanAtMost: the geometric mean of subject/peer over all rows ≤ max.
+func geoMeanAtMost(unit, peer string, max float64) Target {
+	return Target{
+		Desc: fmt.Sprintf("%s: geometric mean of quire/%s ≤ %.1f", unit, peer, max),
+		Eval: func(t *Table) Verdict {
+			g, n := t.GeoMean(t.Suite.Subject, peer, unit)
+			if n == 0 {
+				return Verdict{}
+			}
+			v := Verdict{Judged: true, Pass: g <= max, Detail: fmt.Sprintf("%s over %d rows", formatRatio(g), n)}
+			return v
+		},
+	}
+}
+
+// valueAtMost: impl's value of unit ≤ max on every selected row.
+func valueAtMost(unit, label, impl string, max float64, rows rowFilter, which string) Target {
+	return Target{
+		Desc: fmt.Sprintf("%s: %s ≤ %g on %s", label, impl, max, which),
+		Eval: func(t *Table) Verdict {
+			var failed []string
+			judged := 0
+			for _, row := range t.Rows {
+				if rows != nil && !rows(row) {
+					continue
+				}
+				v, ok := t.Value(row, impl, unit)
+				if !ok {
+					continue
+				}
+				judged++
+				if v > max {
+					failed = append(failed, fmt.Sprintf("%s %s", row, formatValue(v)))
+				}
+			}
+			return verdict(judged, failed)
+		},
+	}
+}
+
+func verdict(judged int, failed []string) Verdict {
+	if judged == 0 {
+		return Verdict{}
+	}
+	if len(failed) == 0 {
+		return Verdict{Judged: true, Pass: true, Detail: fmt.Sprintf("%d of %d rows", judged, judged)}
+	}
+	return Verdict{Judged: true, Detail: fmt.Sprintf("%d of %d rows fail: %s", len(failed), judged, strings.Join(failed, ", "))}
+}
+
+// geoMean is the geometric mean of xs (all > 0).
+func geoMean(xs []float64) float64 {
+	if len(xs) == 0 {
+		return math.NaN()
+	}
+	s := 0.0
+	for _, x := range xs {
+		s += math.Log(x)
+	}
+	return math.Exp(s / float64(len(xs)))
+}
