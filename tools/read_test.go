@@ -92,6 +92,8 @@ func TestSearchToolsHonourGitignore(t *testing.T) {
 		{"grep", Grep{}, obj{"pattern": "TODO"}, []string{"main.go:2:// TODO: fix", "docs/readme.md:1:TODO docs"}, []string{"todo lower", "generated", "built", "log", "secret"}},
 		{"grep case insensitive with glob", Grep{}, obj{"pattern": "todo", "case_insensitive": true, "glob": "*.go"}, []string{"main.go:2:", "pkg/a.go:2:// todo lower"}, []string{"readme"}},
 		{"grep one file", Grep{}, obj{"pattern": "fix$", "path": "main.go"}, []string{"main.go:2:// TODO: fix"}, nil},
+		{"grep an ignored dir asked for by name", Grep{}, obj{"pattern": "TODO", "path": "build"}, []string{"build/out.go:1:// TODO built"}, []string{"main.go"}},
+		{"glob an ignored dir asked for by name", Glob{}, obj{"pattern": "*.go", "path": "build"}, []string{"build/out.go"}, nil},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			res := run(t, c.tool, te.Env, c.args)

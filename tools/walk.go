@@ -25,9 +25,12 @@ type ignoreRule struct {
 type ignoreSet []ignoreRule
 
 // ignored reports whether path (absolute) is ignored; isDir selects
-// directory-only patterns. A negation ("!pattern") only undoes a match
-// from the same file: go-gitignore does not report negations across
-// files.
+// directory-only patterns. Only a match on path itself counts: a match
+// inherited from an ignored ancestor does not, because the walk never
+// enters ignored directories, so such an ancestor is one the caller asked
+// to search explicitly (as ripgrep does). A negation ("!pattern") only
+// undoes a match from the same file: go-gitignore does not report
+// negations across files.
 func (s ignoreSet) ignored(path string, isDir bool) bool {
 	if filepath.Base(path) == ".git" {
 		return true
@@ -41,9 +44,14 @@ func (s ignoreSet) ignored(path string, isDir bool) bool {
 		if isDir {
 			rel += "/"
 		}
-		if r.gi.MatchesPath(rel) {
-			return true
+		if !r.gi.MatchesPath(rel) {
+			continue
 		}
+		parent := filepath.ToSlash(filepath.Dir(strings.TrimSuffix(rel, "/")))
+		if parent != "." && r.gi.MatchesPath(parent+"/") {
+			continue // inherited from an ancestor the caller chose to search
+		}
+		return true
 	}
 	return false
 }
