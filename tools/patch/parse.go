@@ -196,9 +196,8 @@ func (p *parser) update() (Hunk, error) {
 			continue
 		}
 		if cur == nil {
-			if len(h.Chunks) > 0 && !h.Chunks[len(h.Chunks)-1].EOF {
-				return Hunk{}, p.errorf("unexpected line %q", line)
-			}
+			// Only the first change may omit its "@@" line; cur is nil
+			// later only after an End of File marker.
 			if len(h.Chunks) > 0 {
 				return Hunk{}, p.errorf("a change after '%s' needs its own '@@' line", eofMarker)
 			}
