@@ -60,11 +60,12 @@ func (v view) lastSeq() (uint64, error) {
 func (v view) Events(from, to uint64) ([]event.Event, error) {
 	var out []event.Event
 	if last, err := v.lastSeq(); err == nil && last >= from {
-		if to == 0 || to > last {
-			to = last
+		end := last
+		if to != 0 && to < last {
+			end = to
 		}
-		if to >= from {
-			out = make([]event.Event, 0, min(to-from+1, 1<<20)) // seqs are dense but may have gaps
+		if end >= from {
+			out = make([]event.Event, 0, min(end-from+1, 1<<20)) // seqs are dense but may have gaps
 		}
 	}
 	err := v.each(from, to, func(e event.Event) error {
