@@ -1,0 +1,228 @@
+package markdown
+
+import (
+	"strconv"
+	"strings"
+
+	"github.com/yuin/goldmark/ast"
+	east "github.com/yuin/goldmark/extension/ast"
+
+	"github.com/quire-sh/quire/render"
+)
+
+// maxDepth caps container nesting (quotes and lists). Deeper content is
+// shown as plain text at the cap, so hostile input cannot make lines of
+// pure indentation or unbounded recursion in the layout.
+const maxDepth = 12
+
+// minContent is the narrowest column a container will indent its
+// children into; below it, prefixes stop growing.
+const minContent = 8
+
+// renderer lays out one parsed document. It is used for one call and
+// holds no state across documents.
+type renderer struct {
+	src   []byte
+	theme *Theme
+	cwd   string
+	depth int
+	lexers lexerSet
+}
+
+// block renders one block node at the given width.
+func (r *renderer) block(n ast.Node, width int) []render.Line {
+	switch n := n.(type) {
+	case *ast.Paragraph, *ast.TextBlock:
+		return spansToLines(wrap(r.inlines(n, r.theme.Text), width))
+	case *ast.Heading:
+		return r.heading(n, width)
+	case *ast.ThematicBreak:
+		return []render.Line{render.Plain(strings.Repeat("─", max(width, 1)), r.theme.Rule)}
+	case *ast.FencedCodeBlock:
+		return r.fenced(n, width, nil, -1).lines
+	case *ast.CodeBlock:
+		return r.code(codeLines(n, r.src), "", width, nil, -1).lines
+	case *ast.Blockquote:
+		return r.quote(n, width)
+	case *ast.List:
+		return r.list(n, width)
+	case *ast.HTMLBlock:
+		return r.html(n, width)
+	case *east.Table:
+		return r.table(n, width)
+	case *ast.LinkReferenceDefinition:
+		return nil
+	}
+	// Unknown block kinds: show their text rather than nothing.
+	return r.flatten(n, width)
+}
+
+func spansToLines(ss [][]render.Span) []render.Line {
+	out := make([]render.Line, len(ss))
+	for i, s := range ss {
+		out[i] = render.Line{Spans: s}
+	}
+	return out
+}
+
+func (r *renderer) heading(n *ast.Heading, width int) []render.Line {
+	lvl := min(max(n.Level, 1), 6)
+	st := r.theme.Heading[lvl-1]
+	ps := []piece{{text: strings.Repeat("#", lvl) + " ", style: st}}
+	ps = append(ps, r.inlines(n, st)...)
+	return spansToLines(wrap(ps, width))
+}
+
+// children renders a container's blocks, a blank line between them unless
+// tight.
+func (r *renderer) children(n ast.Node, width int, tight bool) []render.Line {
+	var out []render.Line
+	for c := n.FirstChild(); c != nil; c = c.NextSibling() {
+		ls := r.block(c, width)
+		if len(ls) == 0 {
+			continue
+		}
+		if len(out) > 0 && !tight {
+			out = append(out, render.Line{})
+		}
+		out = append(out, ls...)
+	}
+	return out
+}
+
+// prefixed prepends first to the first line and rest to the others.
+func prefixed(ls []render.Line, first, rest render.Span) []render.Line {
+	for i := range ls {
+		p := rest
+		if i == 0 {
+			p = first
+		}
+		if p.Text == "" {
+			continue
+		}
+		spans := make([]render.Span, 0, len(ls[i].Spans)+1)
+		spans = append(spans, p)
+		ls[i].Spans = append(spans, ls[i].Spans...)
+	}
+	return ls
+}
+
+func (r *renderer) quote(n *ast.Blockquote, width int) []render.Line {
+	if r.depth >= maxDepth {
+		return r.flatten(n, width)
+	}
+	r.depth++
+	defer func() { r.depth-- }()
+	bar := render.Span{Text: "│ ", Style: r.theme.QuoteBar}
+	inner := width - 2
+	if inner < minContent {
+		inner, bar.Text = width, "│"
+	}
+	saved := r.theme.Text
+	r.theme.Text = mergeStyle(r.theme.Text, r.theme.Quote)
+	ls := r.children(n, inner, false)
+	r.theme.Text = saved
+	if len(ls) == 0 {
+		ls = []render.Line{{}}
+	}
+	return prefixed(ls, bar, bar)
+}
+
+func (r *renderer) list(n *ast.List, width int) []render.Line {
+	if r.depth >= maxDepth {
+		return r.flatten(n, width)
+	}
+	r.depth++
+	defer func() { r.depth-- }()
+	num := n.Start
+	// Ordered markers share one width so that item text lines up.
+	markerW := 2
+	if n.IsOrdered() {
+		last := num + n.ChildCount() - 1
+		markerW = len(strconv.Itoa(max(last, num))) + 2
+	}
+	inner := width - markerW
+	indent := strings.Repeat(" ", markerW)
+	if inner < minContent {
+		inner = width
+	}
+	var out []render.Line
+	for item := n.FirstChild(); item != nil; item = item.NextSibling() {
+		var marker string
+		if n.IsOrdered() {
+			m := strconv.Itoa(num) + string(n.Marker)
+			marker = strings.Repeat(" ", max(markerW-1-len(m), 0)) + m + " "
+			num++
+		} else {
+			marker = bullets[(r.depth-1)%len(bullets)] + " "
+		}
+		ls := r.children(item, inner, n.IsTight)
+		if len(ls) == 0 {
+			ls = []render.Line{{}}
+		}
+		if len(out) > 0 && !n.IsTight {
+			out = append(out, render.Line{})
+		}
+		out = append(out, prefixed(ls,
+			render.Span{Text: marker, Style: r.theme.ListMarker},
+			render.Span{Text: indent})...)
+	}
+	return out
+}
+
+var bullets = [...]string{"•", "◦", "▪", "‣"}
+
+func (r *renderer) html(n *ast.HTMLBlock, width int) []render.Line {
+	var out []render.Line
+	lines := n.Lines()
+	add := func(s string) {
+		s = strings.TrimRight(s, "\r\n")
+		ls := wrap([]piece{{text: cleanText(s), style: r.theme.HTML}}, width)
+		if len(ls) == 0 {
+			ls = [][]render.Span{nil}
+		}
+		out = append(out, spansToLines(ls)...)
+	}
+	for i := 0; i < lines.Len(); i++ {
+		seg := lines.At(i)
+		add(string(seg.Value(r.src)))
+	}
+	if n.HasClosure() {
+		add(string(n.ClosureLine.Value(r.src)))
+	}
+	return out
+}
+
+// flatten shows a subtree's text as one plain paragraph: the fallback for
+// content nested past maxDepth and for node kinds without a layout.
+func (r *renderer) flatten(n ast.Node, width int) []render.Line {
+	var b strings.Builder
+	_ = ast.Walk(n, func(c ast.Node, entering bool) (ast.WalkStatus, error) {
+		if !entering {
+			return ast.WalkContinue, nil
+		}
+		switch c := c.(type) {
+		case *ast.Text:
+			b.Write(c.Segment.Value(r.src))
+			b.WriteByte(' ')
+		case *ast.String:
+			b.Write(c.Value)
+			b.WriteByte(' ')
+		default:
+			if c.Type() == ast.TypeBlock && c.FirstChild() == nil {
+				ls := c.Lines()
+				for i := 0; i < ls.Len(); i++ {
+					seg := ls.At(i)
+					b.Write(seg.Value(r.src))
+					b.WriteByte(' ')
+				}
+			}
+		}
+		return ast.WalkContinue, nil
+	})
+	text := strings.Join(strings.Fields(b.String()), " ")
+	if text == "" {
+		return nil
+	}
+	return spansToLines(wrap([]piece{{text: cleanText(text), style: r.theme.Text}}, width))
+}

@@ -1,0 +1,283 @@
+package markdown
+
+import (
+	"strings"
+
+	"github.com/alecthomas/chroma/v2"
+	"github.com/alecthomas/chroma/v2/lexers"
+	"github.com/rivo/uniseg"
+	"github.com/yuin/goldmark/ast"
+
+	"github.com/quire-sh/quire/render"
+)
+
+const (
+	// guessLines is how many lines decide a guessed language; past it the
+	// guess can no longer change as the block grows.
+	guessLines = 30
+	tabWidth   = 4
+)
+
+// codeOut is a rendered code block with, for each content line, the
+// index of its first output line (so a stream can freeze a prefix).
+type codeOut struct {
+	lines     []render.Line
+	bodyStart []int
+	lexer     string
+	// resumable is set when the lines were lexed line by line, so that a
+	// stream may freeze part of the block and continue from snap.
+	resumable bool
+	snap      *lexState // lexer state after line snapAfter, if requested
+}
+
+// codeLines returns a code block's content lines without newlines.
+func codeLines(n ast.Node, src []byte) []string {
+	ls := n.Lines()
+	out := make([]string, ls.Len())
+	for i := range out {
+		seg := ls.At(i)
+		out[i] = strings.TrimRight(string(seg.Value(src)), "\r\n")
+	}
+	return out
+}
+
+func (r *renderer) fenced(n *ast.FencedCodeBlock, width int, cont *fenceState, snapAfter int) codeOut {
+	lang := string(n.Language(r.src))
+	return r.code(codeLines(n, r.src), lang, width, cont, snapAfter)
+}
+
+// pickLexer chooses the highlighter: the info string's language, else a
+// guess from the first guessLines lines, else plain text.
+func pickLexer(lang string, lines []string) chroma.Lexer {
+	if lang != "" {
+		if l := lexers.Get(lang); l != nil {
+			return l
+		}
+	}
+	sample := strings.Join(lines[:min(len(lines), guessLines)], "\n")
+	if strings.TrimSpace(sample) != "" {
+		if l := lexers.Analyse(sample); l != nil {
+			return l
+		}
+	}
+	return lexers.Fallback
+}
+
+// langDecided reports whether more lines could still change pickLexer.
+func langDecided(lang string, complete int) bool {
+	return (lang != "" && lexers.Get(lang) != nil) || complete >= guessLines
+}
+
+// code renders a code block: a header naming the language, the lines
+// behind a frame bar, long lines wrapped with a continuation mark, and a
+// footer. cont, when set, continues a block whose first lines a stream
+// froze: no header, and the lexer resumes from the frozen state. When
+// snapAfter >= 0 the lexer state after that line is kept in the result.
+func (r *renderer) code(lines []string, lang string, width int, cont *fenceState, snapAfter int) codeOut {
+	var lexer chroma.Lexer
+	if cont != nil {
+		lexer = lexers.Get(cont.lexer)
+	}
+	if lexer == nil {
+		lexer = pickLexer(lang, lines)
+	}
+	out := codeOut{lexer: lexer.Config().Name, bodyStart: make([]int, len(lines))}
+	frame := r.theme.CodeFrame
+	if cont == nil {
+		label := lang
+		if label == "" {
+			label = "code"
+		}
+		out.lines = append(out.lines, render.Line{Spans: []render.Span{
+			{Text: "╭─ ", Style: frame},
+			{Text: cleanText(label), Style: mergeStyle(frame, render.Style{Attrs: render.Bold})},
+		}})
+	}
+	for i := range lines {
+		lines[i] = expandTabs(lines[i])
+	}
+	var hl [][]render.Span
+	switch ll := r.lexers.get(lexer); {
+	case out.lexer == lexers.Fallback.Config().Name:
+		out.resumable = true
+		hl = r.plain(lines)
+	case ll != nil:
+		out.resumable = true
+		st := ll.start()
+		if cont != nil && cont.state != nil {
+			st = cont.state.clone()
+		}
+		hl = make([][]render.Span, len(lines))
+		for i, l := range lines {
+			toks, ok := st.line(l + "\n")
+			if ok {
+				hl[i] = r.spans(toks, l)
+			} else {
+				hl[i] = r.plain(lines[i : i+1])[0]
+				st = ll.start()
+			}
+			if i == snapAfter {
+				c := st.clone()
+				out.snap = &c
+			}
+		}
+	default:
+		hl = r.highlightWhole(lexer, lines)
+	}
+	inner := max(width-2, 1)
+	for i, spans := range hl {
+		out.bodyStart[i] = len(out.lines)
+		out.lines = append(out.lines, r.codeLine(spans, inner)...)
+	}
+	out.lines = append(out.lines, render.Line{Spans: []render.Span{{Text: "╰─", Style: frame}}})
+	return out
+}
+
+func (r *renderer) plain(lines []string) [][]render.Span {
+	out := make([][]render.Span, len(lines))
+	for i, l := range lines {
+		if l != "" {
+			out[i] = []render.Span{{Text: render.Sanitize(l), Style: r.theme.CodeText}}
+		}
+	}
+	return out
+}
+
+// spans turns one line's tokens into styled spans. If the tokens do not
+// spell the line (a lexer that lost text), the line is shown plain:
+// highlighting must never make code vanish.
+func (r *renderer) spans(toks []chroma.Token, line string) []render.Span {
+	var out []render.Span
+	var b strings.Builder
+	for _, t := range toks {
+		v := strings.TrimSuffix(t.Value, "\n")
+		b.WriteString(t.Value)
+		if v == "" {
+			continue
+		}
+		st := r.theme.tokenStyle(t.Type)
+		v = render.Sanitize(v)
+		if n := len(out); n > 0 && out[n-1].Style == st {
+			out[n-1].Text += v
+		} else {
+			out = append(out, render.Span{Text: v, Style: st})
+		}
+	}
+	if b.String() != line+"\n" {
+		return r.plain([]string{line})[0]
+	}
+	return out
+}
+
+// highlightWhole tokenises a block in one go, for lexers that cannot
+// lex by lines.
+func (r *renderer) highlightWhole(lexer chroma.Lexer, lines []string) [][]render.Span {
+	out := make([][]render.Span, len(lines))
+	it, err := chroma.Coalesce(lexer).Tokenise(nil, strings.Join(lines, "\n")+"\n")
+	if err != nil {
+		return r.plain(lines)
+	}
+	line := 0
+	for tok := it(); tok != chroma.EOF; tok = it() {
+		v := tok.Value
+		st := r.theme.tokenStyle(tok.Type)
+		for v != "" && line < len(lines) {
+			part := v
+			nl := strings.IndexByte(v, '\n')
+			if nl >= 0 {
+				part, v = v[:nl], v[nl+1:]
+			} else {
+				v = ""
+			}
+			if part != "" {
+				part = render.Sanitize(part)
+				if n := len(out[line]); n > 0 && out[line][n-1].Style == st {
+					out[line][n-1].Text += part
+				} else {
+					out[line] = append(out[line], render.Span{Text: part, Style: st})
+				}
+			}
+			if nl >= 0 {
+				line++
+			}
+		}
+	}
+	for i, l := range lines {
+		if spanText(out[i]) != render.Sanitize(l) {
+			out[i] = r.plain(lines[i : i+1])[0]
+		}
+	}
+	return out
+}
+
+func spanText(ss []render.Span) string {
+	if len(ss) == 1 {
+		return ss[0].Text
+	}
+	var b strings.Builder
+	for _, s := range ss {
+		b.WriteString(s.Text)
+	}
+	return b.String()
+}
+
+func expandTabs(s string) string {
+	if strings.IndexByte(s, '\t') < 0 {
+		return s
+	}
+	var b strings.Builder
+	col := 0
+	for _, r := range s {
+		if r == '\t' {
+			n := tabWidth - col%tabWidth
+			b.WriteString(strings.Repeat(" ", n))
+			col += n
+			continue
+		}
+		b.WriteRune(r)
+		col++
+	}
+	return b.String()
+}
+
+// codeLine cuts one highlighted line into rows of width columns; every
+// row after the first starts with a visible continuation mark, so a
+// wrapped line is never mistaken for two lines and nothing is cut off.
+func (r *renderer) codeLine(spans []render.Span, width int) []render.Line {
+	bar := render.Span{Text: "│ ", Style: r.theme.CodeFrame}
+	cont := render.Span{Text: "│↪", Style: r.theme.CodeMark}
+	row := []render.Span{bar}
+	var out []render.Line
+	col := 0
+	for _, sp := range spans {
+		if col+render.StringWidth(sp.Text) <= width {
+			row = append(row, sp)
+			col += render.StringWidth(sp.Text)
+			continue
+		}
+		rest := sp.Text
+		start := 0
+		pos := 0
+		state := -1
+		for len(rest) > 0 {
+			var c string
+			var cw int
+			c, rest, cw, state = uniseg.FirstGraphemeClusterInString(rest, state)
+			if col > 0 && col+cw > width {
+				if pos > start {
+					row = append(row, render.Span{Text: sp.Text[start:pos], Style: sp.Style})
+				}
+				out = append(out, render.Line{Spans: row})
+				row = []render.Span{cont}
+				col = 0
+				start = pos
+			}
+			col += cw
+			pos += len(c)
+		}
+		if pos > start {
+			row = append(row, render.Span{Text: sp.Text[start:pos], Style: sp.Style})
+		}
+	}
+	return append(out, render.Line{Spans: row})
+}

@@ -1,0 +1,209 @@
+package markdown
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/quire-sh/quire/render"
+)
+
+func corpus(t testing.TB) map[string]string {
+	t.Helper()
+	files, err := filepath.Glob("testdata/corpus/*.md")
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no corpus: %v", err)
+	}
+	out := map[string]string{}
+	for _, f := range files {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out[filepath.Base(f)] = string(b)
+	}
+	return out
+}
+
+// checker feeds a stream and asserts the invariants after every step:
+// Lines() == Render(ShownPrefix(source)), frozen lines never change, and
+// after Finish Lines() == Render(source).
+type checker struct {
+	t      testing.TB
+	opts   Options
+	s      *Stream
+	frozen []render.Line
+	name   string
+}
+
+func newChecker(t testing.TB, name string, opts Options) *checker {
+	return &checker{t: t, opts: opts, s: NewStream(opts), name: name}
+}
+
+func (c *checker) append(chunk string, verify bool) {
+	c.t.Helper()
+	c.s.Append(chunk)
+	c.checkFrozen()
+	if verify {
+		c.compare(Render(ShownPrefix(c.s.Source()), c.opts), "after chunk")
+	}
+}
+
+func (c *checker) finish() {
+	c.t.Helper()
+	c.s.Finish()
+	c.checkFrozen()
+	c.compare(Render(c.s.Source(), c.opts), "after Finish")
+}
+
+func (c *checker) checkFrozen() {
+	c.t.Helper()
+	lines := c.s.Lines()
+	if c.s.Frozen() < len(c.frozen) || c.s.Frozen() > len(lines) {
+		c.t.Fatalf("%s: frozen count went from %d to %d (of %d lines)", c.name, len(c.frozen), c.s.Frozen(), len(lines))
+	}
+	for i, l := range c.frozen {
+		if !reflect.DeepEqual(l, lines[i]) {
+			c.t.Fatalf("%s: frozen line %d changed at source %d:\nwas %s\nnow %s", c.name, i, len(c.s.Source()), annotate(l), annotate(lines[i]))
+		}
+	}
+	for _, l := range lines[len(c.frozen):c.s.Frozen()] {
+		c.frozen = append(c.frozen, deepCopy(l))
+	}
+}
+
+func (c *checker) compare(want []render.Line, when string) {
+	c.t.Helper()
+	got := c.s.Lines()
+	if reflect.DeepEqual(normalize(got), normalize(want)) {
+		return
+	}
+	src := c.s.Source()
+	c.t.Fatalf("%s: stream != one-shot %s at %d bytes (frozen %d lines, %d bytes)\nsource tail: %q\n--- stream\n%s--- one-shot\n%s",
+		c.name, when, len(src), c.s.Frozen(), c.s.FrozenSource(), src[max(0, len(src)-120):], dump(got), dump(want))
+}
+
+func normalize(ls []render.Line) []render.Line {
+	out := make([]render.Line, len(ls))
+	for i, l := range ls {
+		if len(l.Spans) == 0 {
+			l.Spans = nil
+		}
+		out[i] = l
+	}
+	return out
+}
+
+func deepCopy(l render.Line) render.Line {
+	return render.Line{Spans: append([]render.Span(nil), l.Spans...)}
+}
+
+func dump(ls []render.Line) string {
+	var b strings.Builder
+	for i, l := range ls {
+		fmt.Fprintf(&b, "%3d %s\n", i, annotate(l))
+	}
+	return b.String()
+}
+
+// TestStreamEveryByte streams each corpus document one byte at a time,
+// which visits every byte boundary, and compares with one-shot renders
+// at both golden widths.
+func TestStreamEveryByte(t *testing.T) {
+	for name, src := range corpus(t) {
+		if len(src) > 2048 {
+			continue
+		}
+		for _, width := range []int{80, 40} {
+			t.Run(fmt.Sprintf("%s/%d", name, width), func(t *testing.T) {
+				c := newChecker(t, name, Options{Width: width})
+				for i := 0; i < len(src); i++ {
+					c.append(src[i:i+1], true)
+				}
+				c.finish()
+			})
+		}
+	}
+}
+
+// TestStreamTwoChunks splits each document once at every byte boundary.
+func TestStreamTwoChunks(t *testing.T) {
+	if testing.Short() {
+		t.Skip("exhaustive split test")
+	}
+	for name, src := range corpus(t) {
+		t.Run(name, func(t *testing.T) {
+			for i := 0; i <= len(src); i++ {
+				c := newChecker(t, name, Options{Width: 60})
+				c.append(src[:i], false)
+				c.append(src[i:], true)
+				c.finish()
+			}
+		})
+	}
+}
+
+// TestStreamRandomChunksLarge streams big documents in random chunks
+// under many seeds, checking at random moments and at the end.
+func TestStreamRandomChunksLarge(t *testing.T) {
+	docs := map[string]string{
+		"answer":     GenerateAnswer(600, 1),
+		"longfence":  longFence(3000),
+		"concat":     strings.Join(sortedValues(corpus(t)), "\n\n"),
+		"openfence":  "intro\n\n```go\n" + strings.Repeat("x := 1 // line\n\n", 400),
+		"reflater":   strings.Repeat("para [k] text\n\n", 50) + "[k]: https://k.example\n\n" + strings.Repeat("more [k]\n\n", 20),
+		"nestedlist": strings.Repeat("- item\n  - sub\n\n", 100) + "end\n",
+	}
+	seeds := 8
+	if testing.Short() {
+		seeds = 2
+	}
+	for name, src := range docs {
+		for seed := range seeds {
+			t.Run(fmt.Sprintf("%s/seed%d", name, seed), func(t *testing.T) {
+				rng := rand.New(rand.NewPCG(uint64(seed), 7))
+				c := newChecker(t, name, Options{Width: 50 + seed*7})
+				for p := 0; p < len(src); {
+					n := min(len(src)-p, 1+rng.IntN(64))
+					c.append(src[p:p+n], rng.IntN(40) == 0)
+					p += n
+				}
+				c.compare(Render(ShownPrefix(src), c.opts), "before Finish")
+				c.finish()
+			})
+		}
+	}
+}
+
+func sortedValues(m map[string]string) []string {
+	var keys []string
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sortStrings(keys)
+	out := make([]string, len(keys))
+	for i, k := range keys {
+		out[i] = m[k]
+	}
+	return out
+}
+
+func longFence(lines int) string {
+	var b strings.Builder
+	b.WriteString("# Log\n\n```python\n")
+	for i := range lines {
+		if i%37 == 0 {
+			b.WriteString("\n")
+		}
+		fmt.Fprintf(&b, "value_%d = compute(%d)  # %s\n", i, i, strings.Repeat("x", i%90))
+		if i%100 == 0 {
+			b.WriteString("s = \"\"\"\nmulti\n\nline\n\"\"\"\n")
+		}
+	}
+	b.WriteString("```\n\nDone.\n")
+	return b.String()
+}

@@ -1,0 +1,239 @@
+package markdown
+
+import (
+	"net/url"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/yuin/goldmark/ast"
+	east "github.com/yuin/goldmark/extension/ast"
+	"github.com/yuin/goldmark/util"
+
+	"github.com/quire-sh/quire/render"
+)
+
+// piece is a run of inline text in one style, the unit the wrapper lays
+// out. Text is already sanitised; hard line breaks are pieces of their own.
+type piece struct {
+	text  string
+	style render.Style
+	link  string
+	keep  bool // never break inside (URLs), unless wider than a line
+	hard  bool // a hard line break
+}
+
+// inlines flattens n's inline children into pieces, starting from base.
+func (r *renderer) inlines(n ast.Node, base render.Style) []piece {
+	var ps []piece
+	for c := n.FirstChild(); c != nil; c = c.NextSibling() {
+		ps = r.inline(ps, c, base, "")
+	}
+	return ps
+}
+
+func (r *renderer) inline(ps []piece, n ast.Node, st render.Style, link string) []piece {
+	add := func(s string, st render.Style, keep bool) {
+		if s == "" {
+			return
+		}
+		ps = append(ps, piece{text: cleanText(s), style: st, link: link, keep: keep})
+	}
+	switch n := n.(type) {
+	case *ast.Text:
+		v := n.Segment.Value(r.src)
+		if !n.IsRaw() {
+			v = unescape(v)
+		}
+		add(string(v), st, false)
+		switch {
+		case n.HardLineBreak():
+			ps = append(ps, piece{text: "\n", hard: true})
+		case n.SoftLineBreak():
+			add(" ", st, false)
+		}
+		return ps
+	case *ast.String:
+		v := n.Value
+		if !n.IsRaw() && !n.IsCode() {
+			v = unescape(v)
+		}
+		add(string(v), st, false)
+		return ps
+	case *ast.CodeSpan:
+		var b strings.Builder
+		for c := n.FirstChild(); c != nil; c = c.NextSibling() {
+			switch t := c.(type) {
+			case *ast.Text:
+				b.Write(t.Segment.Value(r.src))
+			case *ast.String:
+				b.Write(t.Value)
+			}
+		}
+		code := strings.ReplaceAll(b.String(), "\n", " ")
+		cs := r.theme.InlineCode
+		cs.Attrs |= st.Attrs &^ (render.Underline)
+		if link == "" {
+			if l := r.fileLink(code); l != "" {
+				saved := link
+				link = l
+				add(code, cs, true)
+				link = saved
+				return ps
+			}
+		}
+		add(code, cs, false)
+		return ps
+	case *ast.Emphasis:
+		if n.Level >= 2 {
+			st.Attrs |= r.theme.Strong
+		} else {
+			st.Attrs |= r.theme.Emphasis
+		}
+	case *east.Strikethrough:
+		st.Attrs |= r.theme.Strike
+	case *ast.Link:
+		link = cleanURL(string(n.Destination))
+		st = mergeStyle(st, r.theme.Link)
+	case *ast.AutoLink:
+		u := string(n.URL(r.src))
+		label := string(n.Label(r.src))
+		if n.AutoLinkType == ast.AutoLinkEmail && !strings.HasPrefix(strings.ToLower(u), "mailto:") {
+			u = "mailto:" + u
+		} else if strings.HasPrefix(strings.ToLower(u), "www.") {
+			u = "http://" + u
+		}
+		link = cleanURL(u)
+		add(label, mergeStyle(st, r.theme.Link), true)
+		return ps
+	case *ast.Image:
+		link = cleanURL(string(n.Destination))
+		ist := mergeStyle(st, r.theme.Image)
+		add("[image: ", ist, false)
+		for c := n.FirstChild(); c != nil; c = c.NextSibling() {
+			ps = r.inline(ps, c, ist, link)
+		}
+		add("]", ist, false)
+		return ps
+	case *ast.RawHTML:
+		for i := 0; i < n.Segments.Len(); i++ {
+			seg := n.Segments.At(i)
+			add(strings.ReplaceAll(string(seg.Value(r.src)), "\n", " "), mergeStyle(st, r.theme.HTML), false)
+		}
+		return ps
+	case *east.TaskCheckBox:
+		if n.IsChecked {
+			add("[x] ", r.theme.TaskDone, false)
+		} else {
+			add("[ ] ", r.theme.ListMarker, false)
+		}
+		return ps
+	}
+	for c := n.FirstChild(); c != nil; c = c.NextSibling() {
+		ps = r.inline(ps, c, st, link)
+	}
+	return ps
+}
+
+// mergeStyle lays over on top of base: over's colours where set, both
+// sets of attributes.
+func mergeStyle(base, over render.Style) render.Style {
+	if over.Fg != render.DefaultColor {
+		base.Fg = over.Fg
+	}
+	if over.Bg != render.DefaultColor {
+		base.Bg = over.Bg
+	}
+	base.Attrs |= over.Attrs
+	return base
+}
+
+// unescape resolves backslash escapes and entity references the way an
+// HTML renderer would before showing text.
+func unescape(v []byte) []byte {
+	if !hasAny(v, '\\', '&') {
+		return v
+	}
+	v = util.UnescapePunctuations(v)
+	v = util.ResolveNumericReferences(v)
+	return util.ResolveEntityNames(v)
+}
+
+func hasAny(v []byte, a, b byte) bool {
+	for _, c := range v {
+		if c == a || c == b {
+			return true
+		}
+	}
+	return false
+}
+
+// cleanText makes untrusted inline text safe to show: tabs become spaces
+// (prose has no tab stops) and every other control character becomes a
+// visible glyph.
+func cleanText(s string) string {
+	if strings.IndexByte(s, '\t') >= 0 {
+		s = strings.ReplaceAll(s, "\t", " ")
+	}
+	return render.Sanitize(s)
+}
+
+// cleanURL drops control characters and invalid bytes from a link target,
+// so nothing in it can end the OSC 8 sequence that carries it.
+func cleanURL(u string) string {
+	clean := true
+	for i := 0; i < len(u); i++ {
+		if c := u[i]; c < 0x20 || c >= 0x7f {
+			clean = false
+			break
+		}
+	}
+	if clean {
+		return u
+	}
+	var b strings.Builder
+	for _, r := range u {
+		if _, ctl := render.VisibleControl(r); ctl || r == 0xfffd {
+			continue
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
+}
+
+// fileLink returns a file:// URL when code names a file that exists
+// relative to the working directory (a trailing :line or :line:col is
+// allowed), or "" when it does not or no working directory is set.
+func (r *renderer) fileLink(code string) string {
+	if r.cwd == "" || len(code) < 2 || len(code) > 1024 || strings.ContainsAny(code, " \t\"'<>|*?") ||
+		!strings.ContainsAny(code, "/.") || strings.Contains(code, "://") {
+		return ""
+	}
+	p := code
+	for range 2 { // strip :line and :col
+		i := strings.LastIndexByte(p, ':')
+		if i <= 0 || !allDigits(p[i+1:]) {
+			break
+		}
+		p = p[:i]
+	}
+	if !filepath.IsAbs(p) {
+		p = filepath.Join(r.cwd, p)
+	}
+	if _, err := os.Stat(p); err != nil {
+		return ""
+	}
+	return (&url.URL{Scheme: "file", Path: filepath.ToSlash(p)}).String()
+}
+
+func allDigits(s string) bool {
+	if s == "" {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	return true
+}

@@ -1,0 +1,109 @@
+package markdown
+
+import (
+	"github.com/yuin/goldmark"
+	"github.com/yuin/goldmark/ast"
+	"github.com/yuin/goldmark/extension"
+	"github.com/yuin/goldmark/parser"
+	"github.com/yuin/goldmark/text"
+	"github.com/yuin/goldmark/util"
+)
+
+// newParser builds the goldmark parser: CommonMark plus the GFM
+// extensions, plus an observer that attributes every reference-label
+// lookup to the top-level block it happens in. The parser holds no
+// per-document state and may be reused.
+func newParser() parser.Parser {
+	md := goldmark.New(goldmark.WithExtensions(extension.GFM))
+	p := md.Parser()
+	p.AddOptions(parser.WithInlineParsers(util.Prioritized(refObserver{}, 199)))
+	return p
+}
+
+// refContext wraps goldmark's parse context to record which link labels
+// each top-level block looked up. A later definition of such a label
+// would change how that block renders, so the stream must not freeze the
+// block until the label's first definition is itself frozen.
+type refContext struct {
+	parser.Context
+	current ast.Node            // top-level block whose inlines are being parsed
+	lookups map[ast.Node][]string // top-level block → normalised labels
+}
+
+func newRefContext(frozen []parser.Reference) *refContext {
+	c := &refContext{Context: parser.NewContext(), lookups: map[ast.Node][]string{}}
+	for _, r := range frozen {
+		c.AddReference(r)
+	}
+	return c
+}
+
+// Reference records the lookup before answering it.
+func (c *refContext) Reference(label string) (parser.Reference, bool) {
+	if c.current != nil {
+		c.lookups[c.current] = append(c.lookups[c.current], label)
+	}
+	return c.Context.Reference(label)
+}
+
+// refObserver runs just before goldmark's link parser at every ']' and
+// notes the enclosing top-level block; it never consumes input.
+type refObserver struct{}
+
+func (refObserver) Trigger() []byte { return []byte{']'} }
+
+func (refObserver) Parse(parent ast.Node, _ text.Reader, pc parser.Context) ast.Node {
+	if rc, ok := pc.(*refContext); ok {
+		rc.current = topLevel(parent)
+	}
+	return nil
+}
+
+// topLevel returns n's ancestor that is a direct child of the document.
+func topLevel(n ast.Node) ast.Node {
+	for n != nil && n.Parent() != nil && n.Parent().Kind() != ast.KindDocument {
+		n = n.Parent()
+	}
+	return n
+}
+
+// parseDoc parses src with the given frozen reference definitions
+// already known (earlier definitions win, as in CommonMark).
+func parseDoc(p parser.Parser, src []byte, frozen []parser.Reference) (ast.Node, *refContext) {
+	pc := newRefContext(frozen)
+	doc := p.Parse(text.NewReader(src), parser.WithContext(pc))
+	return doc, pc
+}
+
+// definitions lists the link reference definitions inside n, in order.
+func definitions(n ast.Node) []*ast.LinkReferenceDefinition {
+	var out []*ast.LinkReferenceDefinition
+	_ = ast.Walk(n, func(c ast.Node, entering bool) (ast.WalkStatus, error) {
+		if !entering {
+			return ast.WalkContinue, nil
+		}
+		if d, ok := c.(*ast.LinkReferenceDefinition); ok {
+			out = append(out, d)
+			return ast.WalkSkipChildren, nil
+		}
+		if c.Type() == ast.TypeInline {
+			return ast.WalkSkipChildren, nil
+		}
+		return ast.WalkContinue, nil
+	})
+	return out
+}
+
+// frozenRef is a reference definition kept after its source was frozen.
+type frozenRef struct{ label, dest, title []byte }
+
+func (r frozenRef) String() string        { return string(r.label) }
+func (r frozenRef) Label() []byte         { return r.label }
+func (r frozenRef) Destination() []byte   { return r.dest }
+func (r frozenRef) Title() []byte         { return r.title }
+func refKey(label []byte) string          { return util.ToLinkReference(label) }
+func keepRef(d *ast.LinkReferenceDefinition) parser.Reference {
+	return frozenRef{label: clone(d.Label), dest: clone(d.Destination), title: clone(d.Title)}
+}
+
+func clone(b []byte) []byte { return append([]byte(nil), b...) }

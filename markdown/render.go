@@ -1,0 +1,46 @@
+package markdown
+
+import (
+	"github.com/quire-sh/quire/render"
+)
+
+// Options control layout.
+type Options struct {
+	// Width is the number of columns to lay out to; 0 or less means 80.
+	Width int
+	// Theme is the colour theme; the zero Theme means DarkTheme().
+	Theme Theme
+	// Cwd is the directory against which file paths in code spans are
+	// checked; those that exist become file:// links. "" disables this.
+	Cwd string
+}
+
+func (o Options) normalized() Options {
+	if o.Width <= 0 {
+		o.Width = 80
+	}
+	if o.Theme.tokens == nil {
+		switch o.Theme.Name {
+		case "", "dark":
+			o.Theme = DarkTheme()
+		case "light":
+			o.Theme = LightTheme()
+		default: // a theme built field by field: only highlighting is missing
+			if o.Theme.ChromaStyle == "" {
+				o.Theme.ChromaStyle = DarkTheme().ChromaStyle
+			}
+			o.Theme.tokens = chromaStyles(o.Theme.ChromaStyle)
+		}
+	}
+	return o
+}
+
+// Render lays out a whole markdown document at opts.Width. The result is
+// the reference a Stream must match: a Stream's lines equal Render of
+// ShownPrefix of its text while streaming, and Render of all of it after
+// Finish.
+func Render(src string, opts Options) []render.Line {
+	opts = opts.normalized()
+	res := renderTail(newParser(), lexerSet{}, []byte(src), &opts, tailState{}, false)
+	return res.lines
+}

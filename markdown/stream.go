@@ -1,0 +1,100 @@
+package markdown
+
+import (
+	"github.com/yuin/goldmark/parser"
+
+	"github.com/quire-sh/quire/render"
+)
+
+// Stream renders a markdown document that arrives in chunks. Each Append
+// re-renders only the tail after the last checkpoint; everything before
+// it is frozen and never changes again. At every moment Lines() equals
+// Render(ShownPrefix(Source())), and after Finish it equals
+// Render(Source()).
+//
+// A Stream is not safe for concurrent use.
+type Stream struct {
+	opts   Options
+	parser parser.Parser
+	lexers lexerSet
+
+	src      []byte
+	finished bool
+
+	lines  []render.Line // frozen lines, then the tail's
+	frozen int           // len of the frozen prefix of lines
+	base   int           // bytes of src behind the frozen lines
+	state  tailState
+}
+
+// NewStream starts an empty stream.
+func NewStream(opts Options) *Stream {
+	return &Stream{
+		opts:   opts.normalized(),
+		parser: newParser(),
+		lexers: lexerSet{},
+		state:  tailState{refKeys: map[string]bool{}},
+	}
+}
+
+// Append adds a chunk of text and re-renders the tail. Appending after
+// Finish reopens the stream (hold-back applies again).
+func (s *Stream) Append(chunk string) {
+	if chunk == "" && !s.finished {
+		return
+	}
+	s.src = append(s.src, chunk...)
+	s.finished = false
+	s.update()
+}
+
+// Finish declares the text complete: held-back suffixes are rendered for
+// what they are.
+func (s *Stream) Finish() {
+	s.finished = true
+	s.update()
+}
+
+// Lines returns the current lines: the frozen ones followed by the tail.
+// The slice is valid until the next Append or Finish; callers must not
+// modify it. Lines()[:Frozen()] never change.
+func (s *Stream) Lines() []render.Line { return s.lines[:len(s.lines):len(s.lines)] }
+
+// Frozen returns how many leading lines are final: they will be the same
+// whatever text is appended later, so they can be committed to
+// scrollback.
+func (s *Stream) Frozen() int { return s.frozen }
+
+// Source returns all text appended so far.
+func (s *Stream) Source() string { return string(s.src) }
+
+// FrozenSource returns how many leading bytes of Source() are behind
+// frozen lines.
+func (s *Stream) FrozenSource() int { return s.base }
+
+func (s *Stream) update() {
+	shown := len(s.src)
+	if !s.finished {
+		// The frozen part always ends before anything held back; the max
+		// only guards that promise.
+		shown = max(shownLen(s.src), s.base)
+	}
+	res := renderTail(s.parser, s.lexers, s.src[s.base:shown], &s.opts, s.state, true)
+	s.lines = append(s.lines[:s.frozen], res.lines...)
+	if res.cpSrc <= 0 {
+		return
+	}
+	s.frozen += res.cpLines
+	s.base += res.cpSrc
+	s.state.fence = res.fence
+	if s.frozen > 0 {
+		s.state.emitted = true
+	}
+	for _, d := range res.refs {
+		k := refKey(d.Label)
+		if !s.state.refKeys[k] {
+			s.state.refKeys[k] = true
+			s.state.refs = append(s.state.refs, keepRef(d))
+		}
+	}
+}

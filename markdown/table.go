@@ -1,0 +1,216 @@
+package markdown
+
+import (
+	"strings"
+
+	"github.com/yuin/goldmark/ast"
+	east "github.com/yuin/goldmark/extension/ast"
+
+	"github.com/quire-sh/quire/render"
+)
+
+// A table whose columns cannot all get at least minColumn columns is
+// shown as records ("header: value" per cell) instead of a grid.
+const minColumn = 6
+
+type tableCell struct {
+	ps    []piece
+	width int // natural width on one line
+	minW  int // widest unbreakable word
+}
+
+func (r *renderer) table(n *east.Table, width int) []render.Line {
+	var rows [][]tableCell
+	ncol := 0
+	for row := n.FirstChild(); row != nil; row = row.NextSibling() {
+		var cells []tableCell
+		for c := row.FirstChild(); c != nil; c = c.NextSibling() {
+			base := r.theme.Text
+			if row.Kind() == east.KindTableHeader {
+				base = mergeStyle(base, r.theme.TableHead)
+			}
+			ps := r.inlines(c, base)
+			w, mw := measure(ps)
+			cells = append(cells, tableCell{ps: ps, width: w, minW: mw})
+		}
+		ncol = max(ncol, len(cells))
+		rows = append(rows, cells)
+	}
+	if ncol == 0 {
+		return nil
+	}
+	widths := make([]int, ncol)
+	mins := make([]int, ncol)
+	for _, row := range rows {
+		for i, c := range row {
+			widths[i] = max(widths[i], c.width, 1)
+			mins[i] = max(mins[i], min(c.minW, minColumn*2))
+		}
+	}
+	// Grid: "│ a │ b │" costs 3 columns per column plus 1.
+	avail := width - 3*ncol - 1
+	if avail < ncol*minColumn {
+		return r.tableRecords(n, rows, width)
+	}
+	fitColumns(widths, mins, avail)
+	align := n.Alignments
+	frame := r.theme.TableFrame
+	rule := func(l, m, rr string) render.Line {
+		var b strings.Builder
+		b.WriteString(l)
+		for i, w := range widths {
+			if i > 0 {
+				b.WriteString(m)
+			}
+			b.WriteString(strings.Repeat("─", w+2))
+		}
+		b.WriteString(rr)
+		return render.Plain(b.String(), frame)
+	}
+	out := []render.Line{rule("┌", "┬", "┐")}
+	for ri, row := range rows {
+		cellLines := make([][][]render.Span, ncol)
+		height := 1
+		for i := range ncol {
+			if i < len(row) {
+				cellLines[i] = wrap(row[i].ps, widths[i])
+			}
+			height = max(height, len(cellLines[i]))
+		}
+		for li := range height {
+			spans := []render.Span{{Text: "│", Style: frame}}
+			for i := range ncol {
+				var content []render.Span
+				if li < len(cellLines[i]) {
+					content = cellLines[i][li]
+				}
+				pad := widths[i] - spansWidth(content)
+				a := east.AlignNone
+				if i < len(align) {
+					a = align[i]
+				}
+				left := 0
+				switch a {
+				case east.AlignRight:
+					left = pad
+				case east.AlignCenter:
+					left = pad / 2
+				}
+				spans = append(spans, render.Span{Text: strings.Repeat(" ", 1+left)})
+				spans = append(spans, content...)
+				spans = append(spans, render.Span{Text: strings.Repeat(" ", 1+pad-left)}, render.Span{Text: "│", Style: frame})
+			}
+			out = append(out, render.Line{Spans: spans})
+		}
+		if ri == 0 && row0IsHeader(n) && len(rows) > 1 {
+			out = append(out, rule("├", "┼", "┤"))
+		}
+	}
+	return append(out, rule("└", "┴", "┘"))
+}
+
+func row0IsHeader(n *east.Table) bool {
+	return n.FirstChild() != nil && n.FirstChild().Kind() == east.KindTableHeader
+}
+
+// fitColumns shrinks the widest columns until the total fits avail,
+// never below a column's min (or minColumn).
+func fitColumns(widths, mins []int, avail int) {
+	total := 0
+	for _, w := range widths {
+		total += w
+	}
+	for total > avail {
+		// Shrink the widest column that can still shrink.
+		best := -1
+		for i, w := range widths {
+			if w > max(mins[i], minColumn) && (best < 0 || w > widths[best]) {
+				best = i
+			}
+		}
+		if best < 0 {
+			// Every column is at its floor: cut the widest to minColumn.
+			for i := range widths {
+				if widths[i] > minColumn && (best < 0 || widths[i] > widths[best]) {
+					best = i
+				}
+			}
+			if best < 0 {
+				return
+			}
+			widths[best]--
+			total--
+			continue
+		}
+		second := 0
+		for i, w := range widths {
+			if i != best {
+				second = max(second, w)
+			}
+		}
+		step := max(1, min(total-avail, widths[best]-max(second, mins[best], minColumn)))
+		widths[best] -= step
+		total -= step
+	}
+}
+
+// tableRecords is the fallback for tables too wide to draw: each row
+// becomes a block of "header: value" lines.
+func (r *renderer) tableRecords(n *east.Table, rows [][]tableCell, width int) []render.Line {
+	var heads []tableCell
+	if row0IsHeader(n) {
+		heads, rows = rows[0], rows[1:]
+	}
+	frame := r.theme.TableFrame
+	var out []render.Line
+	for ri, row := range rows {
+		if ri > 0 {
+			out = append(out, render.Plain(strings.Repeat("┄", max(min(width, 40), 1)), frame))
+		}
+		for i, c := range row {
+			var ps []piece
+			if i < len(heads) && len(heads[i].ps) > 0 {
+				ps = append(ps, heads[i].ps...)
+				ps = append(ps, piece{text: ": ", style: r.theme.TableHead})
+			}
+			ps = append(ps, c.ps...)
+			ls := wrap(ps, width)
+			if len(ls) == 0 {
+				continue
+			}
+			out = append(out, spansToLines(ls)...)
+		}
+	}
+	if len(rows) == 0 && len(heads) > 0 {
+		for _, h := range heads {
+			out = append(out, spansToLines(wrap(h.ps, width))...)
+		}
+	}
+	return out
+}
+
+// measure returns the width of pieces on one line and their widest word.
+func measure(ps []piece) (total, widest int) {
+	for _, p := range ps {
+		w := render.StringWidth(p.text)
+		total += w
+		if p.keep {
+			widest = max(widest, w)
+			continue
+		}
+		for _, f := range strings.Fields(p.text) {
+			widest = max(widest, render.StringWidth(f))
+		}
+	}
+	return total, widest
+}
+
+func spansWidth(ss []render.Span) int {
+	w := 0
+	for _, s := range ss {
+		w += render.StringWidth(s.Text)
+	}
+	return w
+}
+
+var _ = ast.KindDocument
