@@ -151,6 +151,14 @@ func BenchmarkFlushScroll(b *testing.B) {
 	}
 }
 
+func BenchmarkFlushScrollUnhinted(b *testing.B) {
+	for _, sz := range sizes {
+		b.Run(fmt.Sprintf("by1/%dx%d", sz[0], sz[1]), func(b *testing.B) {
+			benchScreen(b, sz[0], sz[1], func(d *frameDrawer, s *render.Screen) { d.top++ })
+		})
+	}
+}
+
 func BenchmarkFlushPage(b *testing.B) {
 	for _, sz := range sizes {
 		b.Run(fmt.Sprintf("%dx%d", sz[0], sz[1]), func(b *testing.B) {

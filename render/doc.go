@@ -37,14 +37,18 @@
 //   - Cursor moves: CUP, or a horizontal part (CR, CR+CUF, CUF, CUB, BS,
 //     CHA) plus a vertical part (CUU, CUD, RI, VPA, and LF but only after
 //     CR, since LF's column depends on the tty's ONLCR). Parameters equal
-//     to 1 are omitted. When the cursor is up to 8 cells left of the next
-//     change on the same row, rewriting the unchanged cells in between is
-//     priced too and wins when it is no longer than the move plus the
-//     style change the move would need.
+//     to 1 are omitted. Rewriting unchanged cells is priced as a move too:
+//     from the cursor when it is up to 8 cells left of the next change on
+//     the same row, or from a column up to 3 cells left of the change
+//     that is cheaper to reach; it wins when it is shorter than the move
+//     plus the style change the move would need.
 //   - SGR is a transition from the current pen: only the attributes and
 //     colours that differ (22 restores bold or dim when the other one is
 //     dropped), or a reset (an empty first parameter) followed by the
-//     whole new style when that is shorter.
+//     whole new style when that is shorter. A blank shows only its
+//     background, so it is drawn with the current pen's foreground and
+//     attributes when that is cheaper than its own style: the spaces
+//     between the words of a styled run cost no SGR.
 //   - Erasing: a row's trailing run of blanks in one background is erased
 //     with EL when that beats drawing the changed cells in it; an interior
 //     run of four or more blanks with ECH when the ECH plus the move past
@@ -55,10 +59,17 @@
 //     frames is one link; the link is closed before erases and at the end
 //     of every frame. A frame without links writes exactly the bytes it
 //     would without link support.
-//   - Scrolling: given a ScrollHint, the full-screen surface prices
-//     scrolling the region (DECSTBM, SU/SD, reset) plus repainting the
-//     exposed rows against redrawing, by encoding both, and writes the
-//     shorter.
+//   - Scrolling: the full-screen surface takes a ScrollHint, or finds the
+//     shift itself by hashing rows, and prices scrolling the region
+//     (DECSTBM, SU/SD, reset) plus repainting the exposed rows against a
+//     plain redraw by encoding both (the redraw abandoned as soon as it
+//     is longer), and writes the shorter. A wrong guess costs time, never
+//     bytes.
+//   - Inline insertion: while the live region has room below it, it is
+//     pushed down with SD inside a region from its top to the bottom of
+//     the screen and the lines fill the gap; once it is at the bottom,
+//     lines are written at the bottom of a region covering the rows above
+//     it, each LF scrolling the region's top row into scrollback.
 //   - Clusters a terminal may measure differently from uniseg (ZWJ
 //     sequences, flags, variation selectors) are followed by an absolute
 //     column move rather than trusted, so a disagreement cannot shift the

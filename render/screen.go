@@ -36,6 +36,9 @@ type Screen struct {
 	repaint bool
 	hint    scrollHint
 	raw     []byte
+	// Row hashes of the front and back, for finding scrolled rows when
+	// the caller gave no hint.
+	frontHash, backHash []uint64
 }
 
 type scrollHint struct {
@@ -169,6 +172,9 @@ func (s *Screen) encodeFrame() {
 	e := &s.enc
 	h := s.hint
 	s.hint.set = false
+	if !h.set {
+		h = s.detectScroll()
+	}
 	if !h.set || h.top < 0 || h.bottom > e.height || h.bottom-h.top < 2 ||
 		h.n == 0 || abs(h.n) >= h.bottom-h.top {
 		e.stats.CellsChanged += s.encodeRows(s.front, -1)

@@ -37,7 +37,9 @@ func TestScreenMatchesOracle(t *testing.T) {
 				bottom := rapid.IntRange(top+1, h).Draw(t, "bottom")
 				n := rapid.IntRange(-(bottom-top), bottom-top).Draw(t, "n")
 				want.Shift(top, bottom, n)
-				s.ScrollHint(top, bottom, n)
+				if rapid.Bool().Draw(t, "hint") {
+					s.ScrollHint(top, bottom, n)
+				}
 			}
 			for range rapid.IntRange(0, 6).Draw(t, "ops") {
 				mutate(t, want)

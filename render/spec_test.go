@@ -418,3 +418,35 @@ func TestScanSync(t *testing.T) {
 		}
 	}
 }
+
+// Without a hint, rows that moved are still found and scrolled: the frame
+// costs about what the hinted one does, far less than a redraw.
+func TestScrollDetectedWithoutHint(t *testing.T) {
+	d := newFrameDrawer(80, 24)
+	cost := func(hint bool) int {
+		o := rendertest.NewOracle(80, 24)
+		s := render.NewScreen(o, 80, 24, plainOpts)
+		d.top = 0
+		d.draw(s.Back())
+		flush(t, s)
+		want := render.NewBuffer(80, 24)
+		d.top = 1
+		d.draw(want)
+		s.Back().CopyFrom(want)
+		if hint {
+			s.ScrollHint(1, 22, 1)
+		}
+		st := flush(t, s)
+		if d := o.Diff(want); d != "" {
+			t.Fatal(d)
+		}
+		if st.Scrolls != 1 {
+			t.Fatalf("hint=%v: no scroll used: %+v", hint, st)
+		}
+		return st.Bytes
+	}
+	hinted, detected := cost(true), cost(false)
+	if detected > hinted {
+		t.Fatalf("detected scroll cost %d bytes, hinted %d", detected, hinted)
+	}
+}
