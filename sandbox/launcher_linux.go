@@ -111,7 +111,8 @@ func confine(p Profile) error {
 		return err
 	}
 	if err := protectMounts(p); err != nil {
-		return err
+		return fmt.Errorf("cannot keep git hooks, git config and quire's configuration read-only for the command: %w; "+
+			"this needs user namespaces (on Ubuntu: sysctl kernel.apparmor_restrict_unprivileged_userns=0), or pick another profile with --sandbox NAME", err)
 	}
 	cfg, rules, err := landlockPlan(p, s.LandlockABI)
 	if err != nil {

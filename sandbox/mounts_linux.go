@@ -21,13 +21,14 @@ const inPrivateNamespaceEnv = "QUIRE_SANDBOX_MOUNTNS"
 // protected path is writable under the profile.
 func protectMounts(p Profile) error {
 	targets := protectedTargets(p)
+	private := os.Getenv(inPrivateNamespaceEnv) == "1"
+	os.Unsetenv(inPrivateNamespaceEnv) // not for the command's eyes
 	if len(targets) == 0 {
 		return nil
 	}
-	if os.Getenv(inPrivateNamespaceEnv) != "1" {
+	if !private {
 		return fmt.Errorf("%s lie inside writable paths but no private mount namespace was set up to keep them read-only", targets)
 	}
-	os.Unsetenv(inPrivateNamespaceEnv)
 	if err := unix.Mount("", "/", "", unix.MS_REC|unix.MS_PRIVATE, ""); err != nil {
 		return fmt.Errorf("make mounts private: %w", err)
 	}
