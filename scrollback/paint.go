@@ -55,7 +55,9 @@ func clippedSetLine(buf *render.Buffer, x, y, w int, l render.Line) int {
 		}
 		sp := &l.Spans[i]
 		text := sp.Text
-		if sw := render.StringWidth(text); n+sw > w {
+		// A string is never wider than its length in bytes, so only a
+		// span that might reach the edge is measured.
+		if n+len(text) > w && n+render.StringWidth(text) > w {
 			text = text[:columnToByte(text, w-n)]
 		}
 		n += buf.SetString(x+n, y, text, sp.Style, sp.Link)
