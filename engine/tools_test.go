@@ -174,20 +174,14 @@ func TestParallelCallsKeepRequestOrder(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer srv.Close()
-	cfg := baseConfig(t, srv.URL(), slow)
-	s, err := New(cfg)
+	h := &harness{t: t, srv: srv, rec: &recorder{}, more: make(chan struct{}, 1), closed: make(chan struct{})}
+	h.s, err = New(baseConfig(t, srv.URL(), slow))
 	if err != nil {
 		t.Fatal(err)
 	}
-	var evs []event.Event
-	done := make(chan struct{})
-	go func() {
-		for e := range s.Events() {
-			evs = append(evs, e)
-		}
-		close(done)
-	}()
-	s.Submit("read three")
+	h.collect()
+	defer h.close()
+	h.s.Submit("read three")
 	for i := 0; i < 3; i++ {
 		select {
 		case <-started:
@@ -195,21 +189,13 @@ func TestParallelCallsKeepRequestOrder(t *testing.T) {
 			t.Fatal("the calls did not all start together")
 		}
 	}
-	for _, p := range []string{"b", "c", "a"} {
-		close(release[p])
-		time.Sleep(10 * time.Millisecond) // let the finish order show in the events
+	for _, c := range []struct{ path, id string }{{"b", "c2"}, {"c", "c3"}, {"a", "c1"}} {
+		close(release[c.path])
+		h.waitFor(c.id+" to finish", func(e event.Event) bool { return e.Kind == event.ToolFinished && e.CallID == c.id })
 	}
-	deadline := time.After(10 * time.Second)
-	for len(srv.Requests()) < 2 {
-		select {
-		case <-deadline:
-			t.Fatal("no second request")
-		case <-time.After(5 * time.Millisecond):
-		}
-	}
-	msgs := srv.Requests()[1].Messages
+	h.turnEnd(1)
 	var got []string
-	for _, m := range msgs {
+	for _, m := range srv.Requests()[1].Messages {
 		if m.Role == "tool" {
 			got = append(got, m.ToolCallID+"="+m.Content)
 		}
@@ -217,10 +203,8 @@ func TestParallelCallsKeepRequestOrder(t *testing.T) {
 	if strings.Join(got, ";") != "c1=content of a;c2=content of b;c3=content of c" {
 		t.Fatalf("tool messages %v", got)
 	}
-	s.Close()
-	<-done
 	var order []string
-	for _, e := range ofKind(evs, event.ToolFinished) {
+	for _, e := range ofKind(h.all(), event.ToolFinished) {
 		order = append(order, e.CallID)
 	}
 	if strings.Join(order, ",") != "c2,c3,c1" {
