@@ -370,3 +370,30 @@ func TestNonStreamingAnswerIsAccepted(t *testing.T) {
 		t.Fatalf("%+v", resp)
 	}
 }
+
+func TestClassify(t *testing.T) {
+	tests := []struct {
+		status int
+		body   string
+		want   Kind
+	}{
+		{401, `{"error":{"message":"bad key"}}`, KindAuth},
+		{402, `payment required`, KindQuota},
+		{403, `{"error":{"message":"You exceeded your quota","code":"insufficient_quota"}}`, KindQuota},
+		{403, `Forbidden`, KindAuth},
+		{429, `{"error":{"message":"Resource has been exhausted","status":"RESOURCE_EXHAUSTED"}}`, KindQuota},
+		{429, `{"error":{"message":"Rate limit reached for requests"}}`, KindRateLimited},
+		{404, `{"error":{"message":"The model does not exist"}}`, KindModelNotFound},
+		{400, `{"error":{"message":"This model's maximum context length is 4097 tokens"}}`, KindContextOverflow},
+		{413, `too large`, KindContextOverflow},
+		{400, `{"error":{"message":"Unrecognized request argument supplied: foo"}}`, KindInvalidRequest},
+		{502, `bad gateway`, KindServer},
+		{529, `overloaded`, KindServer},
+		{418, `teapot`, KindProvider},
+	}
+	for _, tt := range tests {
+		if got := classify(tt.status, http.Header{}, []byte(tt.body)).Kind; got != tt.want {
+			t.Errorf("%d %s: %s, want %s", tt.status, tt.body, got, tt.want)
+		}
+	}
+}

@@ -115,7 +115,7 @@ func KindOf(err error) Kind {
 // IsContextOverflow reports whether err says the prompt did not fit.
 func IsContextOverflow(err error) bool { return KindOf(err) == KindContextOverflow }
 
-var quotaMarkers = []string{"insufficient_quota", "quota_exceeded", "resource_exhausted", "billing"}
+var quotaMarkers = []string{"insufficient_quota", "quota_exceeded", "resource_exhausted"}
 
 // Backend error codes are not reliable, so overflow is recognised by text.
 var overflowMarkers = []string{
@@ -148,7 +148,7 @@ func classify(status int, header http.Header, body []byte) *Error {
 		}
 	case status == http.StatusTooManyRequests:
 		e.Kind = KindRateLimited
-		if hasAny(quotaMarkers) && !strings.Contains(lower, "rate") {
+		if hasAny(quotaMarkers) {
 			e.Kind = KindQuota
 		}
 	case status == http.StatusNotFound:
