@@ -6,7 +6,7 @@
 // malformed event, a stream cut mid-way, a slow first token, a hang. It
 // records every request so a test can assert exactly what the model saw.
 //
-// It is product code, not a test helper: `quire demo` plays a script
+// It is product code, not test scaffolding: `quire demo` plays a script
 // against it, and the end-to-end tests start it in the test process and
 // point OPENAI_BASE_URL at URL().
 //
