@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
 )
 
@@ -200,6 +201,12 @@ func (p Profile) CanRead(path string) (string, error) {
 	}
 	if withinAny(r, p.Deny) {
 		return r, &DeniedError{"read", r, p.Name, "it is on the profile's deny list"}
+	}
+	if within(r, filepath.Join("/proc", strconv.Itoa(os.Getpid()))) {
+		// The file tools run inside quire: /proc/self is quire, whose
+		// environment holds its API key. Sandboxed commands are kept out
+		// of it by Landlock's ptrace rules.
+		return r, &DeniedError{"read", r, p.Name, "quire's own process information is not readable from inside the sandbox"}
 	}
 	if p.ReadAll || withinAny(r, p.Read) || withinAny(r, p.Write) {
 		return r, nil

@@ -1,6 +1,7 @@
 package tools
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -74,5 +75,15 @@ func TestReadOnlyProfileRefusesWorkspaceWrites(t *testing.T) {
 	tmp := filepath.Join(t.TempDir(), "ok.txt")
 	if res := run(t, WriteFile{}, te.Env, obj{"path": tmp, "content": "x"}); res.IsError {
 		t.Fatalf("temp dirs stay writable: %s", res.Output)
+	}
+}
+
+func TestFileToolsCannotReadQuiresOwnProcess(t *testing.T) {
+	te := newTestEnv(t, "workspace")
+	for _, path := range []string{"/proc/self/environ", "/proc/thread-self/environ", fmt.Sprintf("/proc/%d/cmdline", os.Getpid())} {
+		res := run(t, ReadFile{}, te.Env, obj{"path": path})
+		if !res.IsError || !strings.Contains(res.Output, "quire's own process") {
+			t.Errorf("%s: %+v", path, res)
+		}
 	}
 }
