@@ -115,3 +115,20 @@ func FuzzWrapper(f *testing.F) {
 		}
 	})
 }
+
+func FuzzRenderDiff(f *testing.F) {
+	f.Add("--- a/x\n+++ b/x\n@@ -1,2 +1,2 @@\n a\n-b\n+c\n\\ No newline at end of file\n", 20)
+	f.Add("@@ -x,y +z @@\n+\t\x1b[31m", 3)
+	th := DefaultTheme()
+	f.Fuzz(func(t *testing.T, diff string, width int) {
+		width = width%60 + 1
+		if width < 1 {
+			width = -width + 1
+		}
+		for _, l := range renderDiff(diff, width, &th) {
+			if !strings.HasPrefix(l.Text(), "@@") && !strings.HasPrefix(l.Text(), `\`) && l.Width() > width+2 && width > 8 {
+				t.Fatalf("diff line %q wider than %d", l.Text(), width)
+			}
+		}
+	})
+}
