@@ -52,7 +52,7 @@ func (t Glob) Run(ctx context.Context, env *Env, call Call) Result {
 	if a.Path == "" {
 		a.Path = "."
 	}
-	pattern := filepath.ToSlash(a.Pattern)
+	pattern := strings.TrimPrefix(filepath.ToSlash(a.Pattern), "./")
 	if filepath.IsAbs(a.Pattern) {
 		// An absolute pattern names its own base directory.
 		base, rest := doublestar.SplitPattern(pattern)

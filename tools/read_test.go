@@ -89,6 +89,7 @@ func TestSearchToolsHonourGitignore(t *testing.T) {
 		{"list_dir nested", ListDir{}, obj{"path": "pkg"}, []string{"a.go\n"}, []string{"gen.go"}},
 		{"glob", Glob{}, obj{"pattern": "**/*.go"}, []string{"main.go\n", filepath.Join("pkg", "a.go") + "\n"}, []string{"gen.go", "build"}},
 		{"glob with path", Glob{}, obj{"pattern": "*.md", "path": "docs"}, []string{filepath.Join("docs", "readme.md")}, []string{"main.go"}},
+		{"glob with a leading ./", Glob{}, obj{"pattern": "./pkg/*.go"}, []string{filepath.Join("pkg", "a.go")}, nil},
 		{"grep", Grep{}, obj{"pattern": "TODO"}, []string{"main.go:2:// TODO: fix", "docs/readme.md:1:TODO docs"}, []string{"todo lower", "generated", "built", "log", "secret"}},
 		{"grep case insensitive with glob", Grep{}, obj{"pattern": "todo", "case_insensitive": true, "glob": "*.go"}, []string{"main.go:2:", "pkg/a.go:2:// todo lower"}, []string{"readme"}},
 		{"grep one file", Grep{}, obj{"pattern": "fix$", "path": "main.go"}, []string{"main.go:2:// TODO: fix"}, nil},
