@@ -1,6 +1,8 @@
 package engine
 
 import (
+	"crypto/rand"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"time"
@@ -137,4 +139,10 @@ func (c Config) withDefaults() (Config, error) {
 // newSessionID is time-ordered (so ids sort by creation) and random.
 func newSessionID(now time.Time) string {
 	return fmt.Sprintf("%s-%s", now.UTC().Format("20060102T150405"), randomHex(6))
+}
+
+func randomHex(n int) string {
+	b := make([]byte, n)
+	rand.Read(b) // never fails (crypto/rand since Go 1.24)
+	return hex.EncodeToString(b)
 }

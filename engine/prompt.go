@@ -1,8 +1,6 @@
 package engine
 
 import (
-	"crypto/rand"
-	"encoding/hex"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -75,10 +73,4 @@ func readAgentsMD(dir string) string {
 
 func osName() string {
 	return runtime.GOOS + "/" + runtime.GOARCH
-}
-
-func randomHex(n int) string {
-	b := make([]byte, n)
-	rand.Read(b) // never fails (crypto/rand since Go 1.24)
-	return hex.EncodeToString(b)
 }

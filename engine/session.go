@@ -27,7 +27,6 @@ type Session struct {
 	work chan any
 	out  *outbox
 	done chan struct{}
-	once sync.Once
 
 	// cancelFn cancels what runs now (a turn or a manual compaction). It
 	// is also called directly by Cancel, so the HTTP stream and running

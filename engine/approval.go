@@ -1,0 +1,119 @@
+package engine
+
+import (
+	"strings"
+
+	"github.com/quire-sh/quire/engine/event"
+)
+
+// advanceApproval walks the batch in model order, asking about each call
+// the approver wants asked about, one at a time.
+func (s *Session) advanceApproval() {
+	t := s.turn
+	for t.next < len(t.calls) {
+		c := t.calls[t.next]
+		if c.done || c.approved {
+			t.next++
+			continue
+		}
+		if a := s.cfg.Approver; a != nil && a.NeedsApproval(c.spec, c.plan) {
+			if s.cfg.Unattended {
+				s.denyUnattended(c)
+				t.next++
+				continue
+			}
+			t.phase = phaseApproving
+			s.emit(event.Event{Kind: event.ApprovalRequested, Turn: t.n, CallID: c.call.ID, Approval: &event.Approval{
+				CallID: c.call.ID, Tool: c.call.Name, Target: c.plan.Target, Preview: c.plan.Preview,
+			}})
+			return
+		}
+		c.approved = true
+		t.next++
+	}
+	s.startBatch()
+}
+
+// unattendedReason is what the model is told about a call denied because
+// nobody can approve it.
+const unattendedReason = "denied: this call needs the user's approval and quire is running unattended (quire exec with --approval ask), so it was not run. Do not retry it; finish what you can without it and say what is left to do."
+
+func (s *Session) denyUnattended(c *callState) {
+	t := s.turn
+	s.emit(event.Event{Kind: event.ApprovalAnswered, Turn: t.n, CallID: c.call.ID, Approval: &event.Approval{
+		CallID: c.call.ID, Tool: c.call.Name, Target: c.plan.Target, Decision: event.Deny, ByPolicy: true,
+		Reason: "needs approval, and nobody can be asked",
+	}})
+	s.finish(c, event.ToolResult{CallID: c.call.ID, Name: c.call.Name, Status: event.ToolDenied, Output: unattendedReason})
+}
+
+func (s *Session) answer(callID string, d event.Decision, reason string) {
+	t := s.turn
+	if t == nil || t.phase != phaseApproving || t.next >= len(t.calls) || t.calls[t.next].call.ID != callID {
+		return // stale: the call was already decided or the turn is over
+	}
+	c := t.calls[t.next]
+	s.emit(event.Event{Kind: event.ApprovalAnswered, Turn: t.n, CallID: callID, Approval: &event.Approval{
+		CallID: callID, Tool: c.call.Name, Decision: d, Reason: reason,
+	}})
+	switch d {
+	case event.Approve, event.ApproveSession:
+		if d == event.ApproveSession && s.cfg.Approver != nil {
+			s.cfg.Approver.Remember(c.spec, c.plan)
+		}
+		c.approved = true
+		t.next++
+		s.advanceApproval()
+	default:
+		out := "The user denied this call."
+		if strings.TrimSpace(reason) != "" {
+			out += " They said: " + reason
+		}
+		s.finish(c, event.ToolResult{CallID: callID, Name: c.call.Name, Status: event.ToolDenied, Output: out})
+		t.stopped = "denied"
+		s.stopRemaining(t.next+1, event.ToolCancelled, "not run: cancelled because the user denied an earlier call")
+		s.startBatch()
+	}
+}
+
+// interject handles a prompt that arrives while a call waits for
+// approval: the remaining calls are not run and the turn ends Cancelled
+// once the approved ones finish; the prompt runs next.
+func (s *Session) interject() {
+	t := s.turn
+	s.stopRemaining(t.next, event.ToolCancelled, "not run: the user sent a new message instead of answering")
+	t.stopped = "interjected"
+	s.startBatch()
+}
+
+// stopRemaining gives every undecided call from index from on a result.
+func (s *Session) stopRemaining(from int, status event.ToolStatus, output string) {
+	t := s.turn
+	for _, c := range t.calls[min(from, len(t.calls)):] {
+		if !c.done && !c.approved {
+			s.finish(c, event.ToolResult{CallID: c.call.ID, Name: c.call.Name, Status: status, Output: output})
+		}
+	}
+	t.next = len(t.calls)
+}
+
+// cancelCurrent stops what runs now.
+func (s *Session) cancelCurrent() {
+	if m := s.manual; m != nil {
+		m.cancel()
+	}
+	t := s.turn
+	if t == nil {
+		return
+	}
+	t.canceled = true
+	t.cancel()
+	if t.phase == phaseApproving {
+		for _, c := range t.calls {
+			if !c.done {
+				s.finish(c, event.ToolResult{CallID: c.call.ID, Name: c.call.Name, Status: event.ToolCancelled, Output: "not run: the user cancelled the turn"})
+			}
+		}
+		s.endTurn(event.TurnCancelled, "")
+	}
+}
