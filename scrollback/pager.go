@@ -171,12 +171,8 @@ func (t *Transcript) JumpToBlock(id ID) bool {
 func (t *Transcript) scrollToIndex(i int) {
 	t.pg.follow = false
 	t.view(i) // measure it, so the position is exact
-	y := t.lay.Top(i)
-	if y >= t.maxTop() {
-		t.pg.follow = t.maxTop() > 0 || y == 0
-		if !t.pg.follow {
-			t.setTop(y)
-		}
+	if t.lay.Top(i) >= t.maxTop() {
+		t.pg.follow = true // the block is on the last screen
 		return
 	}
 	t.pg.anchor, t.pg.offset = t.blocks[i].id, 0

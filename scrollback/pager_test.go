@@ -293,3 +293,30 @@ func TestCollapseAllAndFocus(t *testing.T) {
 		t.Fatalf("expanded:\n%s", strings.Join(got, "\n"))
 	}
 }
+
+// TestStreamingFrameWorkIsConstant checks the cost model on a long
+// transcript: while an answer streams at the bottom, each frame lays out
+// only the streaming block and never rebuilds the prefix sums, and a fold
+// far above the viewport is a patch, not a rebuild.
+func TestStreamingFrameWorkIsConstant(t *testing.T) {
+	tr := newTranscript(80, 30, longTranscript(5000).evs...)
+	tr.Apply(event.Event{Kind: event.UserMessage, Text: "more"})
+	tr.Frame()
+	before := tr.LayoutStats()
+	for i := 0; i < 50; i++ {
+		tr.Apply(event.Event{Kind: event.AssistantDelta, Text: fmt.Sprintf("word%d ", i)})
+		tr.Frame()
+	}
+	after := tr.LayoutStats()
+	if after.Rebuilds != before.Rebuilds {
+		t.Fatalf("streaming rebuilt the prefix sums %d times", after.Rebuilds-before.Rebuilds)
+	}
+	if n := after.Measures - before.Measures; n > 50+5 {
+		t.Fatalf("50 streamed frames laid out %d blocks", n)
+	}
+	tr.SetCollapsed(tr.At(10).ID(), true)
+	tr.Frame()
+	if tr.LayoutStats().Rebuilds != before.Rebuilds {
+		t.Fatal("folding a block rebuilt the prefix sums")
+	}
+}

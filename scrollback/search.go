@@ -27,6 +27,10 @@ type search struct {
 	total        int
 	counts       map[ID]int
 	pending      map[ID]struct{}
+	// ordinal caches the current match's 1-based number for ordinalOf;
+	// it is dropped whenever a count or the current match changes.
+	ordinal   int
+	ordinalOf matchPos
 
 	filter  *regexp.Regexp
 	filterP string
@@ -319,6 +323,10 @@ func (t *Transcript) Search() SearchStatus {
 	}
 	t.countMatches()
 	st.Count = s.total
+	if s.cur.ok && s.ordinal > 0 && s.ordinalOf == s.cur {
+		st.Current = s.ordinal
+		return st
+	}
 	if s.cur.ok {
 		if ci, ok := t.index[s.cur.id]; ok {
 			n := 0
@@ -336,6 +344,7 @@ func (t *Transcript) Search() SearchStatus {
 				}
 			}
 			st.Current = n
+			s.ordinal, s.ordinalOf = n, s.cur
 		}
 	}
 	return st
@@ -343,6 +352,9 @@ func (t *Transcript) Search() SearchStatus {
 
 func (t *Transcript) countMatches() {
 	s := &t.srch
+	if !s.matchesValid || len(s.pending) > 0 {
+		s.ordinal = 0
+	}
 	if !s.matchesValid {
 		s.total = 0
 		s.counts = make(map[ID]int, len(t.blocks))
