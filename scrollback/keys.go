@@ -1,0 +1,110 @@
+package scrollback
+
+// Action is a pager command, what a key means once the app has decided
+// the key is for the transcript (not a modal or the prompt editor).
+type Action uint8
+
+const (
+	ActLineDown Action = iota + 1
+	ActLineUp
+	ActHalfPageDown
+	ActHalfPageUp
+	ActPageDown
+	ActPageUp
+	ActTop    // or, with a count, go to line count
+	ActBottom // and follow
+	ActFollow
+	ActPrevTurn
+	ActNextTurn
+	ActSearchNext
+	ActSearchPrev
+	ActFocusNext
+	ActFocusPrev
+	ActUnfocus
+	ActToggleCollapse
+	ActCollapseAll
+	ActExpandAll
+)
+
+// LessKeys is the default binding, in less's muscle memory where less has
+// the command. Keys are named the way the app's input layer names them:
+// a printable key by its character, others by lower-case names with
+// "ctrl+" and "shift+" prefixes. / ? & and digits (counts) open prompts
+// or accumulate and are the app's to handle.
+var LessKeys = map[string]Action{
+	"j": ActLineDown, "down": ActLineDown, "enter": ActLineDown, "ctrl+n": ActLineDown, "e": ActLineDown,
+	"k": ActLineUp, "up": ActLineUp, "y": ActLineUp, "ctrl+p": ActLineUp,
+	"d": ActHalfPageDown, "ctrl+d": ActHalfPageDown,
+	"u": ActHalfPageUp, "ctrl+u": ActHalfPageUp,
+	"space": ActPageDown, "f": ActPageDown, "pgdown": ActPageDown, "ctrl+f": ActPageDown,
+	"b": ActPageUp, "pgup": ActPageUp, "ctrl+b": ActPageUp,
+	"g": ActTop, "<": ActTop, "home": ActTop,
+	"G": ActBottom, ">": ActBottom, "end": ActBottom,
+	"F": ActFollow,
+	"h": ActPrevTurn, "l": ActNextTurn,
+	"n": ActSearchNext, "N": ActSearchPrev,
+	"tab": ActFocusNext, "shift+tab": ActFocusPrev, "esc": ActUnfocus,
+	"o": ActToggleCollapse, "O": ActCollapseAll, "E": ActExpandAll,
+}
+
+// Do performs a pager action count times (count <= 0 means once). For
+// ActTop a count is a line number, like less's <n>g. It reports whether
+// the action could do anything.
+func (t *Transcript) Do(a Action, count int) bool {
+	n := max(count, 1)
+	switch a {
+	case ActLineDown:
+		t.ScrollLines(n)
+	case ActLineUp:
+		t.ScrollLines(-n)
+	case ActHalfPageDown:
+		t.ScrollHalfPages(n)
+	case ActHalfPageUp:
+		t.ScrollHalfPages(-n)
+	case ActPageDown:
+		t.ScrollPages(n)
+	case ActPageUp:
+		t.ScrollPages(-n)
+	case ActTop:
+		if count > 0 {
+			t.GotoLine(count)
+		} else {
+			t.ScrollTop()
+		}
+	case ActBottom, ActFollow:
+		t.ScrollBottom()
+	case ActPrevTurn, ActNextTurn:
+		ok := false
+		for range n {
+			if a == ActPrevTurn {
+				ok = t.PrevTurn() || ok
+			} else {
+				ok = t.NextTurn() || ok
+			}
+		}
+		return ok
+	case ActSearchNext, ActSearchPrev:
+		ok := false
+		for range n {
+			ok = t.SearchNext(a == ActSearchPrev) || ok
+		}
+		return ok
+	case ActFocusNext:
+		return t.FocusNext(n)
+	case ActFocusPrev:
+		return t.FocusNext(-n)
+	case ActUnfocus:
+		had := t.Focused() != 0
+		t.Unfocus()
+		return had
+	case ActToggleCollapse:
+		t.ToggleCollapse()
+	case ActCollapseAll:
+		t.CollapseAll(true)
+	case ActExpandAll:
+		t.CollapseAll(false)
+	default:
+		return false
+	}
+	return true
+}
