@@ -11,6 +11,7 @@ import (
 	"time"
 
 	bolt "go.etcd.io/bbolt"
+	berrors "go.etcd.io/bbolt/errors"
 )
 
 // FormatVersion is the version of the on-disk layout inside events.db
@@ -80,10 +81,10 @@ func damaged(err error) error {
 	switch {
 	case errors.Is(err, ErrDamaged):
 		return err
-	case errors.Is(err, bolt.ErrInvalid), errors.Is(err, bolt.ErrChecksum),
-		errors.Is(err, bolt.ErrVersionMismatch), errors.Is(err, bolt.ErrInvalidMapping):
+	case errors.Is(err, berrors.ErrInvalid), errors.Is(err, berrors.ErrChecksum),
+		errors.Is(err, berrors.ErrVersionMismatch), errors.Is(err, berrors.ErrInvalidMapping):
 		return fmt.Errorf("%w: %v", ErrDamaged, err)
-	case errors.Is(err, bolt.ErrTimeout):
+	case errors.Is(err, berrors.ErrTimeout):
 		// The session lock is always taken first, so whoever holds the
 		// database is not a quire writer of this session.
 		return fmt.Errorf("its database is locked by a process that does not hold the session lock: %w", err)

@@ -76,7 +76,3 @@ func validID(id string) bool {
 }
 
 func (s *Store) sessionsRoot() string { return filepath.Join(s.root, sessionsDir) }
-
-func (s *Store) sessionDir(cwd, id string) string {
-	return filepath.Join(s.sessionsRoot(), cwdKey(cwd), id)
-}
