@@ -141,15 +141,20 @@ func FuzzReadOnlyCommand(f *testing.F) {
 		if !ReadOnlyCommand(cmd) {
 			return
 		}
-		// Whatever passes must have no shell operator outside single quotes.
-		inSingle := false
+		// Whatever passes has no shell operator outside quotes and no
+		// expansion inside double quotes.
+		var quote byte
 		for i := 0; i < len(cmd); i++ {
 			c := cmd[i]
-			if c == '\'' {
-				inSingle = !inSingle
-				continue
-			}
-			if !inSingle && strings.IndexByte(";&|<>`$\n", c) >= 0 {
+			switch {
+			case quote == 0 && (c == '\'' || c == '"'):
+				quote = c
+			case quote != 0 && c == quote:
+				quote = 0
+			case quote == 0 && c == '\\':
+				i++
+			case quote == 0 && strings.IndexByte(";&|<>()`$\n", c) >= 0,
+				quote == '"' && (c == '$' || c == '`'):
 				t.Fatalf("%q passed as read-only", cmd)
 			}
 		}
