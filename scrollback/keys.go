@@ -26,25 +26,53 @@ const (
 	ActExpandAll
 )
 
-// LessKeys is the default binding, in less's muscle memory where less has
+// LessKey is the default binding, in less's muscle memory where less has
 // the command. Keys are named the way the app's input layer names them:
 // a printable key by its character, others by lower-case names with
 // "ctrl+" and "shift+" prefixes. / ? & and digits (counts) open prompts
 // or accumulate and are the app's to handle.
-var LessKeys = map[string]Action{
-	"j": ActLineDown, "down": ActLineDown, "enter": ActLineDown, "ctrl+n": ActLineDown, "e": ActLineDown,
-	"k": ActLineUp, "up": ActLineUp, "y": ActLineUp, "ctrl+p": ActLineUp,
-	"d": ActHalfPageDown, "ctrl+d": ActHalfPageDown,
-	"u": ActHalfPageUp, "ctrl+u": ActHalfPageUp,
-	"space": ActPageDown, "f": ActPageDown, "pgdown": ActPageDown, "ctrl+f": ActPageDown,
-	"b": ActPageUp, "pgup": ActPageUp, "ctrl+b": ActPageUp,
-	"g": ActTop, "<": ActTop, "home": ActTop,
-	"G": ActBottom, ">": ActBottom, "end": ActBottom,
-	"F": ActFollow,
-	"h": ActPrevTurn, "l": ActNextTurn,
-	"n": ActSearchNext, "N": ActSearchPrev,
-	"tab": ActFocusNext, "shift+tab": ActFocusPrev, "esc": ActUnfocus,
-	"o": ActToggleCollapse, "O": ActCollapseAll, "E": ActExpandAll,
+func LessKey(key string) (Action, bool) {
+	switch key {
+	case "j", "down", "enter", "ctrl+n", "e":
+		return ActLineDown, true
+	case "k", "up", "y", "ctrl+p":
+		return ActLineUp, true
+	case "d", "ctrl+d":
+		return ActHalfPageDown, true
+	case "u", "ctrl+u":
+		return ActHalfPageUp, true
+	case "space", "f", "pgdown", "ctrl+f":
+		return ActPageDown, true
+	case "b", "pgup", "ctrl+b":
+		return ActPageUp, true
+	case "g", "<", "home":
+		return ActTop, true
+	case "G", ">", "end":
+		return ActBottom, true
+	case "F":
+		return ActFollow, true
+	case "h":
+		return ActPrevTurn, true
+	case "l":
+		return ActNextTurn, true
+	case "n":
+		return ActSearchNext, true
+	case "N":
+		return ActSearchPrev, true
+	case "tab":
+		return ActFocusNext, true
+	case "shift+tab":
+		return ActFocusPrev, true
+	case "esc":
+		return ActUnfocus, true
+	case "o":
+		return ActToggleCollapse, true
+	case "O":
+		return ActCollapseAll, true
+	case "E":
+		return ActExpandAll, true
+	}
+	return 0, false
 }
 
 // Do performs a pager action count times (count <= 0 means once). For

@@ -6,7 +6,7 @@ func TestLessKeysDrivePager(t *testing.T) {
 	tr := newTranscript(30, 10, tallTurns(3, 30).evs...)
 	do := func(key string, count int) {
 		t.Helper()
-		a, ok := LessKeys[key]
+		a, ok := LessKey(key)
 		if !ok {
 			t.Fatalf("key %q unbound", key)
 		}
