@@ -93,7 +93,16 @@ func (s *Store) pruneOne(dir string, now time.Time) (bool, error) {
 	if touchedSince(dir, now.Add(-recentlyTouched), eventsFile, summaryFile) {
 		return false, nil
 	}
-	if err := os.RemoveAll(dir); err != nil {
+	// Rename first: a process killed half-way through the removal leaves
+	// a dot directory no listing shows, and the next Prune finishes it.
+	doomed := dir
+	if !tmp {
+		doomed = filepath.Join(filepath.Dir(dir), tmpPrefix+"removed-"+filepath.Base(dir))
+		if err := os.Rename(dir, doomed); err != nil {
+			return false, fmt.Errorf("remove old session: %w", err)
+		}
+	}
+	if err := os.RemoveAll(doomed); err != nil {
 		return false, fmt.Errorf("remove old session: %w", err)
 	}
 	return true, nil
