@@ -316,11 +316,6 @@ func (t *Transcript) evict(keepFrom, keepTo int) {
 	}
 }
 
-// lineAt composes line y of block i into dst.
-func (t *Transcript) lineAt(i, y int, dst *render.Line) {
-	t.view(i).line(y, dst)
-}
-
 // Prepend reduces events that happened before everything in the
 // transcript (older history of a resumed session, loaded as the user
 // scrolls up) and puts their blocks in front. The new blocks get fresh

@@ -79,9 +79,6 @@ func (v *blockView) kindOf(i int) (lineKind, Join) {
 	return lineProse, join
 }
 
-// bodyLineText is body line i (0-based within the body) without gutter.
-func (v *blockView) bodyLine(i int) render.Line { return v.body[i] }
-
 func (v *blockView) gutterWidth(i int) int {
 	i -= len(v.head)
 	if i < 0 || i >= v.bodyN {
