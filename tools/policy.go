@@ -173,11 +173,21 @@ func readOnlyArgs(prog string, args []string, raw string) bool {
 				return false
 			}
 		case "sort":
-			if a == "-o" || strings.HasPrefix(a, "--output") || strings.HasPrefix(a, "-o") {
+			// -o writes a file; --compress-program runs one.
+			if shortFlag(a, 'o') || strings.HasPrefix(a, "--output") || strings.HasPrefix(a, "--compress") {
+				return false
+			}
+		case "file":
+			// -C compiles a magic file, writing NAME.mgc.
+			if shortFlag(a, 'C') || a == "--compile" {
+				return false
+			}
+		case "date":
+			if shortFlag(a, 's') || strings.HasPrefix(a, "--set") {
 				return false
 			}
 		case "tree":
-			if a == "-o" || strings.HasPrefix(a, "-o") {
+			if shortFlag(a, 'o') {
 				return false
 			}
 		}
@@ -187,6 +197,13 @@ func readOnlyArgs(prog string, args []string, raw string) bool {
 		return false
 	}
 	return true
+}
+
+// shortFlag reports whether a is a cluster of short options ("-nro")
+// that contains c. Clusters are refused whole: telling an option's value
+// from further options would need each program's grammar.
+func shortFlag(a string, c byte) bool {
+	return len(a) > 1 && a[0] == '-' && a[1] != '-' && strings.IndexByte(a[1:], c) >= 0
 }
 
 // simpleWords splits cmd into words if it is one simple command with
