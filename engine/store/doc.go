@@ -40,15 +40,17 @@
 // returns: this is how a user message is acknowledged. Record(e, false)
 // joins a group commit that happens when GroupWindow (50 ms) has passed
 // since the first waiting event or GroupEvents (512) are waiting, whichever
-// comes first, so a fast stream of text deltas costs one commit per 512
-// events, and a slow one at most twenty commits a second. A full batch is committed in the background while the
-// stream goes on; only when eight batches' worth are waiting (the disk is
-// slower than the stream) does Record commit in the caller's goroutine.
-// bbolt commits are atomic (data pages first, then a checksummed
-// meta page), so a kill -9 at any moment loses at most the events waiting
-// in that window and never leaves a half-written event: the session reopens
-// at its last committed event and Append continues after it.
-//
+// comes first: a fast stream of text deltas costs one commit per 512
+// events, a slow one at most twenty commits a second. A full batch is
+// committed in the background while the stream goes on; only when eight
+// batches' worth are waiting (the disk is slower than the stream) does
+// Record commit in the caller's goroutine. bbolt commits are atomic (data
+// pages first, then a checksummed meta page), so a kill -9 at any moment
+// loses at most the events of the current window and never leaves a
+// half-written event: the session reopens at its last committed event and
+// Append continues after it. A failed commit is sticky: every later Record
+// returns it, so the log never has a hole in the middle.
+
 // The summary inside events.db is written in the same transaction as the
 // events it describes. session.json is a cache of it for listings, rewritten
 // after a commit that acknowledged a prompt or changed the title, turns,
@@ -78,6 +80,25 @@
 //   - Prune takes the lock exclusively without waiting and skips the
 //     session if it cannot, so it never removes a running session.
 //
+// # Checkpoints, rewind and forks
+//
+// Checkpoints.BeforeWrite (plugged into tools.Env.BeforeWrite) snapshots a
+// file under the session's cwd before its first change in a turn, and
+// commits the snapshot before the write goes ahead; EndTurn records the
+// hash of what quire left, so Rewind can tell a file someone else changed
+// since (reported, and left alone unless Overwrite) from quire's own
+// writes. Rewind is a dry run unless Apply. The conversation part of
+// /rewind is Fork: a new session holding a prefix of the events, with the
+// file checkpoints of the discarded turns folded into the last kept one.
+//
+// # Retention
+//
+// Prune removes sessions idle for longer than Options.Retention (30 days)
+// and never one that is running or whose files changed in the last hour.
+// A session is renamed to a dot name before it is removed, so a prune cut
+// short leaves nothing a listing shows. Callers run it once per process,
+// in the background.
+//
 // # Versions
 //
 // Three versions are checked on read, each with an error naming both the
@@ -91,5 +112,9 @@
 // bbolt trusts the pages it maps; a truncated file or flipped bytes can make
 // it panic or fault. Every access runs under a guard that turns a panic or
 // a memory fault into ErrDamaged wrapped with the file's path, so one
-// damaged session is reported while every other session stays usable.
+// damaged session is reported while every other session stays usable. If
+// bbolt panics inside Open, the file it mapped and locked is unmapped and
+// closed, so the failure does not hold the session's lock for the rest of
+// the process. `quire sessions` lists with ListOptions.Verify, so a damaged
+// session is reported there and not first on resume.
 package store
