@@ -4,7 +4,6 @@ import (
 	"strings"
 
 	"github.com/quire-sh/quire/engine/event"
-	"github.com/quire-sh/quire/render"
 )
 
 // Options configures a Transcript.
