@@ -115,6 +115,7 @@ func StreamAppend(s Size, wide bool) *Workload {
 			}
 			shown = all
 			if p == 0 {
+				pending = ScrollHint{} // only the recorded period's hints count
 				continue
 			}
 			rows := make([]*Row, 0, s.H)

@@ -1,0 +1,94 @@
+package renderbench
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/quire-sh/quire/render"
+)
+
+// tinyScreen is a 12×2 full-screen workload of one frame: a red word, a
+// link, and a wide character.
+func tinyScreen() *Workload {
+	b := newBuilder("Tiny/12x2", FullScreen, "")
+	red := render.Style{Fg: render.ANSI(1)}
+	rows := []*Row{
+		b.row(12, render.Style{}, render.Span{Text: "ab", Style: red}, render.Span{Text: "界"}),
+		b.row(12, render.Style{}, render.Span{Text: "go", Link: "https://go.dev"}),
+	}
+	b.w.Frames = []Frame{b.frame(12, 2, rows)}
+	return b.done()
+}
+
+func TestOracleFullScreen(t *testing.T) {
+	const (
+		row0 = "\x1b[H\x1b[31mab\x1b[m界"
+		row1 = "\x1b[2;1H\x1b]8;;https://go.dev\x1b\\go\x1b]8;;\x1b\\"
+	)
+	tests := []struct {
+		name, bytes, wantErr string
+	}{
+		{"exact", row0 + row1, ""},
+		{"wrong glyph", strings.Replace(row0, "ab", "ac", 1) + row1, `row 0 col 1: shows "c"`},
+		{"wrong colour", strings.Replace(row0, "31", "32", 1) + row1, "fg ansi2"},
+		{"256-colour spelling of a basic colour is the same colour", strings.Replace(row0, "31", "38;5;1", 1) + row1, ""},
+		{"link missing", row0 + "\x1b[2;1Hgo", `link ""`},
+		{"wide char as two narrow", strings.Replace(row0, "界", "xx", 1) + row1, `row 0 col 2: shows "x"`},
+		{"stale row", row0 + row1 + "\x1b[2;5Hzz", `row 1 col 4: shows "z"`},
+		{"invisible style on a blank is fine", row0 + row1 + "\x1b[2;10H\x1b[1;31m \x1b[m", ""},
+		{"background on a blank is not", row0 + row1 + "\x1b[2;10H\x1b[41m \x1b[m", "bg ansi1"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			w := tinyScreen()
+			o := NewOracle(w)
+			o.Write([]byte(tt.bytes))
+			err := o.Check(&w.Frames[0])
+			switch {
+			case tt.wantErr == "" && err != nil:
+				t.Fatalf("unexpected: %v", err)
+			case tt.wantErr != "" && err == nil:
+				t.Fatalf("oracle accepted a wrong screen")
+			case tt.wantErr != "" && !strings.Contains(err.Error(), tt.wantErr):
+				t.Fatalf("error %q does not mention %q", err, tt.wantErr)
+			}
+		})
+	}
+}
+
+func TestOracleInline(t *testing.T) {
+	b := newBuilder("Tiny/8x3", Inline, "")
+	live := b.row(8, render.Style{}, render.Span{Text: "> "})
+	f := b.frame(8, 3, []*Row{live})
+	f.Insert = []*Row{
+		b.row(8, render.Style{}, render.Span{Text: "one"}),
+		b.row(8, render.Style{}, render.Span{Text: "two"}),
+		b.row(8, render.Style{}, render.Span{Text: "three"}),
+	}
+	b.w.Frames = []Frame{f}
+	w := b.done()
+	tests := []struct {
+		name, bytes, wantErr string
+	}{
+		{"every line once, live region last", "one\r\ntwo\r\nthree\r\n> ", ""},
+		{"a line duplicated", "one\r\none\r\ntwo\r\nthree\r\n> ", "history line 1"},
+		{"a line lost", "one\r\nthree\r\n> ", "history line 1"},
+		{"a blank line pushed into scrollback", "\r\none\r\ntwo\r\nthree\r\n> ", "history line 0"},
+		{"extra line after the live region", "one\r\ntwo\r\nthree\r\n> \r\nx", "lost or duplicated"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			o := NewOracle(w)
+			o.Write([]byte(tt.bytes))
+			err := o.Check(&w.Frames[0])
+			switch {
+			case tt.wantErr == "" && err != nil:
+				t.Fatalf("unexpected: %v", err)
+			case tt.wantErr != "" && err == nil:
+				t.Fatalf("oracle accepted a wrong transcript")
+			case tt.wantErr != "" && !strings.Contains(err.Error(), tt.wantErr):
+				t.Fatalf("error %q does not mention %q", err, tt.wantErr)
+			}
+		})
+	}
+}
