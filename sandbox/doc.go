@@ -83,6 +83,10 @@
 //     flock and stat work on any path the process can reach; nor does it
 //     restrict chdir or reading /proc (other processes' environ and memory
 //     are still protected by its ptrace rules).
+//   - Only the working directory's own repository is protected: nested
+//     repositories and submodules keep writable hooks and config, and
+//     the working directory is writable as a whole, so running quire in
+//     the home directory makes ~/.bashrc and ~/.gitconfig writable too.
 //   - Protected paths are bound read-only only if they exist at launch: a
 //     repository created by the command itself (git init) has writable
 //     hooks until the next command.
