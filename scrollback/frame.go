@@ -89,9 +89,10 @@ func (t *Transcript) Frame() *Frame {
 		if i < len(t.blocks) {
 			off = top - t.lay.Top(i)
 		}
-		for ; i < len(t.blocks) && row < h; i++ {
+		for i < len(t.blocks) && row < h {
 			b := t.blocks[i]
 			if b.hidden {
+				i = t.nextShown(i)
 				continue
 			}
 			v := t.view(i)
@@ -109,6 +110,7 @@ func (t *Transcript) Frame() *Frame {
 				f.FocusTop, f.FocusEnd = start, row
 			}
 			off = 0
+			i = t.nextShown(i)
 		}
 	}
 	for r := row; r < h; r++ {
@@ -134,6 +136,16 @@ func (t *Transcript) Frame() *Frame {
 		f.Position.Bottom = min(top+h, total)
 	}
 	return f
+}
+
+// nextShown is the first block after i with a height, found through the
+// prefix sums so that a run of blocks hidden by a filter costs O(log n),
+// not a walk.
+func (t *Transcript) nextShown(i int) int {
+	if i+1 < len(t.blocks) && t.lay.Height(i+1) > 0 {
+		return i + 1
+	}
+	return t.lay.Find(t.lay.Top(i + 1))
 }
 
 // stickyAt computes the pinned header for a viewport starting at line top.

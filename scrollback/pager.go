@@ -62,7 +62,7 @@ func (t *Transcript) settle() int {
 		top = t.top()
 		from, to := t.lay.Window(max(0, top-t.h), 3*t.h)
 		changed := false
-		for i := from; i < to; i++ {
+		for i := from; i < to; i = t.nextShown(i) {
 			if t.lay.Measured(i) {
 				continue
 			}
