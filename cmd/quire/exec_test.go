@@ -14,7 +14,7 @@ import (
 	"github.com/quire-sh/quire/engine/testserver"
 )
 
-// buildQuire builds the binary once per test run.
+// buildQuire builds the binary for a test.
 func buildQuire(t *testing.T) string {
 	t.Helper()
 	if testing.Short() {
@@ -73,10 +73,11 @@ func TestExecCommand(t *testing.T) {
 	if _, _, code, _ = runQuire(t, bin, env, "exec"); code != 2 {
 		t.Fatalf("no prompt: exit %d", code)
 	}
+
+	t.Run("interrupted", func(t *testing.T) { testExecInterrupted(t, bin) })
 }
 
-func TestExecInterrupted(t *testing.T) {
-	bin := buildQuire(t)
+func testExecInterrupted(t *testing.T, bin string) {
 	srv, err := testserver.Start(testserver.Script{Responses: []testserver.Response{{Fault: testserver.FaultHang}}})
 	if err != nil {
 		t.Fatal(err)
