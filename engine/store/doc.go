@@ -16,7 +16,7 @@
 //
 // events.db has four buckets:
 //
-//	events       8-byte big-endian seq → CRC-32C(JSON) ‖ JSON {"e": event, "blobs": refs}
+//	events       8-byte big-endian seq → CRC-32C(JSON) ‖ JSON {"e": event, "blobs": refs, "raw_args": …}
 //	blobs        32-byte blake3 of the content → the content
 //	checkpoints  4-byte big-endian turn ‖ absolute path → JSON {before, after}
 //	meta         "format" → FormatVersion; "summary" → the Summary as of the last commit

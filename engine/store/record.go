@@ -1,10 +1,13 @@
 package store
 
 import (
+	"bytes"
 	"encoding/binary"
 	"encoding/json"
 	"fmt"
 	"hash/crc32"
+	"strconv"
+	"strings"
 
 	"github.com/quire-sh/quire/engine/event"
 	bolt "go.etcd.io/bbolt"
@@ -18,6 +21,17 @@ import (
 type record struct {
 	E     *event.Event `json:"e"`
 	Blobs *blobRefs    `json:"blobs,omitempty"`
+	// RawArgs keeps tool-call arguments byte for byte where encoding/json
+	// would compact them ("call" for Call, "calls.N" for Calls[N]), so the
+	// history rebuilt on resume is exactly what the model wrote.
+	RawArgs map[string]string `json:"raw_args,omitempty"`
+}
+
+// compact reports whether raw is already in the form encoding/json writes
+// a json.RawMessage in.
+func compact(raw json.RawMessage) bool {
+	var b bytes.Buffer
+	return json.Compact(&b, raw) == nil && bytes.Equal(b.Bytes(), raw)
 }
 
 // blobRefs names the blobs holding fields moved out of an event.
@@ -70,6 +84,17 @@ func encodeEvent(e event.Event) (encoded, error) {
 	if refs != (blobRefs{}) {
 		rec.Blobs = &refs
 	}
+	if e.Call != nil && !compact(e.Call.Arguments) {
+		rec.RawArgs = map[string]string{"call": string(e.Call.Arguments)}
+	}
+	for i, c := range e.Calls {
+		if !compact(c.Arguments) {
+			if rec.RawArgs == nil {
+				rec.RawArgs = map[string]string{}
+			}
+			rec.RawArgs[fmt.Sprintf("calls.%d", i)] = string(c.Arguments)
+		}
+	}
 	js, err := json.Marshal(rec)
 	if err != nil {
 		return out, fmt.Errorf("encode event %d (%s): %w", e.Seq, e.Kind, err)
@@ -100,6 +125,13 @@ func decodeEvent(seq uint64, v []byte, blobs *bolt.Bucket) (event.Event, error) 
 	}
 	if err := event.Upgrade(&e); err != nil {
 		return e, fmt.Errorf("event %d: %w", seq, err)
+	}
+	for where, raw := range rec.RawArgs {
+		dst := argsAt(&e, where)
+		if dst == nil {
+			return e, fmt.Errorf("%w: event %d: raw arguments for %q", ErrDamaged, seq, where)
+		}
+		*dst = json.RawMessage(raw)
 	}
 	if rec.Blobs == nil {
 		return e, nil
@@ -133,4 +165,23 @@ func decodeEvent(seq uint64, v []byte, blobs *bolt.Bucket) (event.Event, error) 
 		}
 	}
 	return e, nil
+}
+
+// argsAt finds the arguments a RawArgs key names: "call" or "calls.N".
+func argsAt(e *event.Event, where string) *json.RawMessage {
+	if where == "call" {
+		if e.Call == nil {
+			return nil
+		}
+		return &e.Call.Arguments
+	}
+	n, ok := strings.CutPrefix(where, "calls.")
+	if !ok {
+		return nil
+	}
+	i, err := strconv.Atoi(n)
+	if err != nil || i < 0 || i >= len(e.Calls) || strconv.Itoa(i) != n {
+		return nil
+	}
+	return &e.Calls[i].Arguments
 }

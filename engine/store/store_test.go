@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"os"
 	"path/filepath"
@@ -444,6 +445,38 @@ func TestCwdKey(t *testing.T) {
 			if len(k) > maxDirName || strings.Contains(k, "/") {
 				t.Errorf("key %q is not a short file name", k)
 			}
+		}
+	}
+}
+
+// TestToolArgumentsKeptByteForByte: encoding/json compacts raw JSON, but
+// the history rebuilt on resume must carry the arguments exactly as the
+// model wrote them.
+func TestToolArgumentsKeptByteForByte(t *testing.T) {
+	st := newTestStore(t, Options{})
+	w, err := st.Create("args", "/p")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close()
+	spaced := json.RawMessage(`{ "path": "a.go",  "limit": 10 }`)
+	tight := json.RawMessage(`{"path":"b.go"}`)
+	events := []event.Event{
+		{V: 1, Seq: 1, Kind: event.AssistantMessage, Calls: []event.ToolCall{{ID: "1", Name: "read", Arguments: tight}, {ID: "2", Name: "read", Arguments: spaced}}},
+		{V: 1, Seq: 2, Kind: event.ToolCallRequested, Call: &event.ToolCall{ID: "2", Name: "read", Arguments: spaced}},
+	}
+	recordAll(t, w, events)
+	got, err := w.ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, a := range []struct{ got, want json.RawMessage }{
+		{got[0].Calls[0].Arguments, tight},
+		{got[0].Calls[1].Arguments, spaced},
+		{got[1].Call.Arguments, spaced},
+	} {
+		if string(a.got) != string(a.want) {
+			t.Errorf("arguments read back as %s, want %s", a.got, a.want)
 		}
 	}
 }
