@@ -25,7 +25,13 @@ type Point struct{ Line, Col int }
 // PointAt converts a screen cell of the last frame to a transcript point.
 // Rows under the pinned prompt map to the prompt's own lines.
 func (t *Transcript) PointAt(row, col int) Point {
-	return Point{Line: t.top() + row, Col: col}
+	top := t.top()
+	if rows, clip := t.stickyAt(top); row < rows {
+		k := t.blocks[min(t.lay.Find(top), len(t.blocks)-1)].turn
+		p := t.index[t.turns[k].prompt]
+		return Point{Line: t.lay.Top(p) + blockMargin + clip + row, Col: col}
+	}
+	return Point{Line: top + row, Col: col}
 }
 
 // SelectionText is the text of the selection from a up to b (b's column

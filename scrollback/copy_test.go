@@ -148,3 +148,19 @@ func TestInlineEmitsEachLineOnce(t *testing.T) {
 		t.Fatalf("emitted %d of %d blocks", blocks, tr.Len())
 	}
 }
+
+func TestPointAtUnderTheStickyPrompt(t *testing.T) {
+	tr := newTranscript(30, 6, tallTurns(2, 10).evs...)
+	tr.ScrollTop()
+	tr.ScrollLines(5)
+	f := tr.Frame()
+	if f.Sticky != 1 {
+		t.Fatalf("setup: no sticky prompt:\n%s", dump(f))
+	}
+	if got := tr.SelectionText(tr.PointAt(0, 0), tr.PointAt(0, 30)); got != "prompt 0" {
+		t.Fatalf("row 0 (the pinned prompt) copies as %q", got)
+	}
+	if got := tr.SelectionText(tr.PointAt(1, 0), tr.PointAt(1, 30)); got != "turn 0 line 3" {
+		t.Fatalf("row 1 copies as %q\n%s", got, dump(f))
+	}
+}

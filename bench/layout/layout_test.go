@@ -206,3 +206,34 @@ func BenchmarkLayoutHeap(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkLayoutFilterScroll scrolls through a transcript filtered down
+// to one turn in ten (less's &), one frame per line: the blocks the
+// filter hides are skipped through the prefix sums, not walked.
+func BenchmarkLayoutFilterScroll(b *testing.B) {
+	for _, n := range sizes {
+		b.Run(fmt.Sprint(n), func(b *testing.B) {
+			t := build(n)
+			t.SetFilter(`file\d*7\.go`)
+			f := newFrame(t)
+			t.ScrollTop()
+			f.draw(b)
+			total := t.Frame().Position.Total
+			span := min(400, max(total-height, 1))
+			f.bytes = 0
+			stats := t.LayoutStats()
+			b.ReportAllocs()
+			b.ResetTimer()
+			for i := 0; b.Loop(); i++ {
+				if (i/span)%2 == 0 {
+					t.ScrollLines(1)
+				} else {
+					t.ScrollLines(-1)
+				}
+				f.draw(b)
+			}
+			b.ReportMetric(float64(f.bytes)/float64(b.N), "bytes/frame")
+			reportWork(b, stats, t.LayoutStats())
+		})
+	}
+}
