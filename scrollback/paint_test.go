@@ -129,3 +129,96 @@ func TestInlineViewWritesEachLineOnceToScrollback(t *testing.T) {
 		t.Fatalf("terminal holds:\n%s\n---- want:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 }
+
+// TestFullScreenShowsTheFrame draws frames through the real full-screen
+// surface into a VT emulator while an answer streams and the reader
+// scrolls, and checks the terminal shows exactly the frame each time.
+func TestFullScreenShowsTheFrame(t *testing.T) {
+	const width, height = 36, 10
+	tr := newTranscript(width, height, longTranscript(30).evs...)
+	term := rendertest.NewOracle(width, height)
+	scr := render.NewScreen(term, width, height, render.Options{Colors: render.ColorTrue, Hyperlinks: true})
+	step := func(what string) {
+		t.Helper()
+		f := tr.Draw(scr.Back(), 0, 0)
+		want := render.NewBuffer(width, height)
+		PaintFrame(want, 0, 0, width, f, &tr.theme, nil)
+		if _, err := scr.Flush(); err != nil {
+			t.Fatal(err)
+		}
+		if d := term.Diff(want); d != "" {
+			t.Fatalf("%s: terminal differs from the frame:\n%s", what, d)
+		}
+	}
+	step("first frame")
+	tr.Apply(event.Event{Kind: event.UserMessage, Text: "and now?"})
+	for i := 0; i < 30; i++ {
+		tr.Apply(event.Event{Kind: event.AssistantDelta, Text: "more words for the answer "})
+		step("streaming")
+	}
+	tr.BeginSearch(true)
+	tr.SetSearchPattern("file2\\d")
+	tr.CommitSearch()
+	step("search")
+	for i := 0; i < 15; i++ {
+		tr.ScrollLines(-3)
+		step("scrolling up")
+	}
+	tr.PrevTurn()
+	step("h")
+}
+
+// TestInlineResizeReprintsEachLineOnce resizes the inline view in the
+// middle of a streamed answer: the purge-and-reprint policy, fed by
+// ReflowEmitted, leaves the terminal holding the transcript at the new
+// width exactly once.
+func TestInlineResizeReprintsEachLineOnce(t *testing.T) {
+	width, height := 40, 8
+	tr := New(Options{Width: width, Height: height})
+	term := rendertest.NewOracle(width, height)
+	view := render.NewInline(term, width, height, 0, render.Options{Colors: render.ColorTrue, Hyperlinks: true})
+	flush := func(above []render.Line) {
+		view.InsertAbove(above...)
+		live := tr.LiveLines()
+		view.SetLiveHeight(min(len(live), height-1))
+		for r, l := range live {
+			if r < height-1 {
+				view.Live().SetLine(0, r, l)
+			}
+		}
+		if _, err := view.Flush(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	s := (&script{}).prompt("tell me a long story about terminals and their scrollback")
+	text := strings.Repeat("Once upon a time a terminal kept every line it was given. ", 12) + "\n\nThe end.\n"
+	for i := 0; i < len(text); i += 11 {
+		s.add(event.Event{Kind: event.AssistantDelta, Text: text[i:min(i+11, len(text))]})
+	}
+	s.add(event.Event{Kind: event.AssistantMessage, Text: text})
+	s.end(event.TurnCompleted)
+	for i, e := range s.evs {
+		tr.Apply(e)
+		if i == len(s.evs)/2 {
+			width = 30
+			tr.Resize(width, height)
+			term.Resize(width, height)
+			view.Resize(width, height)
+			flush(tr.ReflowEmitted())
+			continue
+		}
+		flush(tr.TakeFinished())
+	}
+	flush(tr.TakeFinished())
+	got := append(term.ScrollbackText(), term.ScreenText()...)
+	for len(got) > 0 && got[len(got)-1] == "" {
+		got = got[:len(got)-1]
+	}
+	want := allLines(tr)
+	for len(want) > 0 && want[len(want)-1] == "" {
+		want = want[:len(want)-1]
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Fatalf("terminal holds:\n%s\n---- want:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
