@@ -58,13 +58,13 @@ type Status struct {
 // goroutine through HandleInput, HandleEvent and Tick, which return the
 // effects to run; nothing here does I/O, so every behaviour is a unit test.
 type Model struct {
-	tr      *scrollback.Transcript
+	tr *scrollback.Transcript
 	// newTranscript builds a transcript like tr holding prior events, for
 	// a session swapped in by /clear or /rewind.
 	newTranscript func(prior []event.Event) *scrollback.Transcript
-	editor  Editor
-	history *History
-	status  Status
+	editor        Editor
+	history       *History
+	status        Status
 
 	focus   focus
 	minimal bool
@@ -72,6 +72,8 @@ type Model struct {
 	// overlay is text shown over the transcript (help, the session list)
 	// until any key closes it.
 	overlay []string
+	// count is a number typed in the pager before a command, as in less.
+	count int
 	// histIndex is where the Ctrl+R search continues from.
 	histIndex int
 

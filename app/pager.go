@@ -8,61 +8,28 @@ import (
 	"strings"
 	"time"
 
+	"github.com/quire-sh/quire/scrollback"
 	"github.com/quire-sh/quire/term"
 )
 
-// pagerKey moves over the transcript with the keys of less.
+// pagerKey moves over the transcript with the keys of less: the app's own
+// keys first (search and filter prompts, copy, mouse, leaving the pager),
+// then scrollback's less binding, with a typed count as less takes it
+// ("10j", "42g").
 func (m *Model) pagerKey(ev term.KeyEvent, now time.Time) []Effect {
 	t := m.tr
 	switch {
-	case plain(ev, 'j'), ev.Key == term.KeyDown, ctrl(ev, 'n'), ctrl(ev, 'e'), ev.Key == term.KeyEnter && ev.Mod == 0:
-		t.ScrollLines(1)
-	case plain(ev, 'k'), ev.Key == term.KeyUp, ctrl(ev, 'p'), ctrl(ev, 'y'):
-		t.ScrollLines(-1)
-	case plain(ev, ' '), plain(ev, 'f'), ev.Key == term.KeyPageDown, ctrl(ev, 'f'), ctrl(ev, 'v'):
-		t.ScrollPages(1)
-	case plain(ev, 'b'), ev.Key == term.KeyPageUp, ctrl(ev, 'b'), alt(ev, 'v'):
-		t.ScrollPages(-1)
-	case plain(ev, 'd'), ctrl(ev, 'd'):
-		t.ScrollHalfPages(1)
-	case plain(ev, 'u'), ctrl(ev, 'u'):
-		t.ScrollHalfPages(-1)
-	case plain(ev, 'g'), plain(ev, '<'), ev.Key == term.KeyHome:
-		t.ScrollTop()
-	case plain(ev, 'G'), plain(ev, '>'), ev.Key == term.KeyEnd:
-		t.ScrollBottom()
-	case plain(ev, 'F'):
-		t.SetFollow(true)
-		m.flash("following the bottom (scroll up to leave)", now)
-	case plain(ev, 'h'), ev.Key == term.KeyLeft:
-		t.PrevTurn()
-	case plain(ev, 'l'), ev.Key == term.KeyRight:
-		t.NextTurn()
-	case ev.Key == term.KeyTab && ev.Mod == 0, plain(ev, ']'):
-		t.FocusNext(1)
-	case ev.Key == term.KeyTab && ev.Mod&term.ModShift != 0, plain(ev, '['):
-		t.FocusNext(-1)
-	case plain(ev, 'o'), plain(ev, 'z'):
-		t.ToggleCollapse()
-	case plain(ev, 'O'):
-		t.CollapseAll(false)
-	case plain(ev, 'Z'):
-		t.CollapseAll(true)
+	case ev.Key == term.KeyRune && ev.Mod == 0 && ev.Rune >= '0' && ev.Rune <= '9':
+		m.count = m.count*10 + int(ev.Rune-'0')
+		return nil
 	case plain(ev, '/'), plain(ev, '?'):
 		t.BeginSearch(ev.Rune == '?')
 		m.input = inputLine{kind: inputSearch, label: string(ev.Rune)}
 	case plain(ev, '&'):
 		m.input = inputLine{kind: inputFilter, label: "&"}
 		m.input.ed.SetText(t.Filter())
-	case plain(ev, 'n'):
-		if !t.SearchNext(false) {
-			m.flash("pattern not found", now)
-		}
-	case plain(ev, 'N'):
-		if !t.SearchNext(true) {
-			m.flash("pattern not found", now)
-		}
 	case plain(ev, 'y'):
+		m.count = 0
 		return m.copyFocused(now)
 	case plain(ev, 'm'):
 		return []Effect{MouseEffect{}}
@@ -71,7 +38,26 @@ func (m *Model) pagerKey(ev term.KeyEvent, now time.Time) []Effect {
 		m.focus = focusPrompt
 	case ev.Key == term.KeyF1, plain(ev, 'H'):
 		m.overlay = helpLines()
+	default:
+		name := ev.String()
+		if ev.Key == term.KeyLeft || ev.Key == term.KeyRight {
+			name = map[term.Key]string{term.KeyLeft: "h", term.KeyRight: "l"}[ev.Key]
+		}
+		a, ok := scrollback.LessKey(name)
+		if !ok {
+			break
+		}
+		if !t.Do(a, m.count) {
+			switch a {
+			case scrollback.ActSearchNext, scrollback.ActSearchPrev:
+				m.flash("pattern not found", now)
+			}
+		}
+		if a == scrollback.ActFollow {
+			m.flash("following the bottom (scroll up to leave)", now)
+		}
 	}
+	m.count = 0
 	return nil
 }
 

@@ -20,8 +20,6 @@ var (
 	styleDiffAdd  = render.Style{Fg: render.ANSI(2)}
 	styleDiffDel  = render.Style{Fg: render.ANSI(1)}
 	styleDiffHunk = render.Style{Fg: render.ANSI(6)}
-	styleMatch    = render.Style{Attrs: render.Reverse}
-	styleCurMatch = render.Style{Fg: render.ANSI(0), Bg: render.ANSI(3)}
 )
 
 // maxPromptRows caps the prompt's height; longer prompts scroll inside it.
@@ -51,52 +49,16 @@ func (m *Model) DrawFull(b *render.Buffer, now time.Time) Cursor {
 	if bottom <= 0 {
 		return m.cursor
 	}
-	f := m.tr.Frame()
-	for y := 0; y < th && y < len(f.Lines); y++ {
-		line := f.Lines[y]
-		if y < f.Sticky {
-			b.Fill(0, y, w, 1, render.Style{})
-		}
-		b.SetLine(gutter, y, line)
-		if y >= f.FocusTop && y < f.FocusEnd && m.focus == focusPager {
+	f := m.tr.Draw(b, gutter, 0)
+	if m.focus == focusPager {
+		for y := f.FocusTop; y < f.FocusEnd; y++ {
 			b.SetString(0, y, "▎", styleFocusBar, "")
-		}
-	}
-	for _, mt := range f.Matches {
-		if mt.Row < th {
-			restyle(b, gutter+mt.Col, mt.Row, mt.Width, mt.Current)
 		}
 	}
 	if m.overlay != nil {
 		drawOverlay(b, m.overlay, w, th)
 	}
 	return m.cursor
-}
-
-// restyle marks a search match by re-drawing its cells highlighted.
-func restyle(b *render.Buffer, x, y, width int, current bool) {
-	st := styleMatch
-	if current {
-		st = styleCurMatch
-	}
-	for i := 0; i < width; {
-		c := b.Cell(x+i, y)
-		cs := c.Style
-		if current {
-			cs.Fg, cs.Bg = st.Fg, st.Bg
-		}
-		cs.Attrs |= st.Attrs
-		g := c.String()
-		if g == "" { // the right half of a wide cluster: its lead was restyled
-			i++
-			continue
-		}
-		n := b.SetString(x+i, y, g, cs, c.Link)
-		if n == 0 {
-			n = 1
-		}
-		i += n
-	}
 }
 
 // DrawLive paints the inline view's live region into b, whose height the
@@ -419,8 +381,8 @@ func helpLines() []string {
 		"                  Up/Down history · Ctrl+R search history · Tab complete /cmd, @path",
 		"                  Ctrl+G edit in $EDITOR · Esc cancel turn or open the pager",
 		"Pager (Esc)       j/k line · Space/b page · d/u half page · g/G top/bottom",
-		"                  h/l previous/next turn · Tab focus block · o fold · O/Z all",
-		"                  / ? search · n/N next/prev · & filter · F follow · y copy block",
+		"                  h/l previous/next turn · Tab focus block · o fold · O fold all · E unfold all",
+		"                  / ? search · n/N next/prev · & filter · F follow · y copy block · 10j counts",
 		"                  m mouse capture on/off · q or i back to the prompt",
 		"Approvals         y yes · a yes for this session · n no (+reason) · Esc no",
 		"Anywhere          Ctrl+C cancel / clear / twice to quit · Ctrl+Z suspend · Ctrl+L redraw",
