@@ -75,6 +75,66 @@ func TestExecCommand(t *testing.T) {
 	}
 
 	t.Run("interrupted", func(t *testing.T) { testExecInterrupted(t, bin) })
+	t.Run("real tools", func(t *testing.T) { testExecRealTools(t, bin) })
+}
+
+// The built-in tools are wired: a read runs, a write is denied under ask
+// and done under yolo.
+func testExecRealTools(t *testing.T, bin string) {
+	script := func() testserver.Script {
+		return testserver.Script{Responses: []testserver.Response{
+			{ToolCalls: []testserver.ToolCall{
+				{ID: "r", Name: "read_file", Arguments: `{"path":"notes.txt"}`},
+				{ID: "w", Name: "write_file", Arguments: `{"path":"out.txt","content":"written\n"}`},
+			}},
+			testserver.Text("Done."),
+		}}
+	}
+	for _, mode := range []string{"ask", "yolo"} {
+		srv, err := testserver.Start(script())
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer srv.Close()
+		home, dir := t.TempDir(), t.TempDir()
+		os.WriteFile(filepath.Join(dir, "notes.txt"), []byte("remember the milk\n"), 0o644)
+		cmd := exec.Command(bin, "exec", "--approval", mode, "go")
+		cmd.Dir = dir
+		cmd.Env = []string{"HOME=" + home, "XDG_CONFIG_HOME=" + home, "XDG_STATE_HOME=" + home, "QUIRE_SANDBOX=off", "PATH=" + os.Getenv("PATH"),
+			"OPENAI_BASE_URL=" + srv.URL(), "OPENAI_API_KEY=k", "QUIRE_MODEL=m"}
+		var out, errOut bytes.Buffer
+		cmd.Stdout, cmd.Stderr = &out, &errOut
+		if err := cmd.Run(); err != nil {
+			t.Fatalf("%s: %v\n%s", mode, err, errOut.String())
+		}
+		reqs := srv.Requests()
+		if len(reqs) != 2 {
+			t.Fatalf("%s: %d requests", mode, len(reqs))
+		}
+		tools := map[string]string{}
+		for _, m := range reqs[1].Messages {
+			if m.Role == "tool" {
+				tools[m.ToolCallID] = m.Content
+			}
+		}
+		if !strings.Contains(tools["r"], "remember the milk") {
+			t.Errorf("%s: read result %q", mode, tools["r"])
+		}
+		written, _ := os.ReadFile(filepath.Join(dir, "out.txt"))
+		switch mode {
+		case "ask":
+			if len(written) != 0 || !strings.Contains(errOut.String(), "denied write_file") || !strings.Contains(tools["w"], "unattended") {
+				t.Errorf("ask: file %q, stderr %q, result %q", written, errOut.String(), tools["w"])
+			}
+		case "yolo":
+			if string(written) != "written\n" {
+				t.Errorf("yolo: file %q, result %q", written, tools["w"])
+			}
+		}
+		if out.String() != "Done.\n" {
+			t.Errorf("%s: stdout %q", mode, out.String())
+		}
+	}
 }
 
 func testExecInterrupted(t *testing.T, bin string) {
