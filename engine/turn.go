@@ -297,6 +297,9 @@ func (s *Session) sampled(m sampleDone) {
 // not say.
 func (s *Session) addUsage(m sampleDone) {
 	t := s.turn
+	if m.err != nil && m.resp.Usage == nil && m.resp.Text == "" && m.resp.Reasoning == "" {
+		return // nothing was generated; a refused request costs nothing to count
+	}
 	var u event.Usage
 	if r := m.resp.Usage; r != nil {
 		u = event.Usage{PromptTokens: r.PromptTokens, CompletionTokens: r.CompletionTokens, TotalTokens: r.TotalTokens}

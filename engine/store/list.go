@@ -112,29 +112,29 @@ func (s *Store) List(ctx context.Context, opts ListOptions) (Listing, error) {
 // unreadable session.json is rebuilt from the database when the session
 // is not running.
 func (s *Store) summaryOf(dir string, verify bool) (Summary, error) {
-	running := isRunning(filepath.Join(dir, lockName))
 	sum, err := readSummaryFile(dir)
 	if err == nil && filepath.Base(dir) != sum.ID {
 		err = fmt.Errorf("%s: %w: names session %q", filepath.Join(dir, summaryFile), ErrDamaged, sum.ID)
 	}
-	if err == nil && (running || !verify) {
-		sum.Running = running
-		return sum, nil
-	}
 	if errors.Is(err, ErrTooNew) {
 		return sum, err
 	}
-	if running {
-		return sum, err // the writer rewrites it on its next commit
+	if err == nil && !verify {
+		sum.Running = isRunning(filepath.Join(dir, lockName))
+		return sum, nil
 	}
 	if _, serr := os.Stat(dir); serr != nil {
 		return sum, serr
 	}
-	r, rerr := openReader(dir)
+	// Verify, or rebuild the summary: open the database unless a writer
+	// has the session, without waiting for it.
+	r, rerr := openReaderPatiently(dir, 0)
 	if rerr != nil {
-		if errors.Is(rerr, ErrInUse) && err == nil {
-			sum.Running = true // a writer started while we looked
-			return sum, nil
+		if errors.Is(rerr, ErrInUse) {
+			// Running: show what its writer last published (a missing or
+			// damaged session.json is rewritten on its next commit).
+			sum.Running = true
+			return sum, err
 		}
 		return sum, rerr
 	}

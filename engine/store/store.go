@@ -227,8 +227,14 @@ func (s *Store) OpenReader(id string) (*Reader, error) {
 }
 
 func openReader(dir string) (*Reader, error) {
+	return openReaderPatiently(dir, time.Second)
+}
+
+// openReaderPatiently opens a reader, waiting up to patience for the
+// session lock (0: not at all, as a lister does).
+func openReaderPatiently(dir string, patience time.Duration) (*Reader, error) {
 	id := filepath.Base(dir)
-	lock, err := tryLock(filepath.Join(dir, lockName), false, time.Second)
+	lock, err := tryLock(filepath.Join(dir, lockName), false, patience)
 	if err != nil {
 		if errors.Is(err, errLocked) {
 			return nil, fmt.Errorf("read session %s: %w", id, ErrInUse)

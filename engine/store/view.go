@@ -190,11 +190,21 @@ type Reader struct {
 // check verifies what a damaged file most often breaks: the format stamp,
 // the summary, and the newest event (the pages written last).
 func (r *Reader) check() error {
-	if _, err := r.view.Summary(); err != nil {
+	return r.read(func(tx *bolt.Tx) error {
+		if _, err := getSummary(tx); err != nil {
+			return err
+		}
+		k, v := tx.Bucket(bucketEvents).Cursor().Last()
+		if k == nil {
+			return nil
+		}
+		seq, ok := keySeq(k)
+		if !ok {
+			return fmt.Errorf("%w: event key of %d bytes", ErrDamaged, len(k))
+		}
+		_, err := decodeEvent(seq, v, tx.Bucket(bucketBlobs))
 		return err
-	}
-	_, err := r.view.Tail(1)
-	return err
+	})
 }
 
 // Close releases the session.
