@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
+	"syscall"
 	"time"
 
 	"github.com/quire-sh/quire/engine/event"
@@ -94,6 +96,23 @@ type Loop struct {
 	reflowAt  time.Time // debounced inline width change, or zero
 	mouse     bool
 	sessEnded bool
+}
+
+// SignalError says the loop ended because a termination signal arrived.
+// The terminal is already restored; the caller saves what it must and
+// exits with the signal's conventional status.
+type SignalError struct {
+	Signal os.Signal
+}
+
+func (e *SignalError) Error() string { return fmt.Sprintf("stopped by %v", e.Signal) }
+
+// ExitCode is 128 plus the signal number, as shells report it.
+func (e *SignalError) ExitCode() int {
+	if s, ok := e.Signal.(syscall.Signal); ok {
+		return 128 + int(s)
+	}
+	return 1
 }
 
 // effectDone reports an effect that finished off the loop goroutine.
@@ -278,7 +297,7 @@ func (l *Loop) onInput(ev term.Event, now time.Time) error {
 	switch ev := ev.(type) {
 	case term.SignalEvent:
 		l.m.quit = true
-		return fmt.Errorf("stopped by %v", ev.Signal)
+		return &SignalError{Signal: ev.Signal}
 	case term.ResizeEvent:
 		l.resize(ev.Width, ev.Height, now)
 	}

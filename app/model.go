@@ -72,6 +72,8 @@ type Model struct {
 	// overlay is text shown over the transcript (help, the session list)
 	// until any key closes it.
 	overlay []string
+	// sel is the mouse selection being dragged.
+	sel selection
 	// count is a number typed in the pager before a command, as in less.
 	count int
 	// histIndex is where the Ctrl+R search continues from.

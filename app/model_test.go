@@ -261,3 +261,31 @@ func TestStatusLineDropsPartsToFit(t *testing.T) {
 		t.Fatalf("status line overflows: %q", status)
 	}
 }
+
+func TestMouseDragCopiesTheSelection(t *testing.T) {
+	m := newTestModel()
+	m.HandleEvent(event.Event{Kind: event.UserMessage, Turn: 1, Text: "alpha beta gamma"}, t0)
+	rows := screenText(m, 80, 24)
+	y := -1
+	for i, r := range rows {
+		if strings.Contains(r, "alpha beta gamma") {
+			y = i
+		}
+	}
+	if y < 0 {
+		t.Fatalf("the prompt is not on screen:\n%s", strings.Join(rows, "\n"))
+	}
+	x := render.StringWidth(rows[y][:strings.Index(rows[y], "beta")])
+	m.HandleInput(term.MouseEvent{X: x, Y: y, Button: term.ButtonLeft}, t0)
+	m.HandleInput(term.MouseEvent{X: x + 4, Y: y, Button: term.ButtonLeft, Motion: true}, t0)
+	if shown := screenText(m, 80, 24); shown[y] != rows[y] {
+		t.Fatalf("the selection changed the text: %q", shown[y])
+	}
+	got := m.HandleInput(term.MouseEvent{X: x + 4, Y: y, Button: term.ButtonLeft, Release: true}, t0)
+	if len(got) != 1 {
+		t.Fatalf("releasing after a drag must copy, got %v", got)
+	}
+	if c := got[0].(CopyEffect); c.Text != "beta" {
+		t.Fatalf("copied %q, want %q", c.Text, "beta")
+	}
+}

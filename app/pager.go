@@ -93,16 +93,56 @@ func (m *Model) handleMouse(ev term.MouseEvent) []Effect {
 	case term.WheelDown:
 		m.tr.ScrollLines(3)
 	case term.ButtonLeft:
-		if ev.Release || ev.Motion {
-			return nil
-		}
-		f := m.tr.Frame()
-		if ev.Y >= 0 && ev.Y < len(f.Blocks) && f.Blocks[ev.Y] != 0 {
-			m.tr.Focus(f.Blocks[ev.Y])
-			m.focus = focusPager
-		}
+		return m.selectWithMouse(ev)
 	default:
 		return nil
+	}
+	m.dirty = true
+	return nil
+}
+
+// gutter is the column left of the transcript where the focus bar goes.
+const gutter = 1
+
+// selection is a mouse selection over the transcript, in transcript
+// coordinates so that it survives scrolling.
+type selection struct {
+	active     bool
+	from, to   scrollback.Point
+	moved      bool
+	clickBlock scrollback.ID
+}
+
+// selectWithMouse is a press, drag or release of the left button: a drag
+// selects text, copied on release (prose joined, code kept as is); a
+// click without a drag focuses the block under it.
+func (m *Model) selectWithMouse(ev term.MouseEvent) []Effect {
+	pt := m.tr.PointAt(ev.Y, max(ev.X-gutter, 0))
+	switch {
+	case !ev.Motion && !ev.Release:
+		m.sel = selection{active: true, from: pt, to: pt}
+		f := m.tr.Frame()
+		if ev.Y >= 0 && ev.Y < len(f.Blocks) {
+			m.sel.clickBlock = f.Blocks[ev.Y]
+		}
+	case ev.Motion && m.sel.active:
+		m.sel.to = pt
+		m.sel.moved = m.sel.moved || pt != m.sel.from
+	case ev.Release && m.sel.active:
+		m.sel.to = pt
+		sel := m.sel
+		m.sel = selection{}
+		if sel.moved && sel.from != sel.to {
+			text := m.tr.SelectionText(sel.from, sel.to)
+			if text != "" {
+				return []Effect{CopyEffect{Text: text, Lines: strings.Count(text, "\n") + 1}}
+			}
+			return nil
+		}
+		if sel.clickBlock != 0 {
+			m.tr.Focus(sel.clickBlock)
+			m.focus = focusPager
+		}
 	}
 	m.dirty = true
 	return nil

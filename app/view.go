@@ -44,7 +44,6 @@ func (m *Model) DrawFull(b *render.Buffer, now time.Time) Cursor {
 	}
 	bottom := m.drawBottom(b, w, h, now, true)
 	th := max(bottom, 1)
-	const gutter = 1
 	m.tr.Resize(max(w-gutter, 1), th)
 	if bottom <= 0 {
 		return m.cursor
@@ -55,10 +54,41 @@ func (m *Model) DrawFull(b *render.Buffer, now time.Time) Cursor {
 			b.SetString(0, y, "▎", styleFocusBar, "")
 		}
 	}
+	if m.sel.active && m.sel.moved {
+		drawSelection(b, m.sel, f.Position.Top-1, w, th)
+	}
 	if m.overlay != nil {
 		drawOverlay(b, m.overlay, w, th)
 	}
 	return m.cursor
+}
+
+// drawSelection shows the dragged selection in reverse video. top is the
+// transcript line on the first screen row.
+func drawSelection(b *render.Buffer, sel selection, top, w, h int) {
+	a, z := sel.from, sel.to
+	if z.Line < a.Line || z.Line == a.Line && z.Col < a.Col {
+		a, z = z, a
+	}
+	for line := max(a.Line, top); line <= z.Line && line-top < h; line++ {
+		y := line - top
+		x0, x1 := gutter, w
+		if line == a.Line {
+			x0 = gutter + a.Col
+		}
+		if line == z.Line {
+			x1 = min(gutter+z.Col, w)
+		}
+		for x := x0; x < x1; x++ {
+			c := b.Cell(x, y)
+			if c.Width() == 0 {
+				continue
+			}
+			st := c.Style
+			st.Attrs ^= render.Reverse
+			b.SetString(x, y, c.String(), st, c.Link)
+		}
+	}
 }
 
 // DrawLive paints the inline view's live region into b, whose height the

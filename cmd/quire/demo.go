@@ -2,8 +2,6 @@ package main
 
 import (
 	"context"
-	"os/signal"
-	"syscall"
 
 	"github.com/quire-sh/quire/app"
 )
@@ -19,10 +17,5 @@ func runDemo(args []string) int {
 	if err != nil {
 		return fail(err)
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM)
-	defer stop()
-	if err := app.Demo(ctx, app.DemoOptions{Config: cfg}); err != nil {
-		return fail(err)
-	}
-	return 0
+	return exitStatus(app.Demo(context.Background(), app.DemoOptions{Config: cfg}))
 }

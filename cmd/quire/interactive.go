@@ -2,12 +2,11 @@ package main
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"os"
-	"os/signal"
 	"strings"
-	"syscall"
 
 	"github.com/quire-sh/quire/app"
 )
@@ -88,12 +87,21 @@ func interactive(opt app.RunOptions) int {
 	if opt.Config.APIKey == "" && strings.Contains(opt.Config.BaseURL, "api.openai.com") {
 		return fail(fmt.Errorf("no API key: set OPENAI_API_KEY, or OPENAI_BASE_URL for a local OpenAI-compatible server (try `quire demo` to see quire without one)"))
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM)
-	defer stop()
-	if err := app.Run(ctx, opt); err != nil {
-		return fail(err)
+	return exitStatus(app.Run(context.Background(), opt))
+}
+
+// exitStatus maps how an interactive run ended to the process status: 0,
+// 128+N after signal N (SIGTERM, SIGHUP: the session is saved and
+// resumable, nothing more to say), or 1 with the error on stderr.
+func exitStatus(err error) int {
+	var sig *app.SignalError
+	switch {
+	case err == nil:
+		return 0
+	case errors.As(err, &sig):
+		return sig.ExitCode()
 	}
-	return 0
+	return fail(err)
 }
 
 // runConfig is `quire config`: every setting's effective value and where it

@@ -4,8 +4,6 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"os/signal"
-	"syscall"
 
 	"github.com/quire-sh/quire/app"
 	"github.com/quire-sh/quire/engine/event"
@@ -54,12 +52,7 @@ func runReplay(args []string) int {
 	if !xterm.IsTerminal(int(os.Stdout.Fd())) {
 		return fail(fmt.Errorf("replay needs a terminal; use --print to write the transcript to a pipe or file"))
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM)
-	defer stop()
-	if err := app.Replay(ctx, app.ReplayOptions{Config: cfg, Events: events, Speed: *speed, Instant: *instant}); err != nil {
-		return fail(err)
-	}
-	return 0
+	return exitStatus(app.Replay(context.Background(), app.ReplayOptions{Config: cfg, Events: events, Speed: *speed, Instant: *instant}))
 }
 
 func printRecording(cfg *app.Config, events []event.Event, width int, color string) int {
