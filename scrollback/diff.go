@@ -51,7 +51,7 @@ func renderDiff(diff string, width int, th *Theme) []render.Line {
 	var out []render.Line
 	for _, r := range rows {
 		if r.sign == '@' || r.sign == '\\' {
-			out = append(out, render.Line{Spans: []render.Span{{Text: r.text, Style: r.style}}})
+			out = append(out, truncate(render.Line{Spans: []render.Span{{Text: r.text, Style: r.style}}}, width))
 			continue
 		}
 		num := strings.Repeat(" ", numW)

@@ -57,9 +57,8 @@ func (t *Transcript) leaveFollow() {
 // first frame of a long resumed transcript measures O(screen) blocks).
 func (t *Transcript) settle() int {
 	t.settleStale()
-	var top int
 	for range 8 {
-		top = t.top()
+		top := t.top()
 		from, to := t.lay.Window(max(0, top-t.h), 3*t.h)
 		changed := false
 		for i := from; i < to; i = t.nextShown(i) {
@@ -73,13 +72,35 @@ func (t *Transcript) settle() int {
 			}
 			t.view(i)
 		}
+		// The prompt pinned at the top may lie far above the window.
+		if p, ok := t.turnPromptAt(top); ok && !t.lay.Measured(p) {
+			changed = true
+			t.view(p)
+		}
 		if !changed {
 			break
 		}
 	}
+	top := t.top()
 	from, to := t.lay.Window(max(0, top-t.h), 3*t.h)
+	if p, ok := t.turnPromptAt(top); ok {
+		from = min(from, p) // keep the pinned prompt's lines too
+	}
 	t.evict(from, to)
 	return top
+}
+
+// turnPromptAt is the position of the prompt of the turn that line y
+// belongs to.
+func (t *Transcript) turnPromptAt(y int) (int, bool) {
+	if len(t.blocks) == 0 {
+		return 0, false
+	}
+	k := t.blocks[min(t.lay.Find(y), len(t.blocks)-1)].turn
+	if k < 0 {
+		return 0, false
+	}
+	return t.index[t.turns[k].prompt], true
 }
 
 // ScrollLines scrolls n lines down (n < 0: up). Scrolling up leaves

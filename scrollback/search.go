@@ -328,7 +328,7 @@ func (t *Transcript) Search() SearchStatus {
 		return st
 	}
 	if s.cur.ok {
-		if ci, ok := t.index[s.cur.id]; ok {
+		if ci, ok := t.index[s.cur.id]; ok && !t.blocks[ci].hidden {
 			n := 0
 			for i := 0; i < ci; i++ {
 				n += s.counts[t.blocks[i].id]
@@ -428,6 +428,9 @@ func (t *Transcript) SetFilter(pattern string) {
 		t.refreshHeight(i, b)
 	}
 	s.matchesValid = false
+	if i, ok := t.index[s.cur.id]; ok && t.blocks[i].hidden {
+		s.cur = matchPos{} // the current match was filtered out
+	}
 	if s.filter == nil {
 		return
 	}

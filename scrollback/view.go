@@ -141,6 +141,9 @@ func (t *Transcript) layout(b *Block, width int) *blockView {
 		v.bodyN = 1
 		v.foot = append(v.foot, render.Line{Spans: []render.Span{muted("  ▸ " + plural(more, "more line", "more lines"))}})
 	}
+	for i := range v.foot {
+		v.foot[i] = truncate(v.foot[i], width)
+	}
 	v.frozen = blockMargin
 	switch {
 	case b.finished:

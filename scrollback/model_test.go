@@ -1,0 +1,103 @@
+package scrollback
+
+import (
+	"fmt"
+	"testing"
+
+	"github.com/quire-sh/quire/engine/event"
+	"pgregory.net/rapid"
+)
+
+// TestRandomSessionsKeepLayoutExact drives a transcript with random
+// events, keys, searches, filters, folds and resizes, and checks after
+// every frame that the screen is well formed and that every height the
+// layout calls exact is the height the block really has.
+func TestRandomSessionsKeepLayoutExact(t *testing.T) {
+	rapid.Check(t, func(rt *rapid.T) {
+		w := rapid.IntRange(8, 50).Draw(rt, "width")
+		h := rapid.IntRange(2, 12).Draw(rt, "height")
+		tr := New(Options{Width: w, Height: h, FoldLines: 3})
+		calls := 0
+		steps := rapid.IntRange(1, 80).Draw(rt, "steps")
+		for s := 0; s < steps; s++ {
+			switch op := rapid.IntRange(0, 14).Draw(rt, "op"); op {
+			case 0:
+				tr.Apply(event.Event{Kind: event.UserMessage, Text: rapid.SampledFrom([]string{"hi", "a longer prompt that wraps over lines", ""}).Draw(rt, "prompt")})
+			case 1, 2:
+				tr.Apply(event.Event{Kind: event.AssistantDelta, Text: rapid.SampledFrom([]string{"word ", "line\n", "\n\n", "wide 世界 ", "needle "}).Draw(rt, "delta")})
+			case 3:
+				tr.Apply(event.Event{Kind: event.ReasoningDelta, Text: "hmm\n"})
+			case 4:
+				calls++
+				tr.Apply(event.Event{Kind: event.ToolCallRequested, Call: &event.ToolCall{ID: fmt.Sprint(calls), Name: "shell", Target: "make"}})
+			case 5:
+				tr.Apply(event.Event{Kind: event.ToolOutputDelta, CallID: fmt.Sprint(calls), Text: "out needle\n"})
+			case 6:
+				tr.Apply(event.Event{Kind: event.ToolFinished, Result: &event.ToolResult{CallID: fmt.Sprint(calls), Status: event.ToolOK}})
+			case 7:
+				tr.Apply(event.Event{Kind: event.TurnEnded, End: &event.TurnEnd{State: rapid.SampledFrom([]event.TurnState{event.TurnCompleted, event.TurnCancelled, event.TurnFailed}).Draw(rt, "end")}})
+			case 8:
+				tr.Do(Action(rapid.IntRange(int(ActLineDown), int(ActExpandAll)).Draw(rt, "action")), rapid.IntRange(0, 3).Draw(rt, "count"))
+			case 9:
+				tr.Resize(rapid.IntRange(8, 50).Draw(rt, "width"), rapid.IntRange(2, 12).Draw(rt, "height"))
+			case 10:
+				tr.SetFilter(rapid.SampledFrom([]string{"", "needle", "prompt", "zzz"}).Draw(rt, "filter"))
+			case 11:
+				tr.BeginSearch(rapid.Bool().Draw(rt, "back"))
+				tr.SetSearchPattern(rapid.SampledFrom([]string{"needle", "o", "[", ""}).Draw(rt, "pattern"))
+				if rapid.Bool().Draw(rt, "commit") {
+					tr.CommitSearch()
+				} else {
+					tr.CancelSearch()
+				}
+			case 12:
+				tr.Apply(event.Event{Kind: event.Notice, Text: "note"})
+			case 13:
+				tr.Prepend((&script{}).prompt("older").say("older answer with a needle").evs)
+			case 14:
+				tr.Clear()
+			}
+			checkFrame(rt, tr)
+		}
+	})
+}
+
+func checkFrame(rt *rapid.T, tr *Transcript) {
+	f := tr.Frame()
+	if len(f.Lines) != tr.Height() || len(f.Blocks) != tr.Height() {
+		rt.Fatalf("frame has %d rows, height %d", len(f.Lines), tr.Height())
+	}
+	for r, l := range f.Lines {
+		if l.Width() > tr.Width() {
+			rt.Fatalf("row %d %q is wider than %d", r, l.Text(), tr.Width())
+		}
+	}
+	p := f.Position
+	if p.Top > p.Bottom || p.Bottom > p.Total || (p.Follow && p.Bottom != p.Total) {
+		rt.Fatalf("position %+v", p)
+	}
+	for _, m := range f.Matches {
+		if m.Row < f.Sticky || m.Row >= len(f.Lines) || m.Col+m.Width > f.Lines[m.Row].Width() {
+			rt.Fatalf("match %+v outside its row", m)
+		}
+	}
+	for i := 0; i < tr.Len(); i++ {
+		if !tr.Measured(i) {
+			continue
+		}
+		b := tr.At(i)
+		if _, stale := tr.stale[b.id]; stale {
+			continue // laid out again at the next frame
+		}
+		want := tr.peek(i).height()
+		if b.hidden {
+			want = 0
+		}
+		if got := tr.lay.Height(i); got != want {
+			rt.Fatalf("block %d (%s, hidden %v) has exact height %d in the layout, really %d", i, b.kind, b.hidden, got, want)
+		}
+	}
+	if st := tr.Search(); st.Current > st.Count {
+		rt.Fatalf("search status %+v", st)
+	}
+}
