@@ -1,0 +1,125 @@
+package e2e
+
+import (
+	"fmt"
+	"os/exec"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/quire-sh/quire/engine/testserver"
+)
+
+func numbered(prefix string, n int) string {
+	var b strings.Builder
+	for i := 1; i <= n; i++ {
+		fmt.Fprintf(&b, "%s-%03d\n\n", prefix, i)
+	}
+	return b.String()
+}
+
+// onceEach fails unless every numbered line appears exactly once in h.
+func onceEach(t *testing.T, h, prefix string, n int) {
+	t.Helper()
+	for i := 1; i <= n; i++ {
+		l := fmt.Sprintf("%s-%03d", prefix, i)
+		if c := strings.Count(h, l); c != 1 {
+			t.Fatalf("%s appears %d times in the terminal's scrollback, want once:\n%s", l, c, h)
+		}
+	}
+}
+
+func TestSwitchingModesTwiceKeepsScrollback(t *testing.T) {
+	srv := startServer(t, testserver.Script{Responses: []testserver.Response{
+		textResponse(numbered("first", 30), time.Millisecond),
+		textResponse(numbered("second", 10), time.Millisecond),
+	}})
+	p := newPane(t, 80, 24)
+	p.run(srv.URL(), "--minimal")
+	p.waitText("Ask anything", 10*time.Second)
+	p.literal("one")
+	p.keys("Enter")
+	p.waitFor("the first answer", 20*time.Second, func(s string) bool {
+		return strings.Contains(p.history(), "first-030") && strings.Contains(s, "ready")
+	})
+	before := p.history()
+	p.literal("/mode full")
+	p.keys("Enter")
+	p.waitText("Esc pager", 5*time.Second) // only the full-screen prompt offers the pager
+	p.literal("/mode minimal")
+	p.keys("Enter")
+	p.waitFor("the inline view again", 5*time.Second, func(s string) bool { return !strings.Contains(s, "/mode") })
+	p.literal("two")
+	p.keys("Enter")
+	p.waitFor("the second answer", 20*time.Second, func(s string) bool {
+		return strings.Contains(p.history(), "second-010") && strings.Contains(s, "ready")
+	})
+	quit(p)
+	after := p.history()
+	onceEach(t, after, "first", 30)
+	onceEach(t, after, "second", 10)
+	if i := strings.Index(after, "first-030"); i < 0 || !strings.Contains(before, "first-001") {
+		t.Fatal("the first answer is missing")
+	}
+}
+
+func TestInlineResizeMidStreamLosesNothing(t *testing.T) {
+	srv := startServer(t, testserver.Script{Responses: []testserver.Response{
+		textResponse(numbered("row", 120), 2*time.Millisecond),
+	}})
+	p := newPane(t, 90, 24)
+	p.run(srv.URL(), "--minimal")
+	p.waitText("Ask anything", 10*time.Second)
+	p.literal("go")
+	p.keys("Enter")
+	p.waitFor("the stream to start", 10*time.Second, func(string) bool { return strings.Contains(p.history(), "row-010") })
+	p.resize(70, 24) // narrower
+	time.Sleep(300 * time.Millisecond)
+	p.resize(70, 18) // shorter only
+	time.Sleep(300 * time.Millisecond)
+	p.resize(100, 30) // wider and taller
+	p.waitFor("the stream to finish", 30*time.Second, func(s string) bool {
+		return strings.Contains(p.history(), "row-120") && strings.Contains(s, "ready")
+	})
+	quit(p)
+	onceEach(t, p.history(), "row", 120)
+}
+
+func TestSIGTERMLeavesAResumableSession(t *testing.T) {
+	srv := startServer(t, testserver.Script{Responses: []testserver.Response{
+		textResponse("remembered answer\n", 0),
+		textResponse("welcome back\n", 0),
+	}})
+	p := newPane(t, 90, 24)
+	p.run(srv.URL())
+	p.waitText("Ask anything", 10*time.Second)
+	p.literal("remember this")
+	p.keys("Enter")
+	p.waitText("remembered answer", 10*time.Second)
+	if out, err := exec.Command("pkill", "-TERM", "-f", quireBin).CombinedOutput(); err != nil {
+		t.Fatalf("pkill: %v %s", err, out)
+	}
+	p.waitText("QUIRE-EXIT=143", 10*time.Second)
+	p.sttySane()
+
+	p.run(srv.URL(), "--continue")
+	s := p.waitText("remembered answer", 10*time.Second)
+	if !strings.Contains(s, "remember this") {
+		t.Fatalf("the resumed session does not show the earlier turn:\n%s", s)
+	}
+	p.literal("and now?")
+	p.keys("Enter")
+	p.waitText("welcome back", 10*time.Second)
+	reqs := srv.Requests()
+	last := reqs[len(reqs)-1]
+	seen := false
+	for _, m := range last.Messages {
+		if m.Role == "user" && m.Content == "remember this" {
+			seen = true
+		}
+	}
+	if !seen {
+		t.Fatalf("the resumed model did not see the earlier prompt: %+v", last.Messages)
+	}
+	quit(p)
+}
