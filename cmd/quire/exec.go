@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"os/signal"
 	"strings"
@@ -33,13 +34,20 @@ func runExec(args []string) int {
 	str("sandbox", "sandbox profile: off, workspace, read-only, strict or a custom one")
 	jsonOut := fs.Bool("json", false, "print every event as one JSON object per line instead of the answer")
 	fs.Usage = func() {
-		fmt.Fprintln(os.Stderr, "Usage: quire exec [flags] PROMPT\n\nRuns one turn in the current directory and prints the answer.\n\nFlags:")
+		fmt.Fprintln(os.Stderr, "Usage: quire exec [flags] PROMPT\n\nRuns one turn in the current directory and prints the answer.\nA PROMPT of - is read from stdin.\n\nFlags:")
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {
 		return exitUsage(err)
 	}
 	prompt := strings.TrimSpace(strings.Join(fs.Args(), " "))
+	if prompt == "-" {
+		b, err := io.ReadAll(os.Stdin)
+		if err != nil {
+			return fail(fmt.Errorf("read the prompt from stdin: %w", err))
+		}
+		prompt = strings.TrimSpace(string(b))
+	}
 	if prompt == "" {
 		fmt.Fprintln(os.Stderr, "quire exec: no prompt (usage: quire exec [flags] PROMPT)")
 		return 2

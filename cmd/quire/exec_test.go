@@ -48,7 +48,7 @@ func runQuire(t *testing.T, bin string, env []string, args ...string) (stdout, s
 
 func TestExecCommand(t *testing.T) {
 	bin := buildQuire(t)
-	srv, err := testserver.Start(testserver.Script{Responses: []testserver.Response{testserver.Text("The answer is 42.")}})
+	srv, err := testserver.Start(testserver.Script{Responses: []testserver.Response{testserver.Text("The answer is 42."), testserver.Text("Read it.")}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -67,6 +67,18 @@ func TestExecCommand(t *testing.T) {
 	_, errOut, code, _ = runQuire(t, bin, nil, "exec", "hi")
 	if code != 1 || strings.Count(strings.TrimSpace(errOut), "\n") != 0 || !strings.Contains(errOut, "OPENAI_API_KEY") {
 		t.Fatalf("missing key: exit %d, stderr %q", code, errOut)
+	}
+
+	// The prompt from stdin.
+	cmd := exec.Command(bin, "exec", "-")
+	cmd.Dir = t.TempDir()
+	cmd.Env = append([]string{"HOME=" + t.TempDir(), "QUIRE_SANDBOX=off"}, env...)
+	cmd.Stdin = strings.NewReader("from stdin\n")
+	if got, err := cmd.Output(); err != nil || string(got) != "Read it.\n" {
+		t.Fatalf("stdin prompt: %q, %v", got, err)
+	}
+	if r := srv.Requests(); len(r) != 2 || r[1].LastMessage().Content != "from stdin" {
+		t.Fatalf("stdin prompt: %+v", r[len(r)-1].LastMessage())
 	}
 
 	// No prompt: a usage error.
