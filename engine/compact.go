@@ -302,11 +302,22 @@ func summaryInput(msgs []Message, level inputLevel, window, rejected int) (strin
 		s := renderTranscript(msgs, lo, -1)
 		return s, len(s) <= budget
 	default:
+		// Rendered sizes add up, so the oldest messages to drop can be
+		// found from per-message sizes without rendering again.
+		parts := make([]string, len(msgs))
+		for i, m := range msgs {
+			parts[i] = renderTranscript([]Message{m}, 200, 2000)
+		}
+		size := 0
+		for _, p := range parts {
+			size += len(p)
+		}
 		for start := 0; start < len(msgs); start++ {
-			kept := keepEssential(msgs, start)
-			s := renderTranscript(kept, 200, 2000)
-			if len(s) <= budget {
-				return s, true
+			if size <= budget {
+				return renderTranscript(keepEssential(msgs, start), 200, 2000), true
+			}
+			if msgs[start].Special != SpecialSummary {
+				size -= len(parts[start])
 			}
 		}
 		return "", false
