@@ -3,6 +3,9 @@ package term
 import (
 	"errors"
 	"fmt"
+	"os"
+	"os/signal"
+	"syscall"
 
 	"golang.org/x/sys/unix"
 )
@@ -59,17 +62,29 @@ func (t *Terminal) Suspend() error {
 	if !hasJobControl() {
 		return ErrNoJobControl
 	}
-	return t.HandOff(func() error {
-		if t.signals != nil {
-			t.signals.expectCont.Add(1)
+	return t.HandOff(func() error { return stopJob(t.signals) })
+}
+
+// stopJob stops our process group, as Ctrl+Z in a cooked terminal would,
+// and returns once the shell has continued it.
+func stopJob(h *signalHandler) error {
+	// kill(0) returns before the stop takes hold of this thread, which
+	// would run on and take the terminal back while the rest of the job
+	// is stopped; so wait for the SIGCONT that ends the stop.
+	cont := make(chan os.Signal, 1)
+	signal.Notify(cont, syscall.SIGCONT)
+	defer signal.Stop(cont)
+	if h != nil {
+		h.ownStops.Add(1)
+	}
+	if err := unix.Kill(0, unix.SIGSTOP); err != nil {
+		if h != nil {
+			h.ownStops.Add(-1)
 		}
-		// SIGSTOP, not SIGTSTP: we catch the latter ourselves. Pid 0 is
-		// our whole process group, the job the shell will continue.
-		if err := unix.Kill(0, unix.SIGSTOP); err != nil {
-			return fmt.Errorf("suspend: %w", err)
-		}
-		return nil
-	})
+		return fmt.Errorf("suspend: %w", err)
+	}
+	<-cont
+	return nil
 }
 
 // hasJobControl reports whether our parent runs us as a separate job.

@@ -31,8 +31,8 @@ type signalHandler struct {
 	quit chan struct{}
 	done chan struct{}
 
-	away       atomic.Bool
-	expectCont atomic.Int32 // SIGCONTs that end our own stops
+	away     atomic.Bool
+	ownStops atomic.Int32 // stops we made; their SIGCONT is expected
 
 	mu    sync.Mutex
 	grace *time.Timer
@@ -95,16 +95,16 @@ func (h *signalHandler) handle(sig syscall.Signal) {
 	case syscall.SIGTSTP:
 		switch {
 		case away || t.closed.Load():
-			h.expectCont.Add(1)
-			_ = unix.Kill(os.Getpid(), unix.SIGSTOP)
+			// The child got it too and stops; the job stops with it.
+			go func() { _ = stopJob(h) }()
 		default:
 			go func() { _ = t.Suspend() }()
 		}
 	case syscall.SIGCONT:
-		if h.expectCont.Load() > 0 {
-			h.expectCont.Add(-1)
+		if h.ownStops.Add(-1) >= 0 {
 			return
 		}
+		h.ownStops.Add(1)
 		if !away && !t.closed.Load() {
 			go func() { _ = t.HandOff(func() error { return nil }) }()
 		}

@@ -368,8 +368,10 @@ func (t *Terminal) Close() error {
 		t.tty.NotifyResize(nil)
 		close(t.done)
 	})
+	// Closing the tty also ends a read in progress, which Stop may not.
+	cerr := t.tty.Close()
 	t.wg.Wait()
-	if cerr := t.tty.Close(); cerr != nil && !errors.Is(cerr, os.ErrClosed) && err == nil {
+	if cerr != nil && !errors.Is(cerr, os.ErrClosed) && err == nil {
 		err = fmt.Errorf("close the terminal: %w", cerr)
 	}
 	return err
