@@ -58,9 +58,10 @@ type Verdict struct {
 // steady state for W1–W3; an unchanged frame writes 0 bytes.
 //
 // markdown, store: quire (and glamour for markdown) with every metric the
-// benchmarks report; layout and app: columns are transcript sizes, with
-// the ratio of the largest to the smallest. These suites define no
-// targets here yet; add them to this table when their issues set them.
+// benchmarks report. layout: columns are transcript sizes, with the ratio
+// of the largest to the smallest. app: columns are the modes (fullscreen,
+// inline). These suites define no targets here yet; add them to this
+// table when their issues set them.
 func Suites() []*Suite {
 	frameMetrics := []Metric{{"bytes/frame", "bytes/frame"}, {"ns/frame", "ns/frame"}, {"allocs/op", "allocs/frame"}}
 	return []*Suite{

@@ -130,7 +130,8 @@ func (t *Table) GeoMean(num, den, unit string) (float64, int) {
 }
 
 // ratioCols are the (numerator, denominator) pairs shown as ratio
-// columns: subject over each peer, or the last parameter over the first.
+// columns: subject over each peer, or, when the columns are sizes, the
+// largest over the smallest.
 func (t *Table) ratioCols() [][2]string {
 	var rc [][2]string
 	if t.Suite.Subject != "" {
@@ -144,7 +145,7 @@ func (t *Table) ratioCols() [][2]string {
 		}
 		return rc
 	}
-	if len(t.Cols) >= 2 {
+	if len(t.Cols) >= 2 && allNumeric(t.Cols) {
 		rc = append(rc, [2]string{t.Cols[len(t.Cols)-1], t.Cols[0]})
 	}
 	return rc

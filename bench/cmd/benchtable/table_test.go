@@ -43,6 +43,28 @@ func TestBuildColumns(t *testing.T) {
 	}
 }
 
+func TestRatioColumns(t *testing.T) {
+	tests := []struct {
+		suite, in string
+		want      string
+	}{
+		{"render", "BenchmarkA/1/quire-2 1 1 ns/op\nBenchmarkA/1/tcell-2 1 1 ns/op\nBenchmarkA/1/uv-2 1 1 ns/op\n", "quire/tcell quire/uv"},
+		{"render", "BenchmarkA/1/tcell-2 1 1 ns/op\nBenchmarkA/1/uv-2 1 1 ns/op\n", ""}, // no subject, no ratios
+		{"layout", "BenchmarkL/100-2 1 1 ns/op\nBenchmarkL/100000-2 1 1 ns/op\n", "100000/100"},
+		{"app", "BenchmarkAppInputLatency/fullscreen-2 1 1 ns/op\nBenchmarkAppInputLatency/inline-2 1 1 ns/op\n", ""},
+		{"store", "BenchmarkStoreAppend/quire-2 1 1 ns/op\n", ""},
+	}
+	for _, tt := range tests {
+		var got []string
+		for _, r := range Build(SuiteNamed(tt.suite), parseString(t, tt.in)).ratioCols() {
+			got = append(got, r[0]+"/"+r[1])
+		}
+		if strings.Join(got, " ") != tt.want {
+			t.Errorf("%s: ratio columns %q, want %q", tt.suite, got, tt.want)
+		}
+	}
+}
+
 func TestRatioAndGeoMean(t *testing.T) {
 	in := `BenchmarkA/x/quire-2 1 1 ns/op 50 bytes/frame
 BenchmarkA/x/uv-2 1 1 ns/op 100 bytes/frame
