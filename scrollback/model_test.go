@@ -97,7 +97,7 @@ func checkFrame(rt *rapid.T, tr *Transcript) {
 			rt.Fatalf("block %d (%s, hidden %v) has exact height %d in the layout, really %d", i, b.kind, b.hidden, got, want)
 		}
 	}
-	if st := tr.Search(); st.Current > st.Count {
+	if st := fullSearch(tr); st.Current > st.Count {
 		rt.Fatalf("search status %+v", st)
 	}
 }

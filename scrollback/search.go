@@ -24,6 +24,7 @@ type search struct {
 	// Match counting is incremental: a full count once per pattern or
 	// width, then only blocks that changed are counted again.
 	matchesValid bool
+	countNext    int // blocks [0, countNext) are counted
 	total        int
 	counts       map[ID]int
 	pending      map[ID]struct{}
@@ -92,7 +93,7 @@ func (t *Transcript) SetSearchPattern(pattern string) bool {
 		return false
 	}
 	from := t.searchStart()
-	m, ok := t.findMatch(from, s.backward, true)
+	m, ok := t.findMatch(from, s.backward, true, previewBlocks)
 	if !ok {
 		return false
 	}
@@ -100,9 +101,27 @@ func (t *Transcript) SetSearchPattern(pattern string) bool {
 	return true
 }
 
+// previewBlocks bounds the work of one keystroke of an incremental search:
+// a match further away than this many blocks is found when the search is
+// committed.
+const previewBlocks = 2000
+
 // CommitSearch ends the incremental search, keeping the pattern and the
-// position (Enter).
-func (t *Transcript) CommitSearch() { t.srch.typing = false }
+// position (Enter). When the preview found nothing nearby it searches the
+// whole transcript now; it reports whether there is a current match.
+func (t *Transcript) CommitSearch() bool {
+	s := &t.srch
+	s.typing = false
+	if s.re == nil {
+		return false
+	}
+	if !s.cur.ok {
+		if m, ok := t.findMatch(t.searchStart(), s.backward, true, 0); ok {
+			t.goToMatch(m)
+		}
+	}
+	return s.cur.ok
+}
 
 // CancelSearch ends the incremental search, restoring the previous
 // pattern and the position where it began (Esc).
@@ -144,13 +163,13 @@ func (t *Transcript) SearchNext(reverse bool) bool {
 	from := s.cur
 	if !from.ok || !t.matchOnScreen(from) {
 		from = t.searchStart()
-		if m, ok := t.findMatch(from, back, true); ok {
+		if m, ok := t.findMatch(from, back, true, 0); ok {
 			t.goToMatch(m)
 			return true
 		}
 		return false
 	}
-	m, ok := t.findMatch(from, back, false)
+	m, ok := t.findMatch(from, back, false, 0)
 	if !ok {
 		return false
 	}
@@ -179,16 +198,21 @@ func (t *Transcript) matchOnScreen(m matchPos) bool {
 	return y >= top && y < top+t.h
 }
 
-// findMatch scans from `from` for the next match (or previous, with back);
-// inclusive accepts a match starting exactly at from.
-func (t *Transcript) findMatch(from matchPos, back, inclusive bool) (matchPos, bool) {
+// findMatch scans from `from` for the next match (or previous, with back),
+// wrapping around, through at most limit blocks (0: all); inclusive
+// accepts a match starting exactly at from.
+func (t *Transcript) findMatch(from matchPos, back, inclusive bool, limit int) (matchPos, bool) {
 	n := len(t.blocks)
 	start, ok := t.index[from.id]
 	if !ok || n == 0 {
 		return matchPos{}, false
 	}
 	re := t.srch.re
-	for k := 0; k <= n; k++ {
+	last := n
+	if limit > 0 {
+		last = min(n, limit)
+	}
+	for k := 0; k <= last; k++ {
 		i := start + k
 		if back {
 			i = start - k
@@ -296,14 +320,20 @@ func (t *Transcript) matchesOn(i, y, row int, f *Frame) {
 type SearchStatus struct {
 	Pattern string
 	Typing  bool
-	Count   int // matches in the visible transcript
-	Current int // 1-based ordinal of the current match; 0 if none
+	Count   int // matches in the visible transcript (so far, while Counting)
+	// Counting is set while the count is still under way: it advances a
+	// bounded number of blocks per call, so a long transcript is counted
+	// over several frames instead of freezing one.
+	Counting bool
+	Current  int // 1-based ordinal of the current match; 0 if none or not yet known
 }
 
 func (s SearchStatus) String() string {
 	switch {
 	case s.Pattern == "":
 		return ""
+	case s.Counting:
+		return fmt.Sprintf("/%s: %d+ matches (counting)", s.Pattern, s.Count)
 	case s.Count == 0:
 		return fmt.Sprintf("/%s: pattern not found", s.Pattern)
 	case s.Current > 0:
@@ -312,23 +342,24 @@ func (s SearchStatus) String() string {
 	return fmt.Sprintf("/%s: %d matches", s.Pattern, s.Count)
 }
 
-// Search reports the pattern, the match count and the current match. The
-// first call after a new pattern or width counts the whole transcript;
-// later calls count only blocks that changed.
+// Search reports the pattern, the match count and the current match. Each
+// call counts at most countBlocks more blocks of a new pattern (or after a
+// width change), then only blocks that changed; call it once a frame.
 func (t *Transcript) Search() SearchStatus {
 	s := &t.srch
 	st := SearchStatus{Pattern: s.pattern, Typing: s.typing}
 	if s.re == nil {
 		return st
 	}
-	t.countMatches()
+	t.countMatches(countBlocks)
 	st.Count = s.total
+	st.Counting = s.countNext < len(t.blocks)
 	if s.cur.ok && s.ordinal > 0 && s.ordinalOf == s.cur {
 		st.Current = s.ordinal
 		return st
 	}
 	if s.cur.ok {
-		if ci, ok := t.index[s.cur.id]; ok && !t.blocks[ci].hidden {
+		if ci, ok := t.index[s.cur.id]; ok && !t.blocks[ci].hidden && ci < s.countNext {
 			n := 0
 			for i := 0; i < ci; i++ {
 				n += s.counts[t.blocks[i].id]
@@ -350,30 +381,36 @@ func (t *Transcript) Search() SearchStatus {
 	return st
 }
 
-func (t *Transcript) countMatches() {
+// countBlocks is how many blocks one Search call counts.
+const countBlocks = 1000
+
+// countMatches advances the count by up to budget blocks and recounts the
+// counted blocks that changed.
+func (t *Transcript) countMatches(budget int) {
 	s := &t.srch
 	if !s.matchesValid || len(s.pending) > 0 {
 		s.ordinal = 0
 	}
 	if !s.matchesValid {
-		s.total = 0
-		s.counts = make(map[ID]int, len(t.blocks))
+		s.total, s.countNext = 0, 0
+		s.counts = make(map[ID]int)
 		s.pending = make(map[ID]struct{})
-		for i := range t.blocks {
-			c := t.blockMatches(i)
-			s.counts[t.blocks[i].id] = c
-			s.total += c
-		}
 		s.matchesValid = true
-		return
 	}
 	for id := range s.pending {
-		if i, ok := t.index[id]; ok {
+		if i, ok := t.index[id]; ok && i < s.countNext {
 			c := t.blockMatches(i)
 			s.total += c - s.counts[id]
 			s.counts[id] = c
 		}
 		delete(s.pending, id)
+	}
+	for ; s.countNext < len(t.blocks) && budget > 0; budget-- {
+		i := s.countNext
+		c := t.blockMatches(i)
+		s.counts[t.blocks[i].id] = c
+		s.total += c
+		s.countNext++
 	}
 }
 

@@ -39,7 +39,7 @@ func TestSearchThousandsOfBlocks(t *testing.T) {
 	tr.BeginSearch(false)
 	tr.SetSearchPattern("func F123\\(\\)")
 	tr.CommitSearch()
-	if st := tr.Search(); st.Count != 1 || st.Current != 1 {
+	if st := fullSearch(tr); st.Count != 1 || st.Current != 1 {
 		t.Fatalf("status %+v, want the one match, current", st)
 	}
 	f := tr.Frame()
@@ -58,7 +58,7 @@ func TestSearchThousandsOfBlocks(t *testing.T) {
 	tr.BeginSearch(false)
 	tr.SetSearchPattern("question 99")
 	tr.CommitSearch()
-	if st := tr.Search(); st.Count != 11 || st.Current != 1 {
+	if st := fullSearch(tr); st.Count != 11 || st.Current != 1 {
 		t.Fatalf("status %+v, want 11 matches (99, 990-999)", st)
 	}
 	var order []string
@@ -76,7 +76,7 @@ func TestSearchThousandsOfBlocks(t *testing.T) {
 	if got := currentLine(tr); got != "› question 999 about the parser" {
 		t.Fatalf("N from the first match went to %q", got)
 	}
-	if st := tr.Search(); st.Current != 11 {
+	if st := fullSearch(tr); st.Current != 11 {
 		t.Fatalf("current ordinal %d, want 11", st.Current)
 	}
 
@@ -126,7 +126,7 @@ func TestIncrementalSearchCancelRestores(t *testing.T) {
 	if after := screen(tr.Frame()); strings.Join(after, "\n") != strings.Join(before, "\n") || !tr.Following() {
 		t.Fatalf("cancel did not restore the view:\n%s", strings.Join(after, "\n"))
 	}
-	if st := tr.Search(); st.Pattern != "" {
+	if st := fullSearch(tr); st.Pattern != "" {
 		t.Fatalf("cancel should restore the previous (empty) pattern, got %q", st.Pattern)
 	}
 }
@@ -136,7 +136,7 @@ func TestSearchCountFollowsStreaming(t *testing.T) {
 	tr.BeginSearch(false)
 	tr.SetSearchPattern("zebra")
 	tr.CommitSearch()
-	if tr.Search().Count != 0 {
+	if fullSearch(tr).Count != 0 {
 		t.Fatal("no zebra yet")
 	}
 	s := &script{turn: 50}
@@ -146,7 +146,7 @@ func TestSearchCountFollowsStreaming(t *testing.T) {
 	for _, e := range s.evs {
 		tr.Apply(e)
 	}
-	if got := tr.Search().Count; got != 3 {
+	if got := fullSearch(tr).Count; got != 3 {
 		t.Fatalf("count %d after streaming, want 3", got)
 	}
 	f := tr.Frame()
@@ -201,7 +201,7 @@ func TestFilterAndSearchTogether(t *testing.T) {
 	tr.BeginSearch(false)
 	tr.SetSearchPattern("package")
 	tr.CommitSearch()
-	if got := tr.Search().Count; got != 10 {
+	if got := fullSearch(tr).Count; got != 10 {
 		t.Fatalf("search inside a filter counts %d, want the 10 visible", got)
 	}
 	for range 10 {
@@ -211,4 +211,44 @@ func TestFilterAndSearchTogether(t *testing.T) {
 		tr.SearchNext(false)
 	}
 	_ = fmt.Sprint()
+}
+
+// fullSearch is the status once the count has finished, as the status
+// line shows it after enough frames.
+func fullSearch(tr *Transcript) SearchStatus {
+	for {
+		if st := tr.Search(); !st.Counting {
+			return st
+		}
+	}
+}
+
+func TestSearchCountsOverFramesAndCommitFindsFarMatches(t *testing.T) {
+	tr := newTranscript(60, 20, longTranscript(3000).evs...) // 9,000 blocks
+	tr.ScrollTop()
+	tr.BeginSearch(false)
+	if tr.SetSearchPattern("question 2999 about") {
+		t.Fatal("a match 9,000 blocks away is beyond one keystroke's preview")
+	}
+	if !tr.CommitSearch() {
+		t.Fatal("Enter should search the whole transcript")
+	}
+	if got := currentLine(tr); got != "› question 2999 about the parser" {
+		t.Fatalf("commit landed on %q", got)
+	}
+	st := tr.Search()
+	if !st.Counting || st.Count != 0 || st.Current != 0 {
+		t.Fatalf("first status %+v: the count should still be under way", st)
+	}
+	if !strings.Contains(st.String(), "counting") {
+		t.Fatalf("status line %q", st)
+	}
+	calls := 1
+	for st.Counting {
+		st = tr.Search()
+		calls++
+	}
+	if st.Count != 1 || st.Current != 1 || calls < 9 {
+		t.Fatalf("final status %+v after %d calls", st, calls)
+	}
 }

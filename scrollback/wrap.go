@@ -191,7 +191,20 @@ func (w *Wrapper) addText(s string) {
 	w.settleCR()
 	s = render.Sanitize(s)
 	w.cur.WriteString(s)
-	w.col += render.StringWidth(s)
+	if isASCII(s) { // after Sanitize, ASCII is printable: one column a byte
+		w.col += len(s)
+	} else {
+		w.col += render.StringWidth(s)
+	}
+}
+
+func isASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			return false
+		}
+	}
+	return true
 }
 
 // endSourceLine freezes every visual line of the current source line,
@@ -267,8 +280,15 @@ func wrapOnce(s string, width int, words bool) (line, rest string, join Join, br
 	inSpace := false
 	state := -1
 	for i := 0; i < len(s); {
-		cluster, _, cw, st := uniseg.FirstGraphemeClusterInString(s[i:], state)
-		state = st
+		var cluster string
+		var cw int
+		if s[i] < utf8.RuneSelf && (i+1 == len(s) || s[i+1] < utf8.RuneSelf) {
+			// An ASCII byte followed by ASCII is a cluster of its own (the
+			// renderer draws it the same way); skip the segmenter.
+			cluster, cw, state = s[i:i+1], 1, -1
+		} else {
+			cluster, _, cw, state = uniseg.FirstGraphemeClusterInString(s[i:], state)
+		}
 		next := i + len(cluster)
 		isSpace := cluster == " "
 		if words && isSpace {

@@ -237,3 +237,30 @@ func BenchmarkLayoutFilterScroll(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkLayoutSearch is one committed / search and its complete match
+// count over the whole transcript (search is the one pager operation that
+// reads everything: it lays out blocks it has not shown yet, without
+// keeping their lines). The app spreads the count over frames; this
+// times all of it.
+func BenchmarkLayoutSearch(b *testing.B) {
+	for _, n := range sizes {
+		b.Run(fmt.Sprint(n), func(b *testing.B) {
+			t := build(n)
+			t.Frame()
+			count := 0
+			for i := 0; b.Loop(); i++ {
+				t.ScrollTop()
+				t.BeginSearch(false)
+				t.SetSearchPattern(fmt.Sprintf("file%d\\.go", (i%7)*3+1))
+				t.CommitSearch()
+				st := t.Search()
+				for st.Counting {
+					st = t.Search()
+				}
+				count = st.Count
+			}
+			b.ReportMetric(float64(count), "matches")
+		})
+	}
+}
