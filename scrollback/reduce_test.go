@@ -65,6 +65,9 @@ func TestReduceToolCallWithApprovalAndStreamedOutput(t *testing.T) {
 	if tr.Streaming() {
 		t.Fatal("transcript still streaming after turn_ended")
 	}
+	if tr.Turns() != 1 || tr.TurnNumber(0) != 1 || tr.TurnPrompt(0) != tr.At(0).ID() {
+		t.Fatalf("turns: %d, number %d", tr.Turns(), tr.TurnNumber(0))
+	}
 }
 
 func TestReduceDeniedCancelledAndFailed(t *testing.T) {

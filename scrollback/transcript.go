@@ -127,6 +127,10 @@ func (t *Transcript) Turns() int { return len(t.turns) }
 // TurnPrompt is the prompt block of turn i.
 func (t *Transcript) TurnPrompt(i int) ID { return t.turns[i].prompt }
 
+// TurnNumber is the engine's number of turn i (event.Event.Turn), or 0
+// when the log did not say; rewinding and forking name turns this way.
+func (t *Transcript) TurnNumber(i int) int { return t.turns[i].number }
+
 // Width and Height are the viewport size.
 func (t *Transcript) Width() int  { return t.width }
 func (t *Transcript) Height() int { return t.h }
