@@ -105,7 +105,7 @@
 //     then SIGKILL after the grace period; the command's group only while
 //     its leader is unreaped, others through pidfds, so a reused pid is
 //     never signalled. A process that escapes the launcher's subtree
-//     entirely (none can without a privileged helper) or a launcher killed
+//     entirely (none can without a privileged program) or a launcher killed
 //     with SIGKILL would leave survivors.
 //   - File tools check a path, then write it: a command running at the
 //     same moment could swap a directory for a symlink in between.

@@ -22,17 +22,17 @@ func TestMain(m *testing.M) {
 	MaybeLaunch()
 	// Race-enabled launchers otherwise sleep a second at exit.
 	os.Setenv("GORACE", "atexit_sleep_ms=0")
-	if os.Getenv(helperEnv) != "" {
-		helperMain()
+	if os.Getenv(standInEnv) != "" {
+		standInMain()
 	}
 	os.Exit(m.Run())
 }
 
-// helperEnv turns the test binary into a stand-in for quire that starts
+// standInEnv turns the test binary into a stand-in for quire that starts
 // a command leaving a background process and then waits to be killed.
-const helperEnv = "QUIRE_SANDBOX_TEST_HELPER"
+const standInEnv = "QUIRE_SANDBOX_TEST_STAND_IN"
 
-func helperMain() {
+func standInMain() {
 	p, _ := ProfileByName(Off, ".")
 	Run(context.Background(), p, Support{}, Command{Argv: []string{"bash", "-c", "sleep 1000 & echo $!; wait"}, Dir: ".", Output: os.Stdout})
 	os.Exit(0)
@@ -518,21 +518,21 @@ func TestNothingOutlivesQuire(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	helper := exec.Command(self)
-	helper.Env = append(os.Environ(), helperEnv+"=1")
-	out, err := helper.StdoutPipe()
+	quire := exec.Command(self)
+	quire.Env = append(os.Environ(), standInEnv+"=1")
+	out, err := quire.StdoutPipe()
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := helper.Start(); err != nil {
+	if err := quire.Start(); err != nil {
 		t.Fatal(err)
 	}
 	var pid int
 	if _, err := fmt.Fscanf(out, "%d\n", &pid); err != nil {
 		t.Fatal(err)
 	}
-	helper.Process.Kill() // quire dies without any chance to clean up
-	helper.Wait()
+	quire.Process.Kill() // quire dies without any chance to clean up
+	quire.Wait()
 	deadline := time.Now().Add(5 * time.Second)
 	for !gone(pid) && time.Now().Before(deadline) {
 		time.Sleep(20 * time.Millisecond)
