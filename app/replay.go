@@ -210,6 +210,8 @@ type PrintOptions struct {
 	Width  int
 	Colors render.ColorLevel
 	Links  bool
+	// Plain writes text only: no SGR at all, not even bold (--color never).
+	Plain bool
 }
 
 // PrintTranscript renders the whole recording at the given width and
@@ -226,5 +228,10 @@ func PrintTranscript(w io.Writer, events []event.Event, opt PrintOptions) error 
 	}
 	lines := tr.TakeFinished()
 	lines = append(lines, tr.LiveLines()...)
+	if opt.Plain {
+		for i, l := range lines {
+			lines[i] = render.Plain(l.Text(), render.Style{})
+		}
+	}
 	return render.WriteLines(w, lines, render.Options{Colors: opt.Colors, Hyperlinks: opt.Links})
 }

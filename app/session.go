@@ -28,26 +28,21 @@ type SessionOptions struct {
 	Continue bool
 	// NoStore runs without persistence (the demo, tests).
 	NoStore bool
+	// Unattended denies calls that would need the user's approval (quire
+	// exec), telling the model why.
+	Unattended bool
 }
 
-// OpenedSession is an engine session wired to its tools, sandbox, store
-// and checkpoints.
+// OpenedSession is a running engine session and what it was wired to.
 type OpenedSession struct {
 	*engine.Session
-	Store       *store.Store
-	Writer      *store.Writer
-	Checkpoints *store.Checkpoints
-	// Prior holds the events of a resumed session, for the transcript.
-	Prior []event.Event
-	Env   *tools.Env
+	*Prepared
 }
 
 // Close stops the session and closes its log.
 func (s *OpenedSession) Close() {
 	s.Session.Close()
-	if s.Writer != nil {
-		_ = s.Writer.Close()
-	}
+	s.Prepared.Close()
 }
 
 // turnRecorder passes events to the store and keeps the checkpoints in
@@ -74,10 +69,30 @@ func (r *turnRecorder) Record(e event.Event, durable bool) error {
 	return r.w.Record(e, durable)
 }
 
-// OpenSession builds an engine session from the configuration: the
-// sandbox profile, the tools, the approval policy, the store (a new
-// session, or a resumed one) and the checkpoint hook.
-func OpenSession(opt SessionOptions) (*OpenedSession, error) {
+// Prepared is an engine configuration wired to its tools, sandbox, store
+// and checkpoints, ready for engine.New, engine.Resume or engine.Exec.
+type Prepared struct {
+	Engine      engine.Config
+	Store       *store.Store
+	Writer      *store.Writer
+	Checkpoints *store.Checkpoints
+	// Prior holds the events of a resumed session.
+	Prior []event.Event
+	Env   *tools.Env
+}
+
+// Close closes the session's log.
+func (p *Prepared) Close() {
+	if p.Writer != nil {
+		_ = p.Writer.Close()
+	}
+}
+
+// Prepare builds an engine configuration from the settings: the sandbox
+// profile, the tools, the approval policy, the store (a new session, or a
+// resumed one) and the checkpoint hook. Every way of running a session
+// (interactive, headless, the demo) goes through it.
+func Prepare(opt SessionOptions) (*Prepared, error) {
 	cfg := opt.Config
 	cwd := opt.Cwd
 	if cwd == "" {
@@ -98,35 +113,29 @@ func OpenSession(opt SessionOptions) (*OpenedSession, error) {
 	if err != nil {
 		return nil, err
 	}
-	ecfg := engine.Config{
+	p := &Prepared{Env: env, Engine: engine.Config{
 		Model:         cfg.Model,
 		LLM:           llm.Config{BaseURL: cfg.BaseURL, APIKey: cfg.APIKey},
 		ContextWindow: cfg.ContextWindow,
 		Tools:         tools.NewRegistry(tools.Builtin()...),
 		Env:           env,
 		Approver:      policy,
+		Unattended:    opt.Unattended,
 		Version:       opt.Version,
 		Sandbox:       cfg.Sandbox,
 		ApprovalMode:  cfg.Approval,
-	}
-	out := &OpenedSession{Env: env}
+	}}
 	if opt.NoStore {
 		if opt.Resume != "" || opt.Continue {
 			return nil, errors.New("resuming needs the session store")
 		}
-		s, err := engine.New(ecfg)
-		if err != nil {
-			return nil, err
-		}
-		out.Session = s
-		return out, nil
+		return p, nil
 	}
-
-	st, err := store.Open(StateDir(os.Getenv), store.Options{})
+	st, err := store.Open(StateDir(os.Getenv), store.Options{Retention: time.Duration(cfg.RetentionDays) * 24 * time.Hour})
 	if err != nil {
 		return nil, err
 	}
-	out.Store = st
+	p.Store = st
 	var w *store.Writer
 	switch {
 	case opt.Resume != "" || opt.Continue:
@@ -148,33 +157,41 @@ func OpenSession(opt SessionOptions) (*OpenedSession, error) {
 			w.Close()
 			return nil, err
 		}
-		out.Prior = prior
-		ecfg.SessionID = id
+		p.Prior = prior
+		p.Engine.SessionID = id
 	default:
 		id := store.NewID(time.Now())
 		if w, err = st.Create(id, env.Dir); err != nil {
 			return nil, err
 		}
-		ecfg.SessionID = id
+		p.Engine.SessionID = id
 	}
-	out.Writer = w
+	p.Writer = w
 	cps := w.Checkpoints(env.Dir)
+	p.Checkpoints = cps
 	rec := &turnRecorder{w: w, cps: cps}
-	out.Checkpoints = cps
 	env.BeforeWrite = func(path string) error {
 		return cps.BeforeWrite(int(rec.turn.Load()), path)
 	}
-	ecfg.Recorder = rec
-	var s *engine.Session
-	if out.Prior != nil {
-		s, err = engine.Resume(ecfg, out.Prior)
-	} else {
-		s, err = engine.New(ecfg)
-	}
+	p.Engine.Recorder = rec
+	return p, nil
+}
+
+// OpenSession prepares a session and starts it (resuming when asked).
+func OpenSession(opt SessionOptions) (*OpenedSession, error) {
+	p, err := Prepare(opt)
 	if err != nil {
-		w.Close()
 		return nil, err
 	}
-	out.Session = s
-	return out, nil
+	var s *engine.Session
+	if p.Prior != nil {
+		s, err = engine.Resume(p.Engine, p.Prior)
+	} else {
+		s, err = engine.New(p.Engine)
+	}
+	if err != nil {
+		p.Close()
+		return nil, err
+	}
+	return &OpenedSession{Session: s, Prepared: p}, nil
 }

@@ -15,9 +15,6 @@ import (
 	"github.com/quire-sh/quire/app"
 	"github.com/quire-sh/quire/engine"
 	"github.com/quire-sh/quire/engine/event"
-	"github.com/quire-sh/quire/engine/llm"
-	"github.com/quire-sh/quire/sandbox"
-	"github.com/quire-sh/quire/tools"
 )
 
 // runExec is `quire exec [flags] PROMPT`: one turn, headless. The answer
@@ -59,35 +56,14 @@ func runExec(args []string) int {
 	if cfg.APIKey == "" && strings.Contains(cfg.BaseURL, "api.openai.com") {
 		return fail(errors.New("no API key: set OPENAI_API_KEY, or OPENAI_BASE_URL for a local OpenAI-compatible server"))
 	}
-	cwd, err := os.Getwd()
-	if err != nil {
-		return fail(fmt.Errorf("finding the working directory: %w", err))
-	}
-	profile, err := sandbox.ProfileByName(cfg.Sandbox, cwd)
+	p, err := app.Prepare(app.SessionOptions{Config: cfg, Version: version, Unattended: true})
 	if err != nil {
 		return fail(err)
 	}
-	env, err := tools.NewEnv(cwd, profile)
-	if err != nil {
-		return fail(err)
-	}
-	policy, err := tools.NewPolicy(cfg.Approval)
-	if err != nil {
-		return fail(err)
-	}
+	defer p.Close()
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	state, err := engine.Exec(ctx, engine.Config{
-		Model:         cfg.Model,
-		LLM:           llm.Config{BaseURL: cfg.BaseURL, APIKey: cfg.APIKey},
-		ContextWindow: cfg.ContextWindow,
-		Tools:         tools.NewRegistry(tools.Builtin()...),
-		Env:           env,
-		Approver:      policy,
-		Version:       version,
-		Sandbox:       cfg.Sandbox,
-		ApprovalMode:  cfg.Approval,
-	}, engine.ExecOptions{
+	state, err := engine.Exec(ctx, p.Engine, engine.ExecOptions{
 		Prompt:   prompt,
 		Stdout:   os.Stdout,
 		Stderr:   os.Stderr,

@@ -69,6 +69,7 @@ func printRecording(cfg *app.Config, events []event.Event, width int, color stri
 	opt := app.PrintOptions{Config: cfg, Width: width}
 	switch color {
 	case "never":
+		opt.Plain = true
 	case "always":
 		opt.Colors, opt.Links = max(caps.Colors, render.Color256), true
 	case "auto":
