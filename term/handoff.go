@@ -119,6 +119,7 @@ func (t *Terminal) leave() error {
 		t.setAway(false)
 		return fmt.Errorf("hand the terminal over: %w", errors.Join(werr, err))
 	}
+	t.stderr.undo()
 	t.phase = phaseAway
 	return nil
 }
@@ -135,6 +136,9 @@ func (t *Terminal) reenter() error {
 		return fmt.Errorf("take the terminal back: %w", err)
 	}
 	_, werr := t.tty.Write([]byte(enterSeq(t.modes)))
+	if err := t.stderr.apply(); err != nil && werr == nil {
+		werr = err
+	}
 	t.phase = phaseActive
 	t.park.release()
 	t.setAway(false)

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"sync"
 	"syscall"
@@ -27,7 +28,16 @@ func TestChildMain(t *testing.T) {
 		t.Skip("runs only as a child of the process tests")
 	}
 	say := func(format string, args ...any) { fmt.Fprintf(os.Stderr, format+"\n", args...) }
-	term, err := Open(Options{AltScreen: true, Mouse: true, ExitGrace: 300 * time.Millisecond})
+	opts := Options{AltScreen: true, Mouse: true, ExitGrace: 300 * time.Millisecond}
+	if path := os.Getenv("QUIRE_TERM_STDERR"); path != "" {
+		f, err := os.Create(path)
+		if err != nil {
+			say("stderr file: %v", err)
+			os.Exit(3)
+		}
+		opts.Stderr = f
+	}
+	term, err := Open(opts)
 	if err != nil {
 		say("open failed: %v", err)
 		os.Exit(3)
@@ -40,6 +50,7 @@ func TestChildMain(t *testing.T) {
 
 	switch scenario {
 	case "panic":
+		fmt.Fprintln(os.Stderr, "stray write while drawing")
 		panic("boom")
 	case "signal":
 		for ev := range term.Events() {
@@ -83,14 +94,14 @@ type child struct {
 	state *os.ProcessState
 }
 
-func startChild(t *testing.T, scenario string) *child {
+func startChild(t *testing.T, scenario string, env ...string) *child {
 	t.Helper()
 	if testing.Short() {
 		t.Skip("spawns a process")
 	}
 	p := openPTY(t)
 	cmd := exec.Command(os.Args[0], "-test.run=^TestChildMain$")
-	cmd.Env = append(os.Environ(), childEnv+"="+scenario, "TERM=xterm-256color")
+	cmd.Env = append(append(os.Environ(), childEnv+"="+scenario, "TERM=xterm-256color"), env...)
 	cmd.Stdin, cmd.Stdout = p.slave, p.slave
 	errR, errW, err := os.Pipe()
 	if err != nil {
@@ -195,14 +206,23 @@ func wantRestored(t *testing.T, p *testPTY) {
 }
 
 func TestPanicRestoresTerminal(t *testing.T) {
-	c := startChild(t, "panic")
-	c.waitLine(t, "ready")
+	logPath := filepath.Join(t.TempDir(), "stderr.log")
+	c := startChild(t, "panic", "QUIRE_TERM_STDERR="+logPath)
 	st := c.wait(t)
 	if st.ExitCode() != 2 {
 		t.Errorf("exit status %v, want 2 (panic)", st)
 	}
+	// While drawing, stderr went to the log; the panic, after the
+	// restore, went to the real stderr.
 	if !strings.Contains(c.stderr(), "panic: boom") {
 		t.Errorf("panic message lost: %q", c.stderr())
+	}
+	logged, err := os.ReadFile(logPath)
+	if err != nil || !strings.Contains(string(logged), "stray write while drawing") {
+		t.Errorf("stray stderr write not redirected: %q, %v", logged, err)
+	}
+	if strings.Contains(c.stderr(), "stray write") || strings.Contains(string(logged), "panic") {
+		t.Errorf("stderr not switched at the restore: real %q, log %q", c.stderr(), logged)
 	}
 	wantRestored(t, c.pty)
 }

@@ -33,6 +33,11 @@ type Options struct {
 	// encoding, which tells Shift+Enter from Enter and Ctrl+I from Tab.
 	// Terminals without it ignore the request.
 	KittyKeyboard bool
+	// Stderr, if set, receives what the process writes to file
+	// descriptor 2 while the terminal is in raw mode (a log file, or
+	// /dev/null), so stray writes cannot garble the screen. The original
+	// stderr is back whenever the terminal is restored or handed off.
+	Stderr *os.File
 	// Env reads environment variables for DetectCaps; nil is os.Getenv.
 	Env func(string) string
 	// NoSignals leaves signal handling to the caller: no restore on
@@ -123,6 +128,7 @@ type Terminal struct {
 
 	replies replyRouter
 	signals *signalHandler
+	stderr  stderrRedirect // guarded by mu
 
 	tmuxLoad func(string) error
 	wg       sync.WaitGroup
@@ -155,6 +161,7 @@ func OpenTty(tty tcell.Tty, opts Options) (*Terminal, error) {
 		done:     make(chan struct{}),
 		q:        newFrameQueue(),
 		tmuxLoad: tmuxLoadBuffer,
+		stderr:   stderrRedirect{to: opts.Stderr, saved: -1},
 	}
 	t.park.init()
 	t.modes = modes{
@@ -172,6 +179,9 @@ func OpenTty(tty tcell.Tty, opts Options) (*Terminal, error) {
 	ws, err := tty.WindowSize()
 	if err == nil {
 		_, err = tty.Write([]byte(enterSeq(t.modes)))
+	}
+	if err == nil {
+		err = t.stderr.apply()
 	}
 	if err != nil {
 		_, _ = tty.Write([]byte(leaveSeq(t.modes)))
@@ -322,6 +332,7 @@ func (t *Terminal) Restore() error {
 		t.outMu.Unlock()
 	}
 	serr := t.tty.Stop()
+	t.stderr.undo()
 	if werr != nil || serr != nil {
 		t.restoreErr = fmt.Errorf("restore the terminal: %w", errors.Join(werr, serr))
 	}

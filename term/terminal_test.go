@@ -267,6 +267,10 @@ func TestHandOff(t *testing.T) {
 			return err
 		}
 		inChild = string(buf[:n])
+		// A frame drawn meanwhile waits for the terminal to come back.
+		if _, err := term.Writer().Write([]byte("<drawn during>")); err != nil {
+			return err
+		}
 		_, err = p.slave.Write([]byte("<child output>"))
 		return err
 	})
@@ -284,7 +288,8 @@ func TestHandOff(t *testing.T) {
 	if frame < 0 || left < frame || child < left {
 		t.Fatalf("want frame, then leave, then child output; got %q", out)
 	}
-	p.waitOutput(t, child, "\x1b[?1049h\x1b[?2004h\x1b[?1000h\x1b[?1002h\x1b[?1006h")
+	reentered := p.waitOutput(t, child, "\x1b[?1049h\x1b[?2004h\x1b[?1000h\x1b[?1002h\x1b[?1006h")
+	p.waitOutput(t, reentered, "<drawn during>")
 	p.wantRaw(t)
 	if got := nextEvent(t, term); !reflect.DeepEqual(got, ResumeEvent{}) {
 		t.Errorf("after hand-off: got %#v, want ResumeEvent", got)
@@ -378,5 +383,22 @@ func TestTmuxLoadBufferHungIsAbandoned(t *testing.T) {
 	}
 	if d := time.Since(began); d > tmuxLoadTimeout+5*time.Second {
 		t.Errorf("abandoned after %v, want about %v", d, tmuxLoadTimeout)
+	}
+}
+
+func TestKittyKeyboardPushedAndPopped(t *testing.T) {
+	tty := newFakeTty()
+	term, err := OpenTty(tty, Options{NoSignals: true, Env: envOf(), KittyKeyboard: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tty.in <- []byte("\x1b[13;2u") // Shift+Enter, only expressible with the protocol
+	if got := nextEvent(t, term); !reflect.DeepEqual(got, key(KeyEnter, ModShift)) {
+		t.Errorf("got %#v, want shift+enter", got)
+	}
+	term.Close()
+	out := tty.output()
+	if !strings.HasPrefix(out, "\x1b[?2004h\x1b[>1u") || !strings.Contains(out, "\x1b[<u") {
+		t.Errorf("kitty keyboard flags not pushed and popped: %q", out)
 	}
 }

@@ -41,7 +41,8 @@ type frameQueue struct {
 	mu       sync.Mutex
 	frames   []*[]byte
 	closed   bool
-	progress chan struct{} // closed and replaced whenever a frame is done
+	progress chan struct{} // closed and replaced when a frame is done and someone waits
+	watched  bool          // progress was handed to a waiter
 
 	wake      chan struct{} // cap 1: frames are waiting
 	submitted atomic.Uint64
@@ -79,7 +80,7 @@ func (q *frameQueue) push(p []byte, limit int, budget time.Duration) bool {
 			}
 			return true
 		}
-		progress := q.progress
+		progress := q.watch()
 		q.mu.Unlock()
 		if timer == nil {
 			timer = time.NewTimer(budget)
@@ -112,9 +113,19 @@ func (q *frameQueue) done(bp *[]byte) {
 	}
 	q.written.Add(1)
 	q.mu.Lock()
-	close(q.progress)
-	q.progress = make(chan struct{})
+	if q.watched {
+		close(q.progress)
+		q.progress = make(chan struct{})
+		q.watched = false
+	}
 	q.mu.Unlock()
+}
+
+// watch returns the channel closed at the next finished frame; q.mu is
+// held.
+func (q *frameQueue) watch() chan struct{} {
+	q.watched = true
+	return q.progress
 }
 
 // close refuses further frames; queued ones are still popped (and
@@ -141,7 +152,7 @@ func (q *frameQueue) waitDrained(timeout time.Duration) bool {
 	defer deadline.Stop()
 	for {
 		q.mu.Lock()
-		progress := q.progress
+		progress := q.watch()
 		q.mu.Unlock()
 		if q.written.Load() >= target {
 			return true
