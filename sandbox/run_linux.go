@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"runtime"
 	"syscall"
 	"time"
@@ -175,10 +176,10 @@ func launcherCommand(p Profile, c Command, grace time.Duration) (*exec.Cmd, erro
 	if !launcherReady.Load() {
 		return nil, errors.New("this program never called sandbox.MaybeLaunch, so it cannot act as the sandbox launcher; call it first thing in main (and in TestMain)")
 	}
-	self, err := os.Executable()
-	if err != nil {
-		return nil, fmt.Errorf("find quire's own executable for the sandbox launcher: %w", err)
-	}
+	// /proc/self/exe is this very binary even if the file was replaced
+	// (an upgrade during a session) or the process was started by a
+	// relative path.
+	const self = "/proc/self/exe"
 	spec, err := json.Marshal(launchSpec{Profile: p, GraceMS: grace.Milliseconds()})
 	if err != nil {
 		return nil, err
@@ -197,7 +198,7 @@ func launcherCommand(p Profile, c Command, grace time.Duration) (*exec.Cmd, erro
 			attr.AmbientCaps = []uintptr{unix.CAP_SYS_ADMIN}
 		}
 	}
-	args := append([]string{self, LauncherArg, string(spec)}, c.Argv...)
+	args := append([]string{filepath.Base(os.Args[0]), LauncherArg, string(spec)}, c.Argv...)
 	return &exec.Cmd{Path: self, Args: args, Dir: c.Dir, Env: env, SysProcAttr: attr}, nil
 }
 
