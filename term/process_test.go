@@ -68,6 +68,8 @@ func TestChildMain(t *testing.T) {
 			case KeyEvent{Key: KeyRune, Rune: 'q'}:
 				say("closed %v", term.Close())
 				os.Exit(0)
+			case ResumeEvent{}:
+				say("resume event")
 			}
 		}
 	case "handoff-sigint":
@@ -268,6 +270,44 @@ func TestSuspendAndResume(t *testing.T) {
 		t.Errorf("exit %v", st)
 	}
 	p.wantCooked(t)
+}
+
+func TestOutsideStopAndContinueRetakesTerminal(t *testing.T) {
+	c := startChild(t, "suspend")
+	c.waitLine(t, "ready")
+	p := c.pty
+	mark := p.waitOutput(t, 0, "<frame>")
+	// kill -STOP: no chance to restore; on kill -CONT the terminal, which
+	// a shell may have reset meanwhile, is set up again and repainted.
+	c.cmd.Process.Signal(syscall.SIGSTOP)
+	waitStopped(t, c.cmd.Process.Pid)
+	c.cmd.Process.Signal(syscall.SIGCONT)
+	c.waitLine(t, "resume event")
+	left := p.waitOutput(t, mark, "\x1b[?1049l")
+	p.waitOutput(t, left, "\x1b[?1049h")
+	p.wantRaw(t)
+	p.typeIn(t, "q")
+	if st := c.wait(t); st.ExitCode() != 0 {
+		t.Errorf("exit %v", st)
+	}
+}
+
+func TestOutsideSIGTSTPSuspends(t *testing.T) {
+	c := startChild(t, "suspend")
+	c.waitLine(t, "ready")
+	p := c.pty
+	mark := p.waitOutput(t, 0, "<frame>")
+	c.cmd.Process.Signal(syscall.SIGTSTP)
+	waitStopped(t, c.cmd.Process.Pid)
+	p.waitOutput(t, mark, "\x1b[?1049l")
+	p.wantCooked(t)
+	c.cmd.Process.Signal(syscall.SIGCONT)
+	c.waitLine(t, "resume event")
+	p.wantRaw(t)
+	p.typeIn(t, "q")
+	if st := c.wait(t); st.ExitCode() != 0 {
+		t.Errorf("exit %v", st)
+	}
 }
 
 func TestSIGINTDuringHandOffIsTheChilds(t *testing.T) {

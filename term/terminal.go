@@ -297,8 +297,11 @@ func (t *Terminal) SetMouse(on bool) error {
 func (t *Terminal) setMode(change func(*modes) (string, bool)) error {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	if t.phase != phaseActive {
+	switch t.phase {
+	case phaseClosed:
 		return ErrClosed
+	case phaseAway:
+		return errAway
 	}
 	seq, ok := change(&t.modes)
 	if !ok {
