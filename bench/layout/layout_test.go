@@ -92,6 +92,7 @@ func BenchmarkLayoutStreamBottom(b *testing.B) {
 			words := strings.Fields("the parser reads one token at a time and decides from the grammar which rule applies next")
 			f.bytes = 0
 			stats := t.LayoutStats()
+			cpu := startCPU()
 			b.ReportAllocs()
 			b.ResetTimer()
 			for i := 0; b.Loop(); i++ {
@@ -103,6 +104,7 @@ func BenchmarkLayoutStreamBottom(b *testing.B) {
 				f.draw(b)
 			}
 			b.ReportMetric(float64(f.bytes)/float64(b.N), "bytes/frame")
+			cpu.report(b)
 			reportWork(b, stats, t.LayoutStats())
 		})
 	}
@@ -128,6 +130,7 @@ func BenchmarkLayoutScrollMiddle(b *testing.B) {
 			}
 			f.bytes = 0
 			stats := t.LayoutStats()
+			cpu := startCPU()
 			b.ReportAllocs()
 			b.ResetTimer()
 			for i := 0; b.Loop(); i++ {
@@ -139,8 +142,28 @@ func BenchmarkLayoutScrollMiddle(b *testing.B) {
 				f.draw(b)
 			}
 			b.ReportMetric(float64(f.bytes)/float64(b.N), "bytes/frame")
+			cpu.report(b)
 			reportWork(b, stats, t.LayoutStats())
 		})
+	}
+}
+
+// cpuClock measures the CPU time of a benchmark loop.
+type cpuClock struct {
+	start time.Duration
+	ok    bool
+}
+
+func startCPU() cpuClock {
+	t, ok := cpuTime()
+	return cpuClock{start: t, ok: ok}
+}
+
+// report adds cpu-ns/op: process CPU time per iteration, which a busy
+// machine distorts much less than ns/op.
+func (c cpuClock) report(b *testing.B) {
+	if end, ok := cpuTime(); ok && c.ok && b.N > 0 {
+		b.ReportMetric(float64(end-c.start)/float64(b.N), "cpu-ns/op")
 	}
 }
 
@@ -222,6 +245,7 @@ func BenchmarkLayoutFilterScroll(b *testing.B) {
 			span := min(400, max(total-height, 1))
 			f.bytes = 0
 			stats := t.LayoutStats()
+			cpu := startCPU()
 			b.ReportAllocs()
 			b.ResetTimer()
 			for i := 0; b.Loop(); i++ {
@@ -233,6 +257,7 @@ func BenchmarkLayoutFilterScroll(b *testing.B) {
 				f.draw(b)
 			}
 			b.ReportMetric(float64(f.bytes)/float64(b.N), "bytes/frame")
+			cpu.report(b)
 			reportWork(b, stats, t.LayoutStats())
 		})
 	}

@@ -30,6 +30,7 @@ func BenchmarkLayoutStreamMarkdown(b *testing.B) {
 			answer := markdown.GenerateAnswer(400, 1)
 			f.bytes = 0
 			stats := t.LayoutStats()
+			cpu := startCPU()
 			b.ReportAllocs()
 			b.ResetTimer()
 			pos := 0
@@ -47,6 +48,7 @@ func BenchmarkLayoutStreamMarkdown(b *testing.B) {
 				f.draw(b)
 			}
 			b.ReportMetric(float64(f.bytes)/float64(b.N), "bytes/frame")
+			cpu.report(b)
 			reportWork(b, stats, t.LayoutStats())
 		})
 	}

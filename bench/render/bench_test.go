@@ -63,7 +63,8 @@ func BenchmarkW7Links(b *testing.B) {
 // benchWorkload runs w against every renderer as sub-benchmarks named
 // "<params>/<impl>". One op is one frame. Before timing, the renderer is
 // checked with the oracle (a separate instance) and then warmed up with
-// one pass over the loop, so the timed frames are steady state.
+// the prologue and one pass over the loop, so the timed frames are steady
+// state.
 func benchWorkload(b *testing.B, w *Workload) {
 	_, params, _ := strings.Cut(w.Name, "/")
 	b.Run(params, func(b *testing.B) {
@@ -86,9 +87,11 @@ func benchWorkload(b *testing.B, w *Workload) {
 					b.Fatal(err)
 				}
 				defer d.Close()
-				for i := range w.Frames {
-					if err := d.Draw(&w.Frames[i]); err != nil {
-						b.Fatal(err)
+				for _, frames := range [][]Frame{w.Prologue, w.Frames} {
+					for i := range frames {
+						if err := d.Draw(&frames[i]); err != nil {
+							b.Fatal(err)
+						}
 					}
 				}
 				out.Reset()

@@ -25,7 +25,7 @@ type Impl struct {
 
 // Impls returns the renderers under test, quire first.
 func Impls() []Impl {
-	return []Impl{quireImpl(), tcellImpl(), uvImpl()}
+	return []Impl{quireImpl(), tcellImpl(), uvImpl(), uvScreenImpl()}
 }
 
 // The terminal every renderer is told it drives: xterm-256color with

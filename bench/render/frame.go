@@ -70,6 +70,7 @@ type Frame struct {
 
 // Workload is a named loop of frames. Frames[0] follows Frames[len-1]
 // seamlessly, so a benchmark can play the loop any number of times.
+// Renderers start at the size of First().
 type Workload struct {
 	// Name is "<workload>/<params>", e.g. "W3Scroll/by1/200x50".
 	Name string
@@ -78,8 +79,11 @@ type Workload struct {
 	Styles []render.Style
 	Links  []string
 	// Rows is every distinct row, indexed by Row.ID.
-	Rows   []*Row
-	Frames []Frame
+	Rows []*Row
+	// Prologue is drawn once, before the loop and never again: the state
+	// an application is in before the workload starts.
+	Prologue []Frame
+	Frames   []Frame
 	// Note tells the reader of a result what the workload stresses.
 	Note string
 }
@@ -98,4 +102,12 @@ func LinkID(i uint16) string {
 		b[n] = digits[i%36]
 	}
 	return "q" + string(b[n:])
+}
+
+// First is the first frame a renderer draws: the prologue's, if any.
+func (w *Workload) First() *Frame {
+	if len(w.Prologue) > 0 {
+		return &w.Prologue[0]
+	}
+	return &w.Frames[0]
 }

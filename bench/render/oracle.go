@@ -27,7 +27,7 @@ type Oracle struct {
 // NewOracle returns an oracle for w: an empty xterm-like screen at the
 // first frame's size with the cursor at the top left.
 func NewOracle(w *Workload) *Oracle {
-	f0 := &w.Frames[0]
+	f0 := w.First()
 	emu := vt.NewEmulator(f0.Width, f0.Height)
 	emu.SetScrollbackSize(1 << 20)
 	return &Oracle{w: w, emu: emu}
@@ -253,6 +253,18 @@ func Verify(impl Impl, w *Workload, loops int) (Verdict, error) {
 	}
 	defer d.Close()
 	var v Verdict
+	for i := range w.Prologue {
+		f := &w.Prologue[i]
+		o.Prepare(f)
+		if err := d.Draw(f); err != nil {
+			return v, fmt.Errorf("%s: prologue frame %d: %w", impl.Name, i, err)
+		}
+		v.Frames++
+		if err := o.Check(f); err != nil {
+			v.Bad++
+			v.First = fmt.Sprintf("prologue frame %d: %v", i, err)
+		}
+	}
 	for l := range loops {
 		for i := range w.Frames {
 			f := &w.Frames[i]

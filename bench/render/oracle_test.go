@@ -9,7 +9,8 @@ import (
 // known to reject, with the reason; README.md explains each. The test
 // below keeps this list honest in both directions.
 var peerFindings = map[string]string{
-	"uv W4InsertHistory": "PrependString miscounts rows (a line exactly as wide as the terminal counts as 0; newlines at the screen bottom scroll instead of moving the cursor), so the live region is overdrawn and lines are lost or duplicated",
+	"uv W4InsertHistory":       "PrependString miscounts rows (a line exactly as wide as the terminal counts as 0; newlines at the screen bottom scroll instead of moving the cursor), so the live region is overdrawn and lines are lost or duplicated",
+	"uvscreen W4InsertHistory": "InsertAbove erases to the end of the line after each line, which on a line as wide as the terminal (cursor in the pending-wrap state) erases its last character",
 }
 
 func family(w *Workload) string { f, _, _ := strings.Cut(w.Name, "/"); return f }

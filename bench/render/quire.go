@@ -25,7 +25,7 @@ type quireDriver struct {
 }
 
 func newQuireDriver(w *Workload, out io.Writer) (Driver, error) {
-	f0 := &w.Frames[0]
+	f0 := w.First()
 	opts := render.Options{Colors: render.ColorTrue, Hyperlinks: true}
 	if w.Mode == Inline {
 		v := render.NewInline(out, f0.Width, f0.Height, 0, opts)

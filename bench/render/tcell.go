@@ -57,7 +57,7 @@ func newTcellDriver(w *Workload, out io.Writer) (Driver, error) {
 	tc.SetFgRGB = "\x1b[38;2;%p1%d;%p2%d;%p3%dm"
 	tc.SetBgRGB = "\x1b[48;2;%p1%d;%p2%d;%p3%dm"
 	tc.SetFgBgRGB = "\x1b[38;2;%p1%d;%p2%d;%p3%d;48;2;%p4%d;%p5%d;%p6%dm"
-	f0 := &w.Frames[0]
+	f0 := w.First()
 	tty := newFakeTty(out, f0.Width, f0.Height)
 	s, err := tcell.NewTerminfoScreenFromTtyTerminfo(tty, &tc)
 	if err != nil {

@@ -227,7 +227,9 @@ func scrollFrames(b *builder, s Size, n, frames int, spans [][]render.Span) *Wor
 
 // InsertHistory (W4) is inline mode: each frame inserts a batch of
 // finished transcript lines into the terminal's scrollback above a
-// three-row live region whose spinner ticks.
+// three-row live region whose spinner ticks. The prologue draws the live
+// region alone, at the top of an empty terminal, as an application does
+// before the first lines arrive.
 func InsertHistory(s Size, batch int) *Workload {
 	b := newBuilder(fmt.Sprintf("W4InsertHistory/%d/%s", batch, s), Inline, "inline: finished lines into scrollback")
 	c := chrome{b, s.W}
@@ -235,6 +237,7 @@ func InsertHistory(s Size, batch int) *Workload {
 	lines := c.lines(transcriptLines(newRNG(4), s.W, batch*batches, false)[:batch*batches])
 	prompt := c.prompt()
 	hint := b.row(s.W, render.Style{}, render.Span{Text: "  ctrl+o expand · ctrl+r history", Style: theme.dim})
+	b.w.Prologue = []Frame{b.frame(s.W, s.H, []*Row{c.status(0, "Working"), prompt, hint})}
 	for i := range batches {
 		f := b.frame(s.W, s.H, []*Row{c.status(i, fmt.Sprintf("Working · %d lines", (i+1)*batch)), prompt, hint})
 		f.Insert = lines[i*batch : (i+1)*batch]
