@@ -7,5 +7,9 @@
 // only what it shows.
 //
 // Benchmarks are named Benchmark<Workload>/<blocks> for the table tool,
-// and report custom metrics with b.ReportMetric.
+// and report custom metrics with b.ReportMetric: bytes/frame written to
+// the terminal, cpu-ns/op (process CPU time per frame, which a busy
+// machine distorts far less than ns/op), relayouts/frame and rebuilds
+// (the layout work itself, independent of the machine), measured-blocks
+// for first frames and heap-bytes for whole transcripts.
 package layout
