@@ -480,3 +480,34 @@ func TestToolArgumentsKeptByteForByte(t *testing.T) {
 		}
 	}
 }
+
+// The engine's Recorder, plus Close: the writer is what the engine and the
+// app hold.
+var _ interface {
+	Record(e event.Event, durable bool) error
+	Close() error
+} = (*Writer)(nil)
+
+// TestFailedCommitIsSticky: once a commit fails, no later event is
+// accepted, so the log can never have a hole in the middle.
+func TestFailedCommitIsSticky(t *testing.T) {
+	st := newTestStore(t, Options{})
+	w, err := st.Create("sticky", "/p")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Record(event.Event{V: 1, Seq: 1, Kind: event.UserMessage, Text: "a"}, true); err != nil {
+		t.Fatal(err)
+	}
+	w.db.Close() // the disk goes away under the writer
+	err1 := w.Record(event.Event{V: 1, Seq: 2, Kind: event.UserMessage, Text: "b"}, true)
+	if err1 == nil || !strings.Contains(err1.Error(), w.path) {
+		t.Fatalf("commit to a closed database: %v", err1)
+	}
+	if err := w.Record(event.Event{V: 1, Seq: 3, Kind: event.AssistantDelta, Text: "c"}, false); err == nil {
+		t.Fatal("an event was accepted after a failed commit")
+	}
+	if err := w.Close(); err == nil {
+		t.Fatal("Close hid the failure")
+	}
+}
