@@ -148,7 +148,7 @@ func (g *grepRun) file(path string) bool {
 	}
 	name := g.env.display(path)
 	for n := 1; ; n++ {
-		line, err := readLine(br)
+		line, _, err := readLine(br)
 		if err == io.EOF {
 			return true
 		}

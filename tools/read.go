@@ -89,12 +89,12 @@ func (ReadFile) Run(ctx context.Context, env *Env, call Call) Result {
 func readWindow(ctx context.Context, r *bufio.Reader, name string, offset, limit int) Result {
 	var out strings.Builder
 	line, shown, last := 0, 0, 0
-	stoppedByBytes, invalid := false, false
+	stoppedByBytes, invalid, anyClipped := false, false, false
 	for {
 		if line%4096 == 0 && ctx.Err() != nil {
 			return errorResult("read_file cancelled: %v", ctx.Err())
 		}
-		text, err := readLine(r)
+		text, wasClipped, err := readLine(r)
 		if err == io.EOF {
 			break
 		}
@@ -116,6 +116,7 @@ func readWindow(ctx context.Context, r *bufio.Reader, name string, offset, limit
 			continue
 		}
 		out.WriteString(entry)
+		anyClipped = anyClipped || wasClipped
 		shown++
 		last = line
 	}
@@ -125,7 +126,7 @@ func readWindow(ctx context.Context, r *bufio.Reader, name string, offset, limit
 	case offset > line:
 		return errorResult("offset %d is past the end of %s, which has %d lines", offset, name, line)
 	}
-	res := Result{Output: out.String()}
+	res := Result{Output: out.String(), Truncated: anyClipped}
 	if invalid {
 		res.Output += "[note: bytes that are not valid UTF-8 are shown as \uFFFD]\n"
 	}
@@ -143,7 +144,7 @@ func readWindow(ctx context.Context, r *bufio.Reader, name string, offset, limit
 // readLine reads one line without its newline, keeping at most
 // maxLineBytes+utf8.UTFMax bytes of it in memory however long it is. A
 // longer line comes back clipped, with a note giving its full length.
-func readLine(r *bufio.Reader) (string, error) {
+func readLine(r *bufio.Reader) (text string, clippedLine bool, err error) {
 	var buf []byte
 	total := 0
 	for {
@@ -156,17 +157,17 @@ func readLine(r *bufio.Reader) (string, error) {
 		case err == bufio.ErrBufferFull:
 			continue
 		case err == io.EOF && total == 0:
-			return "", io.EOF
+			return "", false, io.EOF
 		case err != nil && err != io.EOF:
-			return "", err
+			return "", false, err
 		}
 		if total > len(buf) {
 			if n := len(chunk); n > 0 && chunk[n-1] == '\n' {
 				total--
 			}
-			return clipped(string(buf), total), nil
+			return clipped(string(buf), total), true, nil
 		}
-		return strings.TrimSuffix(string(buf), "\n"), nil
+		return strings.TrimSuffix(string(buf), "\n"), false, nil
 	}
 }
 

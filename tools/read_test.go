@@ -32,7 +32,7 @@ func TestReadFile(t *testing.T) {
 		{name: "offset and limit", args: obj{"path": "big.txt", "offset": 10, "limit": 2}, has: []string{"    10\tline 10\n", "    11\tline 11\n", "[showing lines 10-11 of 2500 (line limit); call read_file with offset=12 to continue]"}, lacks: []string{"line 12\n"}, truncated: true},
 		{name: "2000 line window", args: obj{"path": "big.txt"}, has: []string{"  2000\tline 2000\n", "offset=2001"}, lacks: []string{"line 2001\n"}, truncated: true},
 		{name: "byte window", args: obj{"path": "wide.txt"}, has: []string{"KB window", "call read_file with offset="}, truncated: true},
-		{name: "long line clipped", args: obj{"path": "long.txt"}, has: []string{"[line clipped, 10000 bytes]", "     2\tshort"}},
+		{name: "long line clipped", args: obj{"path": "long.txt"}, has: []string{"[line clipped, 10000 bytes]", "     2\tshort"}, truncated: true},
 		{name: "binary refused", args: obj{"path": "bin.dat"}, has: []string{"looks binary", "image/png", "shell"}, isErr: true},
 		{name: "empty", args: obj{"path": "empty.txt"}, has: []string{"is empty"}},
 		{name: "missing with suggestion", args: obj{"path": "smal.txt"}, has: []string{"does not exist", "small.txt"}, isErr: true},
