@@ -270,13 +270,3 @@ func simpleWords(cmd string) (words []string, ok bool) {
 	}
 	return words, true
 }
-
-// Declined is the result a call gets when the user answers no: an error
-// the model sees, carrying the user's reason so it can change course.
-func Declined(reason string) Result {
-	msg := "The user declined this call."
-	if r := strings.TrimSpace(reason); r != "" {
-		msg += " Their reason: " + r
-	}
-	return Result{Output: msg, IsError: true}
-}

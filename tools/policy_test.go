@@ -173,9 +173,3 @@ var _ interface {
 	NeedsApproval(Spec, Plan) bool
 	Remember(Spec, Plan)
 } = (*Policy)(nil)
-
-func TestDeclined(t *testing.T) {
-	if r := Declined("use the staging db"); !r.IsError || !strings.Contains(r.Output, "use the staging db") {
-		t.Fatalf("%+v", r)
-	}
-}
