@@ -27,17 +27,17 @@ type Command struct {
 	// Output receives stdout and stderr, interleaved as written. It is
 	// called from one goroutine at a time.
 	Output io.Writer
-	// Grace is how long the process group gets between SIGTERM and
-	// SIGKILL when cancelled; 0 means DefaultGrace.
+	// Grace is how long the command's processes get between SIGTERM and
+	// SIGKILL; 0 means DefaultGrace.
 	Grace time.Duration
 }
 
 // DefaultGrace is the pause between SIGTERM and SIGKILL.
 const DefaultGrace = 2 * time.Second
 
-// drainAfterExit bounds how long output is still read after the process
-// group is gone; a process that escaped the group with setsid(2) may keep
-// the pipe open forever.
+// drainAfterExit bounds how long output is still read after the launcher
+// exited; if the launcher was killed before it could end the command's
+// processes, a survivor may hold the pipe open forever.
 const drainAfterExit = time.Second
 
 // Exit describes how a command ended.
