@@ -2,6 +2,7 @@ package scrollback
 
 import (
 	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/quire-sh/quire/engine/event"
@@ -100,4 +101,52 @@ func checkFrame(rt *rapid.T, tr *Transcript) {
 	if st := fullSearch(tr); st.Current > st.Count {
 		rt.Fatalf("search status %+v", st)
 	}
+}
+
+// TestRandomInlineSessionsEmitEachLineOnce checks the inline view's
+// bookkeeping on random event sequences and resizes: what TakeFinished
+// (or ReflowEmitted after a resize) handed out, followed by the live
+// lines, is always exactly the transcript.
+func TestRandomInlineSessionsEmitEachLineOnce(t *testing.T) {
+	rapid.Check(t, func(rt *rapid.T) {
+		tr := New(Options{Width: rapid.IntRange(6, 40).Draw(rt, "width"), Height: 6, FoldLines: 2})
+		var emitted []string
+		calls := 0
+		steps := rapid.IntRange(1, 60).Draw(rt, "steps")
+		for s := 0; s < steps; s++ {
+			switch op := rapid.IntRange(0, 11).Draw(rt, "op"); op {
+			case 0:
+				tr.Apply(event.Event{Kind: event.UserMessage, Text: "a prompt long enough to wrap"})
+			case 1, 2:
+				tr.Apply(event.Event{Kind: event.AssistantDelta, Text: rapid.SampledFrom([]string{"word ", "line\n", "\n\n", "世界 ", "x"}).Draw(rt, "delta")})
+			case 3:
+				tr.Apply(event.Event{Kind: event.ReasoningDelta, Text: "hmm "})
+			case 4:
+				calls++
+				tr.Apply(event.Event{Kind: event.ToolCallRequested, Call: &event.ToolCall{ID: fmt.Sprint(calls), Name: "edit", ToolKind: "edit", Target: "a.go"}})
+			case 5:
+				tr.Apply(event.Event{Kind: event.ApprovalRequested, Approval: &event.Approval{CallID: fmt.Sprint(calls), Tool: "edit"}})
+			case 6:
+				d := rapid.SampledFrom([]event.Decision{event.Approve, event.Deny}).Draw(rt, "decision")
+				tr.Apply(event.Event{Kind: event.ApprovalAnswered, Approval: &event.Approval{CallID: fmt.Sprint(calls), Decision: d, Reason: "no"}})
+			case 7:
+				tr.Apply(event.Event{Kind: event.ToolOutputDelta, CallID: fmt.Sprint(calls), Text: "out\n"})
+			case 8:
+				st := rapid.SampledFrom([]event.ToolStatus{event.ToolOK, event.ToolError, event.ToolDenied}).Draw(rt, "status")
+				tr.Apply(event.Event{Kind: event.ToolFinished, Result: &event.ToolResult{CallID: fmt.Sprint(calls), Status: st, DurationMS: 5, Diff: "@@ -1 +1 @@\n-a\n+b\n"}})
+			case 9:
+				tr.Apply(event.Event{Kind: event.TurnEnded, End: &event.TurnEnd{State: event.TurnCancelled}})
+			case 10:
+				tr.Apply(event.Event{Kind: event.AssistantMessage})
+			case 11:
+				tr.Resize(rapid.IntRange(6, 40).Draw(rt, "width"), 6)
+				emitted = texts(tr.ReflowEmitted())
+			}
+			emitted = append(emitted, texts(tr.TakeFinished())...)
+			got := append(append([]string{}, emitted...), texts(tr.LiveLines())...)
+			if want := allLines(tr); strings.Join(got, "\n") != strings.Join(want, "\n") {
+				rt.Fatalf("emitted+live:\n%s\n---- transcript:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+			}
+		}
+	})
 }

@@ -1,6 +1,7 @@
 package scrollback
 
 import (
+	"cmp"
 	"fmt"
 	"time"
 
@@ -136,11 +137,10 @@ func (t *Transcript) notice(text string, warn bool) {
 // a call that was never announced (an approval for a call the log lost).
 func (t *Transcript) toolBlock(callID, name, kind, target string) *Block {
 	if b, ok := t.red.calls[callID]; ok {
-		if name != "" && b.tool.name == "" {
-			b.tool.name = name
-		}
-		if target != "" && b.tool.target == "" {
-			b.tool.target = target
+		if !b.finished && (name != "" && b.tool.name == "" || target != "" && b.tool.target == "") {
+			b.tool.name = cmp.Or(b.tool.name, name)
+			b.tool.target = cmp.Or(b.tool.target, target)
+			t.changed(b)
 		}
 		return b
 	}
@@ -160,22 +160,21 @@ func (t *Transcript) toolBlock(callID, name, kind, target string) *Block {
 	return b
 }
 
+// setToolState records where a call stands. Only its result (or the end
+// of the turn) finishes the block: a finished block never changes again,
+// which is what lets the inline view write it out once.
 func (t *Transcript) setToolState(b *Block, s ToolState) {
-	if b.tool.state.done() {
+	if b.finished {
 		return
 	}
 	b.tool.state = s
-	if s.done() {
-		t.finish(b)
-		return
-	}
 	t.changed(b)
 }
 
 func (t *Transcript) finishTool(res *event.ToolResult) {
 	b := t.toolBlock(res.CallID, res.Name, "", "")
 	tl := b.tool
-	if b.finished && tl.state != ToolDenied {
+	if b.finished {
 		return // exactly one result per call; ignore a duplicate
 	}
 	switch res.Status {
@@ -196,7 +195,6 @@ func (t *Transcript) finishTool(res *event.ToolResult) {
 		b.appendSource(res.Output)
 	}
 	b.body = nil // the body may switch from streamed output to a diff
-	b.finished = false
 	t.finish(b)
 }
 
@@ -247,8 +245,8 @@ func (t *Transcript) endTurn(end *event.TurnEnd) {
 	for id, b := range t.red.calls {
 		if !b.tool.state.done() {
 			b.tool.state = ToolCancelled
-			t.finish(b)
 		}
+		t.finish(b)
 		delete(t.red.calls, id)
 	}
 	switch state {
