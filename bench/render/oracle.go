@@ -243,8 +243,10 @@ type Verdict struct {
 	First string
 }
 
-// Verify draws every frame of w, loops times over, with a fresh instance
-// of impl writing into an Oracle, and checks each frame.
+// Verify draws w's prologue and then every frame of its loop, loops times
+// over, then the loop's first frame once more (so the seam where the loop
+// starts again is checked too), with a fresh instance of impl writing into
+// an Oracle, and checks each frame.
 func Verify(impl Impl, w *Workload, loops int) (Verdict, error) {
 	o := NewOracle(w)
 	d, err := impl.New(w, o)
@@ -265,8 +267,11 @@ func Verify(impl Impl, w *Workload, loops int) (Verdict, error) {
 			v.First = fmt.Sprintf("prologue frame %d: %v", i, err)
 		}
 	}
-	for l := range loops {
+	for l := range loops + 1 {
 		for i := range w.Frames {
+			if l == loops && i > 0 {
+				break
+			}
 			f := &w.Frames[i]
 			o.Prepare(f)
 			if err := d.Draw(f); err != nil {
