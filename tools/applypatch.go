@@ -88,7 +88,11 @@ func (t ApplyPatch) plan(env *Env, raw json.RawMessage) ([]fileChange, []patchSu
 		case patch.Add:
 			c.new = []byte(h.Contents)
 			changes = append(changes, c)
-			summary = append(summary, patchSummaryLine{'A', name})
+			if c.existed {
+				summary = append(summary, patchSummaryLine{'M', name + " (replaced by Add File)"})
+			} else {
+				summary = append(summary, patchSummaryLine{'A', name})
+			}
 		case patch.Delete:
 			if !c.existed {
 				return nil, nil, fmt.Errorf("cannot delete %s: it does not exist", name)

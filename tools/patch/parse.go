@@ -84,6 +84,7 @@ func Parse(text string) ([]Hunk, error) {
 	for last >= first && strings.TrimSpace(lines[last]) == "" {
 		last--
 	}
+	first, last = stripHeredoc(lines, first, last)
 	if first > last || strings.TrimSpace(lines[first]) != beginMarker {
 		return nil, &ParseError{0, "the first line of the patch must be '" + beginMarker + "'"}
 	}
@@ -103,6 +104,25 @@ func Parse(text string) ([]Hunk, error) {
 		return nil, &ParseError{0, "the patch contains no file operations"}
 	}
 	return hunks, nil
+}
+
+// stripHeredoc drops a shell heredoc wrapper around the patch
+// ("<<'EOF'" … "EOF"), which models used to running apply_patch as a
+// command often include.
+func stripHeredoc(lines []string, first, last int) (int, int) {
+	if first >= last {
+		return first, last
+	}
+	head := strings.TrimSpace(lines[first])
+	tag, ok := strings.CutPrefix(head, "<<")
+	if !ok {
+		return first, last
+	}
+	tag = strings.Trim(strings.TrimPrefix(tag, "-"), `'" `)
+	if tag == "" || strings.TrimSpace(lines[last]) != tag {
+		return first, last
+	}
+	return first + 1, last - 1
 }
 
 type parser struct {

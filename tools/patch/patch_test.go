@@ -39,6 +39,20 @@ func TestParse(t *testing.T) {
 	}
 }
 
+func TestParseHeredocWrapper(t *testing.T) {
+	for _, text := range []string{
+		"<<'EOF'\n*** Begin Patch\n*** Delete File: a\n*** End Patch\nEOF\n",
+		"<<EOF\n*** Begin Patch\n*** Delete File: a\n*** End Patch\nEOF",
+	} {
+		if hunks, err := Parse(text); err != nil || len(hunks) != 1 || hunks[0].Path != "a" {
+			t.Errorf("%q: %v %v", text, hunks, err)
+		}
+	}
+	if _, err := Parse("<<'EOF'\n*** Begin Patch\n*** Delete File: a\n*** End Patch\nEND\n"); err == nil {
+		t.Error("a mismatched heredoc terminator was accepted")
+	}
+}
+
 func TestParseErrors(t *testing.T) {
 	for _, c := range []struct{ name, text, want string }{
 		{"no begin", "*** Add File: a\n+x\n*** End Patch\n", "first line"},
