@@ -153,32 +153,3 @@ func TestShellRefusesUnenforceableProfile(t *testing.T) {
 		t.Fatal("the command ran")
 	}
 }
-
-func TestHeadTail(t *testing.T) {
-	for _, n := range []int{0, 10, 99, 100, 101, 1000, 12345} {
-		h := newHeadTail(100)
-		var all strings.Builder
-		for i := 0; i < n; i++ {
-			c := byte('a' + i%26)
-			h.Write([]byte{c})
-			all.WriteByte(c)
-		}
-		s := h.String()
-		if n <= 100 {
-			if s != all.String() || h.truncated() {
-				t.Fatalf("n=%d: %q", n, s)
-			}
-			continue
-		}
-		full := all.String()
-		if !h.truncated() || !strings.HasPrefix(s, full[:50]) || !strings.HasSuffix(s, full[n-50:]) || !strings.Contains(s, fmt.Sprintf("%d of %d bytes omitted", n-100, n)) {
-			t.Fatalf("n=%d: %q", n, s)
-		}
-	}
-	// Multi-byte characters are never split at the cut.
-	h := newHeadTail(10)
-	h.Write([]byte(strings.Repeat("é", 100)))
-	if s := h.String(); strings.ContainsRune(s, '\uFFFD') {
-		t.Fatalf("split a rune: %q", s)
-	}
-}
