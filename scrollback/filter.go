@@ -89,6 +89,7 @@ func (t *Transcript) turnHasVisible(k int) bool {
 // layout without laying it out: a laid-out block keeps its exact height,
 // others get an estimate.
 func (t *Transcript) refreshHeight(i int, b *Block) {
+	t.touchSearch(b) // hidden blocks count no matches
 	switch {
 	case b.hidden:
 		t.lay.Set(i, 0, true)
