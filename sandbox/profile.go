@@ -129,12 +129,13 @@ func builtin(name, dir string) Profile {
 
 // systemPaths are the trees the strict profile may read besides its
 // writable ones: programs, libraries, system configuration and the kernel's
-// pseudo filesystems (device nodes are granted one by one). Home directories, /root, /run and /var are absent,
+// pseudo filesystems (device nodes are granted one by one), and the
+// resolver configuration /etc/resolv.conf often links to. Home directories, /root, /run and /var are absent,
 // which is what keeps ~/.ssh, ~/.aws, ~/.gnupg and agent sockets out of
 // reach.
 func systemPaths() []string {
 	var out []string
-	for _, p := range []string{"/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/etc", "/opt", "/proc", "/sys", "/nix/store"} {
+	for _, p := range []string{"/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/etc", "/opt", "/proc", "/sys", "/nix/store", "/run/systemd/resolve"} {
 		r, err := Resolve(p)
 		if err != nil {
 			continue
