@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/quire-sh/quire/engine/event"
+	"github.com/quire-sh/quire/render"
 	"pgregory.net/rapid"
 )
 
@@ -97,6 +98,32 @@ func checkFrame(rt *rapid.T, tr *Transcript) {
 		if got := tr.lay.Height(i); got != want {
 			rt.Fatalf("block %d (%s, hidden %v) has exact height %d in the layout, really %d", i, b.kind, b.hidden, got, want)
 		}
+	}
+	// The rows below the pinned prompt are consecutive lines of the
+	// visible transcript, and a following view ends at its last line.
+	var visible []string
+	var l render.Line
+	for i := 0; i < tr.Len(); i++ {
+		if tr.At(i).hidden {
+			continue
+		}
+		v := tr.peek(i)
+		for y := 0; y < v.height(); y++ {
+			v.line(y, &l)
+			visible = append(visible, l.Text())
+		}
+	}
+	var rows []string
+	for r := f.Sticky; r < len(f.Lines) && f.Blocks[r] != 0; r++ {
+		rows = append(rows, f.Lines[r].Text())
+	}
+	const sep = "\x00"
+	all := sep + strings.Join(visible, sep) + sep
+	if len(rows) > 0 && !strings.Contains(all, sep+strings.Join(rows, sep)+sep) {
+		rt.Fatalf("screen rows are not consecutive transcript lines:\nrows %q\ntranscript %q", rows, visible)
+	}
+	if p.Follow && len(visible) >= tr.Height() && !strings.HasSuffix(all, sep+strings.Join(rows, sep)+sep) {
+		rt.Fatalf("following, but the screen does not end at the last line:\nrows %q\ntranscript %q", rows, visible)
 	}
 	if st := fullSearch(tr); st.Current > st.Count {
 		rt.Fatalf("search status %+v", st)
