@@ -189,8 +189,14 @@ func Write(w io.Writer, t *Table) error {
 		p.linef("%s: no benchmark results", t.Suite.Name)
 		return p.err
 	}
+	if len(t.Cols) == 1 {
+		t.writeSingle(p)
+	}
 	rc := t.ratioCols()
 	for _, m := range t.metrics() {
+		if len(t.Cols) == 1 {
+			break
+		}
 		p.linef("%s · %s", t.Suite.Name, m.Label)
 		head := append([]string{"workload"}, t.Cols...)
 		for _, r := range rc {
@@ -224,6 +230,28 @@ func Write(w io.Writer, t *Table) error {
 	t.writeNotes(p)
 	t.writeTargets(p)
 	return p.err
+}
+
+// writeSingle prints a table with one column (one implementation, no
+// peers) as one grid: a row per workload, a column per metric.
+func (t *Table) writeSingle(p *printer) {
+	col := t.Cols[0]
+	ms := t.metrics()
+	p.linef("%s · %s", t.Suite.Name, col)
+	head := []string{"workload"}
+	for _, m := range ms {
+		head = append(head, m.Label)
+	}
+	grid := [][]string{head}
+	for _, row := range t.Rows {
+		line := []string{row}
+		for _, m := range ms {
+			line = append(line, t.cellText(row, col, m.Unit))
+		}
+		grid = append(grid, line)
+	}
+	p.grid(grid)
+	p.linef("")
 }
 
 func (t *Table) cellText(row, col, unit string) string {

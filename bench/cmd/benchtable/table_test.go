@@ -184,6 +184,24 @@ func TestWriteGolden(t *testing.T) {
 	}
 }
 
+func TestWriteSingleColumn(t *testing.T) {
+	in := "BenchmarkStoreAppend/quire-2 10 5000 ns/op 2000 events/s 64 B/op 1 allocs/op\n" +
+		"BenchmarkStoreSessions/quire-2 10 9000 ns/op 300 sessions/s 128 B/op 2 allocs/op\n"
+	var buf bytes.Buffer
+	if err := Write(&buf, Build(SuiteNamed("store"), parseString(t, in))); err != nil {
+		t.Fatal(err)
+	}
+	want := `store · quire
+workload       ns/op  events/s  sessions/s  B/op  allocs/op
+StoreAppend     5000      2000           —  64.0       1.00
+StoreSessions   9000         —         300   128       2.00
+
+`
+	if buf.String() != want {
+		t.Errorf("got\n%s\nwant\n%s", buf.String(), want)
+	}
+}
+
 func TestRunMissingSuiteFolder(t *testing.T) {
 	dir := t.TempDir()
 	wd, _ := os.Getwd()
