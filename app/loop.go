@@ -19,6 +19,8 @@ type Terminal interface {
 	Events() <-chan term.Event
 	Size() (w, h int)
 	Writer() io.Writer
+	// Pending is how many frames the writer has not put out yet.
+	Pending() int
 	Caps() term.Caps
 	SetAltScreen(on bool) error
 	SetMouse(on bool) error
@@ -327,6 +329,10 @@ func (l *Loop) resize(w, h int, now time.Time) {
 	}
 }
 
+// maxPendingFrames is how many unwritten frames the loop tolerates before
+// it stops drawing until the writer catches up.
+const maxPendingFrames = 2
+
 // reflowDebounce is how long the width must stay put before the inline
 // history is re-printed.
 const reflowDebounce = 150 * time.Millisecond
@@ -357,6 +363,13 @@ func (l *Loop) maybeDraw(now time.Time) bool {
 	}
 	if next := l.lastDraw.Add(l.opt.DrawInterval); now.Before(next) && !l.urgent {
 		l.drawAt = next
+		return false
+	}
+	if l.term.Pending() > maxPendingFrames {
+		// The tty is behind (a slow ssh link): draw later rather than
+		// queue frames, so back-pressure lowers the frame rate instead of
+		// growing memory. Each frame is the whole state, so nothing is lost.
+		l.drawAt = now.Add(l.opt.DrawInterval)
 		return false
 	}
 	l.drawAt = time.Time{}
