@@ -136,6 +136,10 @@ func Prepare(opt SessionOptions) (*Prepared, error) {
 		return nil, err
 	}
 	p.Store = st
+	// Retention is lazy: each run removes sessions idle for longer than
+	// retention_days in the background (never a running one, never one
+	// touched in the last hour); Prune is safe to interrupt.
+	go func() { _, _ = st.Prune(context.Background()) }()
 	var w *store.Writer
 	switch {
 	case opt.Resume != "" || opt.Continue:
