@@ -427,6 +427,9 @@ func countChanged(old, want []Cell) int {
 // cells to the left on the same row, or from a column up to 3 cells to
 // the left that is cheaper to move to (column 1 instead of 2, say).
 func (e *encoder) reach(x, y int, want []Cell) {
+	if e.cx == x && e.cy == y {
+		return
+	}
 	best := e.plan(x, y).cost + sgrLen(e.pen, e.penFor(e.pen, &want[x]))
 	from := x
 	try := func(s int) {

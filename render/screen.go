@@ -172,34 +172,68 @@ func (s *Screen) encodeFrame() {
 	e := &s.enc
 	h := s.hint
 	s.hint.set = false
-	if !h.set {
-		h = s.detectScroll()
-	}
-	if !h.set || h.top < 0 || h.bottom > e.height || h.bottom-h.top < 2 ||
-		h.n == 0 || abs(h.n) >= h.bottom-h.top {
-		e.stats.CellsChanged += s.encodeRows(s.front, -1)
+	if h.set && s.validScroll(h) {
+		// Encode the scroll first (usually the cheaper), then the plain
+		// redraw with the scroll's length as its budget, so the loser is
+		// abandoned as soon as it is known to lose.
+		snapshot := *e
+		prefix := len(e.buf)
+		s.encodeScrolled(h, prefix, -1)
+		scrolled := *e
+		*e = snapshot
+		cells, _ := s.encodeRows(s.front, len(scrolled.buf))
+		if cells >= 0 && len(e.buf) < len(scrolled.buf) {
+			e.stats.CellsChanged += cells
+			s.alt = scrolled.buf
+			return
+		}
+		s.alt = e.buf
+		*e = scrolled
 		return
 	}
-	// Encode the scroll first (usually the cheaper), then the plain
-	// redraw with the scroll's length as its budget, so the loser is
-	// abandoned as soon as it is known to lose.
+	// No hint: redraw, and only when that touched enough rows look for a
+	// scroll that would have done better.
 	snapshot := *e
 	prefix := len(e.buf)
-	e.buf = append(s.alt[:0], e.buf[:prefix]...)
-	s.emitScroll(h)
-	s.shiftFront(h)
-	e.stats.CellsChanged += s.encodeRows(s.shifted, -1)
-	scrolled := *e
-
+	cells, rows := s.encodeRows(s.front, -1)
+	e.stats.CellsChanged += cells
+	if rows < minScrollGain {
+		return
+	}
+	if h = s.detectScroll(); !h.set || !s.validScroll(h) {
+		return
+	}
+	plain := *e
 	*e = snapshot
-	changed := s.encodeRows(s.front, len(scrolled.buf))
-	if changed >= 0 && len(e.buf) < len(scrolled.buf) {
-		e.stats.CellsChanged += changed
-		s.alt = scrolled.buf
+	if s.encodeScrolled(h, prefix, len(plain.buf)) && len(e.buf) < len(plain.buf) {
+		s.alt = plain.buf
 		return
 	}
 	s.alt = e.buf
-	*e = scrolled
+	*e = plain
+}
+
+// validScroll reports whether h describes a scroll the terminal can do.
+func (s *Screen) validScroll(h scrollHint) bool {
+	return h.top >= 0 && h.bottom <= s.enc.height && h.bottom-h.top >= 2 &&
+		h.n != 0 && abs(h.n) < h.bottom-h.top
+}
+
+// encodeScrolled encodes the frame as the scroll h followed by the
+// changes left, into the spare buffer after the frame's first prefix
+// bytes. It reports false if the frame grew past budget (when budget is
+// not negative).
+func (s *Screen) encodeScrolled(h scrollHint, prefix, budget int) bool {
+	e := &s.enc
+	e.buf = append(s.alt[:0], e.buf[:prefix]...)
+	s.emitScroll(h)
+	s.shiftFront(h)
+	cells, _ := s.encodeRows(s.shifted, budget)
+	if cells < 0 {
+		return false
+	}
+	e.stats.CellsChanged += cells
+	return true
 }
 
 func abs(n int) int {
@@ -210,17 +244,20 @@ func abs(n int) int {
 }
 
 // encodeRows writes the changes from old to the back buffer and returns
-// the number of cells changed, or -1 as soon as the frame grows past
-// budget bytes (a negative budget is no limit).
-func (s *Screen) encodeRows(old *Buffer, budget int) int {
-	changed := 0
+// the number of cells and rows changed, or -1 cells as soon as the frame
+// grows past budget bytes (a negative budget is no limit).
+func (s *Screen) encodeRows(old *Buffer, budget int) (cells, rows int) {
 	for y := range s.back.height {
-		changed += s.enc.encodeRow(y, old.row(y), s.back.row(y))
+		n := s.enc.encodeRow(y, old.row(y), s.back.row(y))
+		cells += n
+		if n > 0 {
+			rows++
+		}
 		if budget >= 0 && len(s.enc.buf) >= budget {
-			return -1
+			return -1, rows
 		}
 	}
-	return changed
+	return cells, rows
 }
 
 // emitScroll scrolls rows [top, bottom) by n, using a scroll region when
