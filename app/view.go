@@ -215,8 +215,8 @@ func wrapPrompt(text string, width int) []string {
 			state := -1
 			rest := line
 			for len(rest) > 0 {
-				c, r, cw, st := uniseg.FirstGraphemeClusterInString(rest, state)
-				cw = render.StringWidth(c)
+				c, r, _, st := uniseg.FirstGraphemeClusterInString(rest, state)
+				cw := render.StringWidth(c) // counts control characters as drawn
 				if w+cw > width {
 					break
 				}
