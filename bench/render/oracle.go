@@ -204,8 +204,8 @@ func colorOf(c color.Color) render.Color {
 		return render.ANSI(uint8(c))
 	case ansi.IndexedColor:
 		return render.Indexed(uint8(c))
-	case ansi.TrueColor:
-		return render.RGB(uint8(c>>16), uint8(c>>8), uint8(c))
+	case ansi.RGBColor:
+		return render.RGB(c.R, c.G, c.B)
 	}
 	r, g, b, _ := c.RGBA()
 	return render.RGB(uint8(r>>8), uint8(g>>8), uint8(b>>8))
