@@ -252,17 +252,6 @@ func (e *encoder) setLink(url string) {
 	e.link = url
 }
 
-// linkCost is what setLink(url) would write.
-func (e *encoder) linkCost(url string) int {
-	switch {
-	case url == e.link:
-		return 0
-	case url == "":
-		return 7
-	}
-	return 14 + len(url) // id of up to 3 characters: an estimate is enough here
-}
-
 // penFor picks the pen to draw c with, starting from pen: the cell's own
 // style, or, for a blank that shows only its background, pen with that
 // background when switching to it is no dearer. Keeping the foreground

@@ -24,8 +24,8 @@ type Stats struct {
 	Modes         int // alternate screen enter or leave
 }
 
-// add accumulates o into s.
-func (s *Stats) add(o Stats) {
+// Add accumulates o into s, for totals over many frames.
+func (s *Stats) Add(o Stats) {
 	s.Bytes += o.Bytes
 	s.CellsChanged += o.CellsChanged
 	s.Writes += o.Writes

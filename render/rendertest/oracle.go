@@ -221,7 +221,7 @@ func fromUV(s *uv.Style) render.Style {
 	if s.Attrs&uv.AttrItalic != 0 {
 		st.Attrs |= render.Italic
 	}
-	if s.Underline != uv.UnderlineStyleNone {
+	if s.Underline != uv.UnderlineNone {
 		st.Attrs |= render.Underline
 	}
 	if s.Attrs&uv.AttrReverse != 0 {
