@@ -164,8 +164,7 @@ func codeLines(rng *rand.Rand, n int) [][]render.Span {
 	kws := []string{"if", "for", "return", "func", "var", "switch", "case", "defer"}
 	lines := make([][]render.Span, 0, n)
 	for range n {
-		indent := strings.Repeat("\t", rng.IntN(3))
-		indent = strings.ReplaceAll(indent, "\t", "    ")
+		indent := strings.Repeat("    ", rng.IntN(3))
 		var l []render.Span
 		l = append(l, render.Span{Text: "  " + indent, Style: theme.ident})
 		switch rng.IntN(4) {
