@@ -24,13 +24,15 @@ const (
 	ActToggleCollapse
 	ActCollapseAll
 	ActExpandAll
+	ActPercent // with a count, go to that percent of the transcript
 )
 
 // LessKey is the default binding, in less's muscle memory where less has
 // the command. Keys are named the way the app's input layer names them:
 // a printable key by its character, others by lower-case names with
 // "ctrl+" and "shift+" prefixes. / ? & and digits (counts) open prompts
-// or accumulate and are the app's to handle.
+// or accumulate, and m and ' take a letter (SetMark, GotoMark): those are
+// the app's to handle.
 func LessKey(key string) (Action, bool) {
 	switch key {
 	case "j", "down", "enter", "ctrl+n", "e":
@@ -71,6 +73,8 @@ func LessKey(key string) (Action, bool) {
 		return ActCollapseAll, true
 	case "E":
 		return ActExpandAll, true
+	case "p", "%":
+		return ActPercent, true
 	}
 	return 0, false
 }
@@ -131,6 +135,8 @@ func (t *Transcript) Do(a Action, count int) bool {
 		t.CollapseAll(true)
 	case ActExpandAll:
 		t.CollapseAll(false)
+	case ActPercent:
+		t.GotoPercent(max(count, 0))
 	default:
 		return false
 	}

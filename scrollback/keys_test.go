@@ -56,3 +56,38 @@ func TestLessKeysDrivePager(t *testing.T) {
 		t.Fatal("esc clears the focus")
 	}
 }
+
+func TestMarksAndPercent(t *testing.T) {
+	tr := newTranscript(30, 10, tallTurns(3, 30).evs...)
+	tr.Frame()
+	tr.GotoLine(20)
+	tr.SetMark('a')
+	tr.GotoPercent(50)
+	tr.Frame()
+	if got, total := tr.top(), tr.lay.Total(); got < total/2-total/10 || got > total/2+total/10 {
+		t.Fatalf("50%%: top %d of %d", got, total) // the percentage is of the estimated total
+	}
+	tr.Prepend(tallTurns(2, 5).evs) // marks survive history arriving above
+	if !tr.GotoMark('a') {
+		t.Fatal("mark a lost")
+	}
+	f := tr.Frame()
+	if got := screen(f)[f.Sticky]; got != "turn 0 line 17" {
+		t.Fatalf("mark a shows %q below the pinned prompt:\n%s", got, dump(f))
+	}
+	tr.GotoMark('\'') // back to where we were before the jump
+	if got, total := tr.top(), tr.lay.Total(); got < total/2-20 {
+		t.Fatalf("'' went to %d", got)
+	}
+	tr.GotoMark('\'')
+	if f := tr.Frame(); screen(f)[f.Sticky] != "turn 0 line 17" {
+		t.Fatalf("second '' shows:\n%s", dump(f))
+	}
+	if tr.GotoMark('z') {
+		t.Fatal("an unset mark cannot be visited")
+	}
+	tr.Do(ActPercent, 100)
+	if !tr.Following() {
+		t.Fatal("100% is the bottom")
+	}
+}

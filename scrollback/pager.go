@@ -148,16 +148,23 @@ func (t *Transcript) ScrollPages(n int) {
 
 // ScrollTop goes to the first line (less's g).
 func (t *Transcript) ScrollTop() {
+	t.jumped()
 	t.pg.follow = false
 	t.setTop(0)
 }
 
 // ScrollBottom goes to the last line and follows new output (less's G
 // and F).
-func (t *Transcript) ScrollBottom() { t.pg.follow = true }
+func (t *Transcript) ScrollBottom() {
+	if !t.pg.follow {
+		t.jumped()
+	}
+	t.pg.follow = true
+}
 
 // GotoLine puts transcript line n (1-based, less's <n>g) at the top.
 func (t *Transcript) GotoLine(n int) {
+	t.jumped()
 	t.pg.follow = false
 	t.setTop(n - 1)
 	if t.top() >= t.maxTop() && t.maxTop() > 0 {
@@ -185,6 +192,7 @@ func (t *Transcript) JumpToBlock(id ID) bool {
 	if !ok {
 		return false
 	}
+	t.jumped()
 	t.scrollToIndex(i)
 	return true
 }

@@ -288,6 +288,7 @@ func (t *Transcript) goToMatch(m matchPos) {
 	if y >= top+rows && y < top+t.h {
 		return
 	}
+	t.jumped()
 	t.pg.follow = false
 	t.setTop(y - t.h/4)
 	if rows, _ := t.stickyAt(t.top()); y < t.top()+rows {

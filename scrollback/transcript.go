@@ -55,10 +55,11 @@ type Transcript struct {
 	cached      map[ID]int
 	cachedLines int
 
-	red  reducer
-	pg   pager
-	srch search
-	inl  inline
+	red   reducer
+	pg    pager
+	marks map[rune]position // less's m and '; kept apart from pg, which a cancelled search restores
+	srch  search
+	inl   inline
 }
 
 // turn is one prompt and everything after it up to the next prompt.
@@ -153,6 +154,7 @@ func (t *Transcript) Clear() {
 	t.lay.Reset()
 	t.red.reset()
 	t.pg = pager{follow: true}
+	clear(t.marks)
 	t.srch.matchesValid = false
 	t.srch.cur = matchPos{}
 	t.inl = inline{}
@@ -211,7 +213,9 @@ func (t *Transcript) estimate(b *Block) int {
 	n := b.src.Len()
 	body := 0
 	if n > 0 {
-		body = b.lines + 1 + n/w
+		// Each source line takes ceil(len/w) rows: between n/w and n/w
+		// plus one per line, and never fewer rows than lines.
+		body = max(b.lines+1, n/w+(b.lines+1)/2)
 	}
 	switch b.kind {
 	case KindReasoning:
