@@ -26,6 +26,7 @@ func TestInlineInsertsEachLineOnce(t *testing.T) {
 		o := rendertest.NewOracle(w, h)
 		// Earlier shell output fills the rows above the starting row.
 		var history []string
+		var inserted []render.Line // every line inserted since the last purge
 		for i := range row {
 			history = append(history, clip(fmt.Sprintf("s%d", i), w))
 		}
@@ -40,10 +41,12 @@ func TestInlineInsertsEachLineOnce(t *testing.T) {
 				text := fmt.Sprintf("L%d", next)
 				next++
 				pad := rapid.IntRange(0, 3).Draw(t, "pad")
-				v.InsertAbove(render.Line{Spans: []render.Span{
-					{Text: text, Style: render.Style{Fg: render.ANSI(2)}},
-					{Text: strings.Repeat("コ", pad), Link: rapid.SampledFrom(urlPool).Draw(t, "link")},
-				}})
+				line := render.Line{Spans: []render.Span{
+					{Text: text, Style: genStyle(t)},
+					{Text: strings.Repeat("コ", pad), Style: genStyle(t), Link: rapid.SampledFrom(urlPool).Draw(t, "link")},
+				}}
+				v.InsertAbove(line)
+				inserted = append(inserted, line)
 				history = append(history, clip(text+strings.Repeat("コ", pad), w))
 			}
 			switch rapid.IntRange(0, 5).Draw(t, "window") {
@@ -60,10 +63,9 @@ func TestInlineInsertsEachLineOnce(t *testing.T) {
 				live.Resize(w, 0)
 				v.SetLiveHeight(0)
 				history = history[:0]
-				for i := range next {
-					text := fmt.Sprintf("L%d", i)
-					v.InsertAbove(render.Plain(text, render.Style{}))
-					history = append(history, clip(text, w))
+				for _, l := range inserted {
+					v.InsertAbove(l)
+					history = append(history, clip(l.Text(), w))
 				}
 			case 1:
 				// A height change that keeps the cursor's row on screen:
@@ -112,6 +114,18 @@ func TestInlineInsertsEachLineOnce(t *testing.T) {
 			}
 			if !slices.Equal(got, history) {
 				t.Fatalf("frame %d: history is\n%q\nwant\n%q\nbytes: %q", f, got, history, bytes)
+			}
+			// The inserted lines hold their styles and links too: they
+			// are the last len(inserted) lines of the history above the
+			// region.
+			sb := len(o.ScrollbackText())
+			for i, l := range inserted {
+				want := render.NewBuffer(w, 1)
+				want.SetLine(0, 0, l)
+				at := sb + top - len(inserted) + i
+				if d := o.HistoryDiff(at, want, 0); d != "" {
+					t.Fatalf("frame %d: inserted line %d: %s\nbytes: %q", f, i, d, bytes)
+				}
 			}
 			for y := top + lh; y < h; y++ {
 				if screen[y] != "" {

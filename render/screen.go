@@ -197,7 +197,7 @@ func (s *Screen) encodeFrame() {
 	prefix := len(e.buf)
 	cells, rows := s.encodeRows(s.front, -1)
 	e.stats.CellsChanged += cells
-	if rows < minScrollGain {
+	if rows < detectRows {
 		return
 	}
 	if h = s.detectScroll(); !h.set || !s.validScroll(h) {

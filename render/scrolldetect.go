@@ -7,8 +7,12 @@ package render
 // false match (a hash collision, a coincidence) costs time, never bytes.
 
 // minScrollGain is how many rows a shift must fix before it is worth
-// pricing.
-const minScrollGain = 2
+// pricing; a redraw must have changed at least detectRows rows before a
+// shift is looked for (a streamed line and a spinner change fewer).
+const (
+	minScrollGain = 2
+	detectRows    = 4
+)
 
 // detectScroll returns the best scroll it can find between the front and
 // back buffers, or an unset hint.

@@ -154,8 +154,47 @@ func (o *Oracle) ScrollbackText() []string {
 	return rows
 }
 
+// HistoryLen is the number of lines in the terminal's history: the
+// scrollback's lines and then the screen's rows.
+func (o *Oracle) HistoryLen() int { return o.emu.ScrollbackLen() + o.emu.Height() }
+
+// HistoryDiff compares line i of the history (scrollback first, oldest
+// at 0, then the screen's rows) with row y of want, cell by cell, styles
+// and links included; "" means they match.
+func (o *Oracle) HistoryDiff(i int, want *render.Buffer, y int) string {
+	w, _ := want.Size()
+	sb := o.emu.ScrollbackLen()
+	for x := range w {
+		var got *uv.Cell
+		if i < sb {
+			got = o.emu.ScrollbackCellAt(x, i)
+			if got == nil {
+				// The scrollback trims a line after its last cell with
+				// content, which drops trailing blanks and the right half
+				// of a wide cluster in the last column.
+				got = &uv.EmptyCell
+				if x > 0 {
+					if prev := o.emu.ScrollbackCellAt(x-1, i); prev != nil && prev.Width == 2 {
+						got = &uv.Cell{}
+					}
+				}
+			}
+		} else {
+			got = o.emu.CellAt(x, i-sb)
+		}
+		c := want.Cell(x, y)
+		if msg := o.compare(got, &c); msg != "" {
+			return fmt.Sprintf("history line %d col %d: %s", i, x, msg)
+		}
+	}
+	return ""
+}
+
 func (o *Oracle) cellDiff(x, y int, want *render.Cell) string {
-	got := o.emu.CellAt(x, y)
+	return o.compare(o.emu.CellAt(x, y), want)
+}
+
+func (o *Oracle) compare(got *uv.Cell, want *render.Cell) string {
 	if got == nil {
 		return "outside the screen"
 	}
