@@ -320,3 +320,31 @@ func TestStreamingFrameWorkIsConstant(t *testing.T) {
 		t.Fatal("folding a block rebuilt the prefix sums")
 	}
 }
+
+// TestEvictionBoundsCachedLines scrolls through a whole transcript with a
+// small line cache: lines of blocks far from the screen are dropped, and
+// scrolling back lays them out again identically.
+func TestEvictionBoundsCachedLines(t *testing.T) {
+	tr := New(Options{Width: 50, Height: 12, CacheLines: 300})
+	for _, e := range longTranscript(400).evs {
+		tr.Apply(e)
+	}
+	tr.ScrollTop()
+	first := screen(tr.Frame())
+	peak := 0
+	for !tr.Following() {
+		tr.ScrollPages(1)
+		tr.Frame()
+		peak = max(peak, tr.cachedLines)
+	}
+	if peak > 300+3*12+50 {
+		t.Fatalf("cached lines peaked at %d with a budget of 300", peak)
+	}
+	if len(tr.cached) > 120 {
+		t.Fatalf("%d blocks still hold lines", len(tr.cached))
+	}
+	tr.ScrollTop()
+	if again := screen(tr.Frame()); strings.Join(again, "\n") != strings.Join(first, "\n") {
+		t.Fatalf("after eviction the top reads:\n%s\nwas:\n%s", strings.Join(again, "\n"), strings.Join(first, "\n"))
+	}
+}
