@@ -22,11 +22,14 @@ const minContent = 8
 // renderer lays out one parsed document. It is used for one call and
 // holds no state across documents.
 type renderer struct {
-	src   []byte
-	theme *Theme
-	cwd   string
-	depth int
-	lexers lexerSet
+	src    []byte
+	theme  *Theme
+	cwd    string
+	depth  int
+	lexers *lexerSet
+	// dropLastLine leaves out the unfinished last line of the fenced
+	// block being rendered (stream hold-back).
+	dropLastLine bool
 }
 
 // block renders one block node at the given width.
@@ -41,7 +44,7 @@ func (r *renderer) block(n ast.Node, width int) []render.Line {
 	case *ast.FencedCodeBlock:
 		return r.fenced(n, width, nil, -1).lines
 	case *ast.CodeBlock:
-		return r.code(codeLines(n, r.src), "", width, nil, -1).lines
+		return r.code(codeLines(n, r.src), "", r.settled(n), width, nil, -1).lines
 	case *ast.Blockquote:
 		return r.quote(n, width)
 	case *ast.List:
@@ -96,6 +99,10 @@ func prefixed(ls []render.Line, first, rest render.Span) []render.Line {
 		p := rest
 		if i == 0 {
 			p = first
+		}
+		if len(ls[i].Spans) == 0 {
+			// No trailing blanks on empty lines: a quote keeps its bar.
+			p.Text = strings.TrimRight(p.Text, " ")
 		}
 		if p.Text == "" {
 			continue

@@ -43,16 +43,36 @@ func codeLines(n ast.Node, src []byte) []string {
 
 func (r *renderer) fenced(n *ast.FencedCodeBlock, width int, cont *fenceState, snapAfter int) codeOut {
 	lang := string(n.Language(r.src))
-	return r.code(codeLines(n, r.src), lang, width, cont, snapAfter)
+	lines := codeLines(n, r.src)
+	if r.dropLastLine && len(lines) > 0 {
+		lines = lines[:len(lines)-1]
+	}
+	return r.code(lines, lang, r.settled(n), width, cont, snapAfter)
+}
+
+// settled reports whether anything follows a code block's content (a
+// closing fence, the end of its container, more text): its lines are
+// then all there.
+func (r *renderer) settled(n ast.Node) bool {
+	end := n.Pos()
+	if ls := n.Lines(); ls.Len() > 0 {
+		end = ls.At(ls.Len()-1).Stop - 1
+	}
+	return lineEndAfter(r.src, max(end, 0)) < len(r.src)
 }
 
 // pickLexer chooses the highlighter: the info string's language, else a
-// guess from the first guessLines lines, else plain text.
-func pickLexer(lang string, lines []string) chroma.Lexer {
+// guess from the first guessLines lines, else plain text. A block still
+// growing at the end of the text with fewer lines than that is not
+// guessed yet: the guess would change with every line.
+func (r *renderer) pickLexer(lang string, lines []string, settled bool) chroma.Lexer {
 	if lang != "" {
-		if l := lexers.Get(lang); l != nil {
+		if l := r.lexers.byName(lang); l != nil {
 			return l
 		}
+	}
+	if !settled && len(lines) < guessLines {
+		return lexers.Fallback
 	}
 	sample := strings.Join(lines[:min(len(lines), guessLines)], "\n")
 	if strings.TrimSpace(sample) != "" {
@@ -63,9 +83,10 @@ func pickLexer(lang string, lines []string) chroma.Lexer {
 	return lexers.Fallback
 }
 
-// langDecided reports whether more lines could still change pickLexer.
-func langDecided(lang string, complete int) bool {
-	return (lang != "" && lexers.Get(lang) != nil) || complete >= guessLines
+// langDecided reports whether more lines could still change pickLexer
+// for a block that is still open.
+func (r *renderer) langDecided(lang string, complete int) bool {
+	return (lang != "" && r.lexers.byName(lang) != nil) || complete >= guessLines
 }
 
 // code renders a code block: a header naming the language, the lines
@@ -73,13 +94,13 @@ func langDecided(lang string, complete int) bool {
 // footer. cont, when set, continues a block whose first lines a stream
 // froze: no header, and the lexer resumes from the frozen state. When
 // snapAfter >= 0 the lexer state after that line is kept in the result.
-func (r *renderer) code(lines []string, lang string, width int, cont *fenceState, snapAfter int) codeOut {
+func (r *renderer) code(lines []string, lang string, settled bool, width int, cont *fenceState, snapAfter int) codeOut {
 	var lexer chroma.Lexer
 	if cont != nil {
-		lexer = lexers.Get(cont.lexer)
+		lexer = r.lexers.byName(cont.lexer)
 	}
 	if lexer == nil {
-		lexer = pickLexer(lang, lines)
+		lexer = r.pickLexer(lang, lines, settled)
 	}
 	out := codeOut{lexer: lexer.Config().Name, bodyStart: make([]int, len(lines))}
 	frame := r.theme.CodeFrame
@@ -250,9 +271,9 @@ func (r *renderer) codeLine(spans []render.Span, width int) []render.Line {
 	var out []render.Line
 	col := 0
 	for _, sp := range spans {
-		if col+render.StringWidth(sp.Text) <= width {
+		if col+textWidth(sp.Text) <= width {
 			row = append(row, sp)
-			col += render.StringWidth(sp.Text)
+			col += textWidth(sp.Text)
 			continue
 		}
 		rest := sp.Text

@@ -1,6 +1,10 @@
 package markdown
 
-import "bytes"
+import (
+	"bytes"
+
+	"github.com/yuin/goldmark/ast"
+)
 
 // ShownPrefix returns the part of a growing document that a Stream
 // renders before Finish: src without an ambiguous suffix that the next
@@ -11,11 +15,24 @@ import "bytes"
 //     delimiter whose second character has not arrived);
 //   - a half-received table header: a line starting with '|' that opens a
 //     paragraph (it follows a blank line or starts the text), while the
-//     line after it has not arrived or is an unfinished delimiter row.
+//     line after it has not arrived or is an unfinished delimiter row;
+//   - then, if what remains ends inside an open top-level code fence, the
+//     unfinished last line of code: code appears a line at a time, so a
+//     half-typed token is never highlighted as something it is not yet
+//     (and a stream never re-tokenises a line before it is complete).
 //
 // Before Finish, Stream.Lines() == Render(ShownPrefix(text so far)).
 func ShownPrefix(src string) string {
-	return src[:shownLen([]byte(src))]
+	b := []byte(src)
+	n := shownLen(b)
+	doc, _ := parseDoc(newParser(), b[:n], nil)
+	if fc, ok := doc.LastChild().(*ast.FencedCodeBlock); ok {
+		t := tailRender{buf: b[:n]}
+		if t.partialCodeLine(fc) {
+			n = lineStart(b, n)
+		}
+	}
+	return src[:n]
 }
 
 // shownLen is len(ShownPrefix(src)); it looks only at the last lines.

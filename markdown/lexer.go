@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"maps"
 	"time"
+
 	"unicode/utf8"
 
 	"github.com/alecthomas/chroma/v2"
@@ -38,20 +39,39 @@ type lexState struct {
 	st chroma.LexerState
 }
 
-// lexerSet compiles each lexer once per document or stream.
-type lexerSet map[string]*lineLexer
+// lexerSet compiles each lexer once per document or stream, and
+// remembers which lexer each info-string name means (chroma's lookup
+// falls back to matching file-name patterns, which is slow).
+type lexerSet struct {
+	compiled map[string]*lineLexer
+	named    map[string]chroma.Lexer
+}
+
+func newLexerSet() *lexerSet {
+	return &lexerSet{compiled: map[string]*lineLexer{}, named: map[string]chroma.Lexer{}}
+}
+
+// byName is lexers.Get, remembered; nil when name names no lexer.
+func (s *lexerSet) byName(name string) chroma.Lexer {
+	if l, ok := s.named[name]; ok {
+		return l
+	}
+	l := lexers.Get(name)
+	s.named[name] = l
+	return l
+}
 
 // get returns a line lexer for l, or nil when l cannot lex by lines.
-func (s lexerSet) get(l chroma.Lexer) *lineLexer {
+func (s *lexerSet) get(l chroma.Lexer) *lineLexer {
 	name := l.Config().Name
-	if ll, ok := s[name]; ok {
+	if ll, ok := s.compiled[name]; ok {
 		return ll
 	}
 	ll, err := compileLineLexer(l)
 	if err != nil {
 		ll = nil
 	}
-	s[name] = ll
+	s.compiled[name] = ll
 	return ll
 }
 
@@ -87,6 +107,8 @@ func compileLineLexer(l chroma.Lexer) (*lineLexer, error) {
 			if err != nil {
 				return nil, fmt.Errorf("compile rule %s of %s: %w", state, cfg.Name, err)
 			}
+			// A hostile line must not stall rendering on a backtracking
+			// pattern; a timeout shows the line plain.
 			cr.Regexp.MatchTimeout = 250 * time.Millisecond
 			rules[state] = append(rules[state], cr)
 		}
@@ -148,7 +170,9 @@ func (s *lexState) clone() lexState {
 
 // line lexes one more line (with its newline) and returns its tokens.
 // A lexer failure (a mutator error, a regexp timeout) yields ok false.
+
 func (s *lexState) line(text string) (toks []chroma.Token, ok bool) {
+
 	defer func() {
 		if recover() != nil {
 			toks, ok = nil, false
@@ -196,7 +220,7 @@ func (s *lexState) line(text string) (toks []chroma.Token, ok bool) {
 		l.Pos += utf8.RuneCountInString(groups[0])
 		if rule.Mutator != nil {
 			if err := rule.Mutator.Mutate(l); err != nil {
-					return nil, false
+				return nil, false
 			}
 		}
 		if rule.Type != nil {

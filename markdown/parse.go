@@ -26,7 +26,7 @@ func newParser() parser.Parser {
 // block until the label's first definition is itself frozen.
 type refContext struct {
 	parser.Context
-	current ast.Node            // top-level block whose inlines are being parsed
+	current ast.Node              // top-level block whose inlines are being parsed
 	lookups map[ast.Node][]string // top-level block → normalised labels
 }
 
@@ -97,11 +97,11 @@ func definitions(n ast.Node) []*ast.LinkReferenceDefinition {
 // frozenRef is a reference definition kept after its source was frozen.
 type frozenRef struct{ label, dest, title []byte }
 
-func (r frozenRef) String() string        { return string(r.label) }
-func (r frozenRef) Label() []byte         { return r.label }
-func (r frozenRef) Destination() []byte   { return r.dest }
-func (r frozenRef) Title() []byte         { return r.title }
-func refKey(label []byte) string          { return util.ToLinkReference(label) }
+func (r frozenRef) String() string      { return string(r.label) }
+func (r frozenRef) Label() []byte       { return r.label }
+func (r frozenRef) Destination() []byte { return r.dest }
+func (r frozenRef) Title() []byte       { return r.title }
+func refKey(label []byte) string        { return util.ToLinkReference(label) }
 func keepRef(d *ast.LinkReferenceDefinition) parser.Reference {
 	return frozenRef{label: clone(d.Label), dest: clone(d.Destination), title: clone(d.Title)}
 }

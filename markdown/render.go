@@ -41,6 +41,6 @@ func (o Options) normalized() Options {
 // Finish.
 func Render(src string, opts Options) []render.Line {
 	opts = opts.normalized()
-	res := renderTail(newParser(), lexerSet{}, []byte(src), &opts, tailState{}, false)
+	res := renderTail(newParser(), newLexerSet(), []byte(src), &opts, tailState{}, false, false)
 	return res.lines
 }

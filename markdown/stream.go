@@ -16,7 +16,7 @@ import (
 type Stream struct {
 	opts   Options
 	parser parser.Parser
-	lexers lexerSet
+	lexers *lexerSet
 
 	src      []byte
 	finished bool
@@ -32,7 +32,7 @@ func NewStream(opts Options) *Stream {
 	return &Stream{
 		opts:   opts.normalized(),
 		parser: newParser(),
-		lexers: lexerSet{},
+		lexers: newLexerSet(),
 		state:  tailState{refKeys: map[string]bool{}},
 	}
 }
@@ -79,7 +79,7 @@ func (s *Stream) update() {
 		// only guards that promise.
 		shown = max(shownLen(s.src), s.base)
 	}
-	res := renderTail(s.parser, s.lexers, s.src[s.base:shown], &s.opts, s.state, true)
+	res := renderTail(s.parser, s.lexers, s.src[s.base:shown], &s.opts, s.state, true, !s.finished)
 	s.lines = append(s.lines[:s.frozen], res.lines...)
 	if res.cpSrc <= 0 {
 		return

@@ -192,14 +192,14 @@ func (r *renderer) tableRecords(n *east.Table, rows [][]tableCell, width int) []
 // measure returns the width of pieces on one line and their widest word.
 func measure(ps []piece) (total, widest int) {
 	for _, p := range ps {
-		w := render.StringWidth(p.text)
+		w := textWidth(p.text)
 		total += w
 		if p.keep {
 			widest = max(widest, w)
 			continue
 		}
 		for _, f := range strings.Fields(p.text) {
-			widest = max(widest, render.StringWidth(f))
+			widest = max(widest, textWidth(f))
 		}
 	}
 	return total, widest
@@ -208,7 +208,7 @@ func measure(ps []piece) (total, widest int) {
 func spansWidth(ss []render.Span) int {
 	w := 0
 	for _, s := range ss {
-		w += render.StringWidth(s.Text)
+		w += textWidth(s.Text)
 	}
 	return w
 }

@@ -52,12 +52,16 @@ type tailRender struct {
 	first  []int // output line where each block starts (its gap excluded)
 	ends   []int // output lines after each block
 	pc     *refContext
+	r      *renderer
 	code   codeOut // the last block's rendering when it is a fenced code block
 }
 
 // renderTail renders src (the text after the frozen part described by st)
 // and, when checkpoints is set, finds the furthest safe checkpoint.
-func renderTail(p parser.Parser, lx lexerSet, src []byte, opts *Options, st tailState, checkpoints bool) tailResult {
+//
+// When holdCode is set, the unfinished last line of a trailing open code
+// fence is left out (see ShownPrefix).
+func renderTail(p parser.Parser, lx *lexerSet, src []byte, opts *Options, st tailState, checkpoints, holdCode bool) tailResult {
 	t := tailRender{buf: src, st: st}
 	if st.fence != nil {
 		t.buf = make([]byte, 0, len(st.fence.opening)+len(src))
@@ -68,6 +72,7 @@ func renderTail(p parser.Parser, lx lexerSet, src []byte, opts *Options, st tail
 	t.pc = pc
 	theme := opts.Theme
 	r := &renderer{src: t.buf, theme: &theme, cwd: opts.Cwd, lexers: lx}
+	t.r = r
 	for c := doc.FirstChild(); c != nil; c = c.NextSibling() {
 		t.blocks = append(t.blocks, c)
 	}
@@ -87,7 +92,11 @@ func renderTail(p parser.Parser, lx lexerSet, src []byte, opts *Options, st tail
 			if checkpoints && i == len(t.blocks)-1 {
 				snap = t.completeLines(fc) - 1
 			}
+			if holdCode && i == len(t.blocks)-1 && t.partialCodeLine(fc) {
+				r.dropLastLine = true
+			}
 			t.code = r.fenced(fc, opts.Width, cont, snap)
+			r.dropLastLine = false
 			ls = t.code.lines
 		} else {
 			ls = r.block(b, opts.Width)
@@ -156,7 +165,7 @@ func (t *tailRender) checkpoint(res *tailResult) {
 	}
 	continued := k == 0 && t.st.fence != nil
 	done := t.completeLines(fc)
-	if done == 0 || !t.code.resumable || (!continued && !langDecided(string(fc.Language(t.buf)), done)) {
+	if done == 0 || !t.code.resumable || (!continued && !t.r.langDecided(string(fc.Language(t.buf)), done)) {
 		return
 	}
 	segs := fc.Lines()
@@ -178,6 +187,13 @@ func (t *tailRender) checkpoint(res *tailResult) {
 	if k > 0 {
 		cut(k - 1)
 	}
+}
+
+// partialCodeLine reports whether fc (the last block) is an open fence
+// whose last content line has not ended yet.
+func (t *tailRender) partialCodeLine(fc *ast.FencedCodeBlock) bool {
+	segs := fc.Lines()
+	return segs.Len() > t.completeLines(fc) && !t.fenceClosed(fc)
 }
 
 // completeLines counts a fenced block's content lines that end in a

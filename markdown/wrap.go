@@ -44,111 +44,110 @@ type wrapper struct {
 	lineW              int // its width
 	hasLine            bool
 	spaceW             int // width of spaces after lineEnd not yet placed
-	seg                []cluster
 }
 
+// run walks the text by line-break opportunities (UAX #14 segments),
+// merging the segments that end inside a keep piece.
 func (w *wrapper) run() {
 	state := -1
 	rest := w.buf
 	pos := 0
+	segStart := 0
 	keepIdx := 0
 	for len(rest) > 0 {
-		var c string
-		var bounds int
-		c, rest, bounds, state = uniseg.StepString(rest, state)
-		end := pos + len(c)
-		cw := bounds >> uniseg.ShiftWidth
-		if c == "\n" {
-			w.flushSegment()
-			w.emit()
-			w.hasLine = true // the next line exists even if empty
-			w.lineStart, w.lineEnd, w.lineW, w.spaceW = end, end, 0, 0
-			pos = end
-			continue
-		}
-		w.seg = append(w.seg, cluster{pos, end, cw})
-		lb := bounds & uniseg.MaskLine
-		if len(rest) == 0 || lb == uniseg.LineMustBreak || lb == uniseg.LineCanBreak {
+		var seg string
+		seg, rest, _, state = uniseg.FirstLineSegmentInString(rest, state)
+		end := pos + len(seg)
+		pos = end
+		if len(rest) > 0 && w.buf[end-1] != '\n' {
 			for keepIdx < len(w.ps) && w.starts[keepIdx]+len(w.ps[keepIdx].text) <= end {
 				keepIdx++
 			}
-			inKeep := keepIdx < len(w.ps) && w.ps[keepIdx].keep && w.starts[keepIdx] < end
-			if len(rest) == 0 || !inKeep {
-				w.flushSegment()
+			if keepIdx < len(w.ps) && w.ps[keepIdx].keep && w.starts[keepIdx] < end {
+				continue // no break inside a URL
 			}
 		}
-		pos = end
+		w.place(segStart, end)
+		segStart = end
 	}
-	w.flushSegment()
 	if w.hasLine {
 		w.emit()
 	}
 }
 
-// flushSegment places the pending segment (a word and its trailing
-// spaces) on the current line or a new one.
-func (w *wrapper) flushSegment() {
-	if len(w.seg) == 0 {
-		return
+// place puts the segment [a, b) (a word, its trailing spaces, maybe a
+// hard break) on the current line or a new one.
+func (w *wrapper) place(a, b int) {
+	hard := b > a && w.buf[b-1] == '\n'
+	if hard {
+		b--
 	}
-	seg := w.seg
-	w.seg = w.seg[:0]
-	// Split off trailing spaces.
-	n := len(seg)
-	spaces := 0
-	for n > 0 && w.buf[seg[n-1].pos:seg[n-1].end] == " " {
-		spaces += seg[n-1].width
-		n--
+	e := b
+	for e > a && w.buf[e-1] == ' ' {
+		e--
 	}
-	word := seg[:n]
-	ww := 0
-	for _, c := range word {
-		ww += c.width
-	}
-	if len(word) == 0 {
-		if w.hasLine && w.lineW > 0 {
-			w.spaceW += spaces
-		}
-		if !w.hasLine {
+	spaces := b - e
+	if e > a {
+		ww := textWidth(w.buf[a:e])
+		switch {
+		case !w.hasLine || w.lineW == 0:
 			w.hasLine = true
-			w.lineStart, w.lineEnd = seg[n].end, seg[n].end
+			w.lineStart, w.lineEnd, w.lineW = a, a, 0
+			w.placeWord(a, e, ww)
+		case w.lineW+w.spaceW+ww <= w.width:
+			w.lineEnd = e
+			w.lineW += w.spaceW + ww
+		default:
+			w.emit()
+			w.hasLine = true
+			w.lineStart, w.lineEnd, w.lineW = a, a, 0
+			w.placeWord(a, e, ww)
 		}
-		return
+		w.spaceW = spaces
+	} else if w.hasLine && w.lineW > 0 {
+		w.spaceW += spaces
 	}
-	switch {
-	case !w.hasLine || w.lineW == 0:
-		w.hasLine = true
-		w.lineStart, w.lineEnd, w.lineW = word[0].pos, word[0].pos, 0
-		w.placeWord(word, ww)
-	case w.lineW+w.spaceW+ww <= w.width:
-		w.lineEnd = word[len(word)-1].end
-		w.lineW += w.spaceW + ww
-	default:
+	if hard {
 		w.emit()
-		w.hasLine = true
-		w.lineStart, w.lineEnd, w.lineW = word[0].pos, word[0].pos, 0
-		w.placeWord(word, ww)
+		w.hasLine = true // the line after a hard break exists even if empty
+		w.lineStart, w.lineEnd = b+1, b+1
 	}
-	w.spaceW = spaces
 }
 
-// placeWord puts a word at the start of an empty line, cutting it at
-// grapheme boundaries when it is wider than the line.
-func (w *wrapper) placeWord(word []cluster, ww int) {
+// placeWord puts the word [a, e) at the start of an empty line, cutting
+// it at grapheme boundaries when it is wider than the line.
+func (w *wrapper) placeWord(a, e, ww int) {
 	if ww <= w.width {
-		w.lineEnd = word[len(word)-1].end
+		w.lineEnd = e
 		w.lineW = ww
 		return
 	}
-	for _, c := range word {
-		if w.lineW > 0 && w.lineW+c.width > w.width {
+	state := -1
+	rest := w.buf[a:e]
+	pos := a
+	for len(rest) > 0 {
+		var c string
+		var cw int
+		c, rest, cw, state = uniseg.FirstGraphemeClusterInString(rest, state)
+		if w.lineW > 0 && w.lineW+cw > w.width {
 			w.emit()
 			w.hasLine = true
-			w.lineStart, w.lineEnd, w.lineW = c.pos, c.pos, 0
+			w.lineStart, w.lineEnd, w.lineW = pos, pos, 0
 		}
-		w.lineEnd = c.end
-		w.lineW += c.width
+		pos += len(c)
+		w.lineEnd = pos
+		w.lineW += cw
 	}
+}
+
+// textWidth is render.StringWidth with a fast path for printable ASCII.
+func textWidth(s string) int {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < 0x20 || c >= 0x7f {
+			return render.StringWidth(s)
+		}
+	}
+	return len(s)
 }
 
 // emit closes the current line: its bytes become spans split at piece

@@ -1,0 +1,261 @@
+package markdown
+
+import (
+	"reflect"
+	"strings"
+	"testing"
+	"unicode/utf8"
+
+	"github.com/quire-sh/quire/render"
+)
+
+func stream(chunks ...string) *Stream {
+	s := NewStream(Options{Width: 80})
+	for _, c := range chunks {
+		s.Append(c)
+	}
+	return s
+}
+
+// TestCheckpoints covers when the frozen boundary may and may not move.
+func TestCheckpoints(t *testing.T) {
+	tests := []struct {
+		name       string
+		chunks     []string
+		wantFrozen int // lines
+		wantSource int // bytes behind them; -1 = any
+	}{
+		{"single paragraph", []string{"Hello world"}, 0, 0},
+		{"paragraph then blank", []string{"Hello world\n\nNext"}, 1, len("Hello world\n\n")},
+		{"fence at EOF", []string{"```go\nx\n```"}, 2, len("```go\nx\n")},
+		{"fence then more", []string{"```go\nx\n```", "\nafter"}, 3, len("```go\nx\n```\n")},
+		{"quote with list", []string{"> - a\n> - b"}, 0, 0},
+		{"quote ended", []string{"> - a\n> - b\n\nnext"}, 2, len("> - a\n> - b\n\n")},
+		{"list and blank", []string{"- a\n\n- b"}, 0, 0},
+		{"list then blank", []string{"- a\n\n- b\n\n"}, 0, 0},
+		{"list ended by paragraph", []string{"- a\n\n- b\n\npara\n"}, 3, len("- a\n\n- b\n\n")},
+		{"indented code and blank", []string{"    code\n\n"}, 0, 0},
+		{"setext pending", []string{"Title\n"}, 0, 0},
+		{"undefined reference pins", []string{"see [x]\n\nmore\n\n"}, 0, 0},
+		{"defined reference frees", []string{"see [x]\n\n[x]: https://x.example\n\nmore\n\n"}, 3, -1},
+		{"open fence line by line", []string{"```go\na := 1\nb := 2\nc"}, 3, len("```go\na := 1\nb := 2\n")},
+		{"html comment open", []string{"<!--\n\nstill comment\n\n"}, 0, 0},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s := stream(tt.chunks...)
+			if s.Frozen() != tt.wantFrozen || (tt.wantSource >= 0 && s.FrozenSource() != tt.wantSource) {
+				t.Errorf("frozen = %d lines / %d bytes, want %d / %d\n%s", s.Frozen(), s.FrozenSource(), tt.wantFrozen, tt.wantSource, dump(s.Lines()))
+			}
+		})
+	}
+}
+
+// TestListNotFrozenEarly is §25 item 36: a loose list that continues
+// after a blank line renders as the one-shot does, with no list line
+// frozen before the list ended.
+func TestListNotFrozenEarly(t *testing.T) {
+	s := stream("- a\n\n- b", "\n- c")
+	if s.Frozen() != 0 {
+		t.Fatalf("froze %d lines of an unfinished list", s.Frozen())
+	}
+	s.Finish()
+	if !reflect.DeepEqual(normalize(s.Lines()), normalize(Render("- a\n\n- b\n- c", Options{Width: 80}))) {
+		t.Fatalf("stream != one-shot:\n%s", dump(s.Lines()))
+	}
+}
+
+// TestTailVisible is §25 item 37: a half paragraph shows as it grows.
+func TestTailVisible(t *testing.T) {
+	s := stream("Hel")
+	if got := texts(s.Lines()); !reflect.DeepEqual(got, []string{"Hel"}) {
+		t.Fatalf("lines = %q", got)
+	}
+}
+
+// TestHoldBack is §25 item 38.
+func TestHoldBack(t *testing.T) {
+	tests := []struct{ src, shown string }{
+		{"a \\", "a "},
+		{"use `", "use "},
+		{"use ``", "use "},
+		{"```", ""},
+		{"~~", ""},
+		{"para\n\n| a | b |", "para\n\n"},
+		{"para\n\n| a | b |\n", "para\n\n"},
+		{"| a | b |\n|--", ""},
+		{"| a | b |\n|---|---|\n", "| a | b |\n|---|---|\n"},
+		{"| a | b |\nnot a table", "| a | b |\nnot a table"},
+		{"text | pipe", "text | pipe"},
+		{"x\n| not a header start", "x\n| not a header start"},
+	}
+	for _, tt := range tests {
+		if got := ShownPrefix(tt.src); got != tt.shown {
+			t.Errorf("ShownPrefix(%q) = %q, want %q", tt.src, got, tt.shown)
+		}
+	}
+	s := stream("a `b")
+	s.Append("`")
+	if got := texts(s.Lines()); !reflect.DeepEqual(got, []string{"a `b"}) {
+		t.Errorf("held back: lines = %q", got)
+	}
+	s.Finish()
+	if got := texts(s.Lines()); !reflect.DeepEqual(got, []string{"a b"}) {
+		t.Errorf("after Finish: lines = %q", got)
+	}
+}
+
+// TestAutolinkWithoutFinish is §25 item 39: replay never calls Finish,
+// and bare URLs are still links.
+func TestAutolinkWithoutFinish(t *testing.T) {
+	s := stream("see https://example.com for more\n\n")
+	found := false
+	for _, l := range s.Lines() {
+		for _, sp := range l.Spans {
+			if sp.Link == "https://example.com" && sp.Text == "https://example.com" {
+				found = true
+			}
+		}
+	}
+	if !found {
+		t.Fatalf("no link span:\n%s", dump(s.Lines()))
+	}
+}
+
+// TestURLNotBroken: a URL moves to the next line whole instead of being
+// split, unless it is wider than the line.
+func TestURLNotBroken(t *testing.T) {
+	lines := Render("aaaa https://example.com/path-with-hyphens-and/more", Options{Width: 30})
+	if len(lines) != 3 || lines[0].Text() != "aaaa" {
+		t.Fatalf("lines = %q", texts(lines))
+	}
+	if got := lines[1].Text() + lines[2].Text(); got != "https://example.com/path-with-hyphens-and/more" {
+		t.Fatalf("url split wrongly: %q", texts(lines))
+	}
+	lines = Render("aaaa https://example.com/x and text", Options{Width: 30})
+	if lines[0].Text() != "aaaa https://example.com/x and" {
+		t.Fatalf("lines = %q", texts(lines))
+	}
+}
+
+// TestCJKWraps breaks between ideographs, by display width.
+func TestCJKWraps(t *testing.T) {
+	lines := Render(strings.Repeat("漢字", 20), Options{Width: 10})
+	for _, l := range lines {
+		if l.Width() != 10 {
+			t.Fatalf("CJK line width %d: %q", l.Width(), texts(lines))
+		}
+	}
+}
+
+// TestCodeWrapMark: long code lines are wrapped with a visible mark and
+// nothing is cut.
+func TestCodeWrapMark(t *testing.T) {
+	long := strings.Repeat("x", 50)
+	lines := Render("```\n"+long+"\n```", Options{Width: 20})
+	var all string
+	marks := 0
+	for _, l := range lines[1 : len(lines)-1] {
+		if l.Width() > 20 {
+			t.Fatalf("line too wide: %q", l.Text())
+		}
+		txt := l.Text()
+		if strings.HasPrefix(txt, "│↪") {
+			marks++
+		}
+		all += string([]rune(txt)[2:])
+	}
+	if all != long || marks != 2 {
+		t.Fatalf("code = %q, %d marks; lines %q", all, marks, texts(lines))
+	}
+}
+
+// TestNoColorMeaning: with every colour dropped, headings, code, links
+// and quotes still differ from body text by attributes or glyphs.
+func TestNoColorMeaning(t *testing.T) {
+	lines := Render("# H\n\ntext `code` [l](http://x)\n\n> q", Options{Width: 40})
+	attrs := map[string]render.Attr{}
+	for _, l := range lines {
+		for _, sp := range l.Spans {
+			attrs[sp.Text] |= sp.Style.Attrs
+		}
+	}
+	if attrs["# H"]&render.Bold == 0 || attrs["code"]&render.Reverse == 0 || attrs["l"]&render.Underline == 0 || attrs["q"]&render.Italic == 0 {
+		t.Fatalf("attributes %v", attrs)
+	}
+}
+
+// TestFileLinks: a code span naming an existing file becomes a file link.
+func TestFileLinks(t *testing.T) {
+	lines := Render("see `corpus/basics.md:12` and `missing.go`", Options{Width: 80, Cwd: "testdata"})
+	var links []string
+	for _, l := range lines {
+		for _, sp := range l.Spans {
+			if sp.Link != "" {
+				links = append(links, sp.Link)
+			}
+		}
+	}
+	if len(links) != 1 || !strings.HasPrefix(links[0], "file://") || !strings.HasSuffix(links[0], "testdata/corpus/basics.md") {
+		t.Fatalf("links = %q", links)
+	}
+}
+
+// TestHostileInput: pathological input stays bounded and safe.
+func TestHostileInput(t *testing.T) {
+	tests := map[string]string{
+		"deep quotes":    strings.Repeat(">", 10000) + " deep\n",
+		"deep lists":     strings.Repeat("- ", 10000) + "deep\n",
+		"deep indented":  deepIndentedList(300),
+		"megabyte line":  strings.Repeat("word ", 200000),
+		"megabyte token": strings.Repeat("x", 1<<20),
+		"wide table":     "|" + strings.Repeat(" c |", 5000) + "\n|" + strings.Repeat("---|", 5000) + "\n|" + strings.Repeat(" v |", 5000) + "\n",
+		"invalid utf8":   "\xff\xfe\xfd text \xc3",
+		"nul bytes":      "a\x00b\n\n```\n\x00\n```\n",
+		"escapes":        "\x1b]52;c;Zm9v\x07\x1b]0;title\x07\x1b[2J\u009b1m",
+	}
+	for name, src := range tests {
+		t.Run(name, func(t *testing.T) {
+			lines := Render(src, Options{Width: 60})
+			checkSafe(t, lines, 60)
+		})
+	}
+}
+
+func deepIndentedList(n int) string {
+	var b strings.Builder
+	for i := range n {
+		b.WriteString(strings.Repeat("  ", i) + "- level\n")
+	}
+	return b.String()
+}
+
+// checkSafe asserts that no span holds a raw control byte or invalid
+// UTF-8, that no link holds a control byte, and that lines fit (with
+// slack for the deepest prefixes).
+func checkSafe(t testing.TB, lines []render.Line, width int) {
+	t.Helper()
+	for i, l := range lines {
+		for _, sp := range l.Spans {
+			if !utf8.ValidString(sp.Text) || !utf8.ValidString(sp.Link) {
+				t.Fatalf("line %d: invalid UTF-8 in %q", i, sp.Text)
+			}
+			for _, r := range sp.Text + sp.Link {
+				if _, ctl := render.VisibleControl(r); ctl {
+					t.Fatalf("line %d: raw control %U in %q / %q", i, r, sp.Text, sp.Link)
+				}
+			}
+		}
+		if w := l.Width(); w > width+2*maxDepth {
+			t.Fatalf("line %d is %d columns wide", i, w)
+		}
+	}
+}
+
+func texts(ls []render.Line) []string {
+	out := make([]string, len(ls))
+	for i, l := range ls {
+		out[i] = l.Text()
+	}
+	return out
+}

@@ -1,0 +1,45 @@
+package markdown
+
+import (
+	"reflect"
+	"testing"
+)
+
+// FuzzStream feeds arbitrary bytes in arbitrary chunks: nothing panics,
+// nothing emits a raw control character, and the stream always equals the
+// one-shot render.
+func FuzzStream(f *testing.F) {
+	for _, src := range corpus(f) {
+		f.Add([]byte(src), []byte{3, 17, 1, 64})
+	}
+	f.Add([]byte("```go\nx\n```\n\n- a\n\n- b\n> q\n\n[x]: /u\n"), []byte{1})
+	f.Add([]byte("| a |\n|---|\n| b |\n\n\x1b]52;c;x\x07"), []byte{2, 5})
+	f.Fuzz(func(t *testing.T, src, cuts []byte) {
+		if len(src) > 4096 {
+			src = src[:4096]
+		}
+		opts := Options{Width: 20 + len(cuts)%70}
+		s := NewStream(opts)
+		for p, i := 0, 0; p < len(src); i++ {
+			n := 1
+			if len(cuts) > 0 {
+				n = 1 + int(cuts[i%len(cuts)])%80
+			}
+			n = min(n, len(src)-p)
+			s.Append(string(src[p : p+n]))
+			p += n
+			if i%8 == 0 {
+				want := Render(ShownPrefix(s.Source()), opts)
+				if !reflect.DeepEqual(normalize(s.Lines()), normalize(want)) {
+					t.Fatalf("stream != one-shot at %d bytes\n--- stream\n%s--- one-shot\n%s", p, dump(s.Lines()), dump(want))
+				}
+			}
+		}
+		s.Finish()
+		want := Render(string(src), opts)
+		if !reflect.DeepEqual(normalize(s.Lines()), normalize(want)) {
+			t.Fatalf("stream != one-shot after Finish\n--- stream\n%s--- one-shot\n%s", dump(s.Lines()), dump(want))
+		}
+		checkSafe(t, want, opts.Width)
+	})
+}
