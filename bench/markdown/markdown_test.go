@@ -46,7 +46,7 @@ func benchStream(b *testing.B, lines int) {
 			}
 			s.Finish()
 		}
-		b.ReportMetric(float64((cpuTime() - cpu).Nanoseconds())/float64(b.N), "cpu-ns/op")
+		b.ReportMetric(float64((cpuTime()-cpu).Nanoseconds())/float64(b.N), "cpu-ns/op")
 		b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(cs)), "ns/chunk")
 		b.ReportMetric(float64(len(cs)), "chunks")
 		if !reflect.DeepEqual(nonEmpty(s.Lines()), nonEmpty(markdown.Render(src, opts))) {
@@ -89,7 +89,7 @@ func benchOneShot(b *testing.B, lines int) {
 		for b.Loop() {
 			markdown.Render(src, markdown.Options{Width: width})
 		}
-		b.ReportMetric(float64((cpuTime() - cpu).Nanoseconds())/float64(b.N), "cpu-ns/op")
+		b.ReportMetric(float64((cpuTime()-cpu).Nanoseconds())/float64(b.N), "cpu-ns/op")
 	})
 	b.Run("glamour", func(b *testing.B) {
 		r := newGlamour(b)
@@ -100,7 +100,7 @@ func benchOneShot(b *testing.B, lines int) {
 				b.Fatal(err)
 			}
 		}
-		b.ReportMetric(float64((cpuTime() - cpu).Nanoseconds())/float64(b.N), "cpu-ns/op")
+		b.ReportMetric(float64((cpuTime()-cpu).Nanoseconds())/float64(b.N), "cpu-ns/op")
 	})
 }
 
