@@ -109,8 +109,12 @@ func benchWorkload(b *testing.B, w *Workload) {
 				b.ReportMetric(float64(out.Writes)/n, "writes/frame")
 				b.ReportMetric(float64(verdict.Frames), "oracle-frames")
 				b.ReportMetric(float64(verdict.Bad), "oracle-bad")
+				b.ReportMetric(float64(verdict.Unsynced), "oracle-unsynced")
 				if verdict.Bad > 0 {
 					b.Logf("oracle: %d of %d frames wrong; first: %s", verdict.Bad, verdict.Frames, verdict.First)
+				}
+				if verdict.Unsynced > 0 {
+					b.Logf("sync: %d of %d frames not written as one synchronized update; first: %s", verdict.Unsynced, verdict.Frames, verdict.FirstUnsynced)
 				}
 			})
 		}

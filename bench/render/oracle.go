@@ -1,6 +1,7 @@
 package renderbench
 
 import (
+	"bytes"
 	"fmt"
 	"image/color"
 	"strings"
@@ -18,6 +19,8 @@ type Oracle struct {
 	w       *Workload
 	emu     *vt.Emulator
 	history []*Row // inline: every row inserted so far
+	// frame holds the bytes written since Synced was last called.
+	frame []byte
 	// checked is how many scrollback lines have been compared already.
 	// The emulator never rewrites a line once it is in scrollback, so each
 	// is compared once, when it first appears, unless scrollback shrinks.
@@ -34,7 +37,28 @@ func NewOracle(w *Workload) *Oracle {
 }
 
 // Write feeds a renderer's bytes to the terminal.
-func (o *Oracle) Write(p []byte) (int, error) { return o.emu.Write(p) }
+func (o *Oracle) Write(p []byte) (int, error) {
+	o.frame = append(o.frame, p...)
+	return o.emu.Write(p)
+}
+
+// Synced reports whether the bytes written since the last call form
+// nothing or one synchronized update: they begin with the bracket's
+// opening and end with its closing, with no closing in between, so no
+// clear or partial frame reaches the screen before the frame is whole.
+func (o *Oracle) Synced() bool {
+	p := o.frame
+	o.frame = o.frame[:0]
+	if len(p) == 0 {
+		return true
+	}
+	body, ok := bytes.CutPrefix(p, []byte(syncBegin))
+	if !ok {
+		return false
+	}
+	body, ok = bytes.CutSuffix(body, []byte(syncEnd))
+	return ok && !bytes.Contains(body, []byte(syncEnd))
+}
 
 // Prepare is called before f is drawn: it resizes the terminal when f's
 // size differs, as the user's window manager would.
@@ -241,6 +265,10 @@ type Verdict struct {
 	Frames, Bad int
 	// First describes the first frame that was wrong.
 	First string
+	// Unsynced counts the frames whose bytes were not one synchronized
+	// update (see Oracle.Synced); FirstUnsynced names the first.
+	Unsynced      int
+	FirstUnsynced string
 }
 
 // Verify draws w's prologue and then every frame of its loop, loops times
@@ -254,17 +282,33 @@ func Verify(impl Impl, w *Workload, loops int) (Verdict, error) {
 		return Verdict{}, err
 	}
 	defer d.Close()
+	// What a renderer writes while it is set up (tcell's Init enters the
+	// alternate screen and clears it) belongs to no frame.
+	o.Synced()
 	var v Verdict
-	for i := range w.Prologue {
-		f := &w.Prologue[i]
+	draw := func(where string, f *Frame) error {
 		o.Prepare(f)
 		if err := d.Draw(f); err != nil {
-			return v, fmt.Errorf("%s: prologue frame %d: %w", impl.Name, i, err)
+			return fmt.Errorf("%s: %s: %w", impl.Name, where, err)
 		}
 		v.Frames++
+		if !o.Synced() {
+			v.Unsynced++
+			if v.FirstUnsynced == "" {
+				v.FirstUnsynced = where
+			}
+		}
 		if err := o.Check(f); err != nil {
 			v.Bad++
-			v.First = fmt.Sprintf("prologue frame %d: %v", i, err)
+			if v.First == "" {
+				v.First = fmt.Sprintf("%s: %v", where, err)
+			}
+		}
+		return nil
+	}
+	for i := range w.Prologue {
+		if err := draw(fmt.Sprintf("prologue frame %d", i), &w.Prologue[i]); err != nil {
+			return v, err
 		}
 	}
 	for l := range loops + 1 {
@@ -272,17 +316,8 @@ func Verify(impl Impl, w *Workload, loops int) (Verdict, error) {
 			if l == loops && i > 0 {
 				break
 			}
-			f := &w.Frames[i]
-			o.Prepare(f)
-			if err := d.Draw(f); err != nil {
-				return v, fmt.Errorf("%s: frame %d: %w", impl.Name, i, err)
-			}
-			v.Frames++
-			if err := o.Check(f); err != nil {
-				v.Bad++
-				if v.First == "" {
-					v.First = fmt.Sprintf("loop %d frame %d: %v", l, i, err)
-				}
+			if err := draw(fmt.Sprintf("loop %d frame %d", l, i), &w.Frames[i]); err != nil {
+				return v, err
 			}
 		}
 	}

@@ -33,6 +33,9 @@ func TestQuireMatchesOracle(t *testing.T) {
 			if v.Bad > 0 {
 				t.Errorf("%d of %d frames wrong; first: %s", v.Bad, v.Frames, v.First)
 			}
+			if v.Unsynced > 0 {
+				t.Errorf("%d of %d frames not one synchronized update; first: %s", v.Unsynced, v.Frames, v.FirstUnsynced)
+			}
 		})
 	}
 }

@@ -92,3 +92,33 @@ func TestOracleInline(t *testing.T) {
 		})
 	}
 }
+
+func TestOracleSynced(t *testing.T) {
+	tests := []struct {
+		name   string
+		writes []string
+		want   bool
+	}{
+		{"nothing written", nil, true},
+		{"one bracketed write", []string{syncBegin + "x" + syncEnd}, true},
+		{"bracket split over writes", []string{syncBegin + "x", syncEnd}, true},
+		{"no bracket", []string{"x"}, false},
+		{"clear before the bracket", []string{"\x1b[2J" + syncBegin + "x" + syncEnd}, false},
+		{"lines after the bracket", []string{syncBegin + "x" + syncEnd, "y"}, false},
+		{"two updates in one frame", []string{syncBegin + "x" + syncEnd + syncBegin + "y" + syncEnd}, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			o := NewOracle(tinyScreen())
+			for _, w := range tt.writes {
+				o.Write([]byte(w))
+			}
+			if got := o.Synced(); got != tt.want {
+				t.Errorf("Synced() = %v, want %v", got, tt.want)
+			}
+			if !o.Synced() {
+				t.Error("Synced() did not forget the frame's bytes")
+			}
+		})
+	}
+}

@@ -109,8 +109,8 @@ func TestParseRealRun(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(out.Results) != 12 {
-		t.Fatalf("got %d results, want 12", len(out.Results))
+	if len(out.Results) != 13 {
+		t.Fatalf("got %d results, want 13", len(out.Results))
 	}
 	if r := out.Result("W3Scroll/by1/80x24/quire"); r.Runs != 2 || r.Metrics["ns/op"] != 110000 {
 		t.Errorf("averaged run: %+v", r)

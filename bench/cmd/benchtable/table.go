@@ -10,9 +10,14 @@ import (
 	"strings"
 )
 
-// oracleBad is the metric bench/render reports when the VT oracle found
-// frames an implementation drew wrong.
-const oracleBad = "oracle-bad"
+// Metrics bench/render reports about correctness rather than cost: how
+// many frames the VT oracle checked, found wrong, and found not written
+// as one synchronized update.
+const (
+	oracleFrames   = "oracle-frames"
+	oracleBad      = "oracle-bad"
+	oracleUnsynced = "oracle-unsynced"
+)
 
 // Table is a suite's results arranged as rows (workloads) by columns
 // (implementations or parameters).
@@ -164,7 +169,8 @@ func (t *Table) metrics() []Metric {
 		}
 	}
 	delete(seen, oracleBad)
-	delete(seen, "oracle-frames")
+	delete(seen, oracleFrames)
+	delete(seen, oracleUnsynced)
 	var custom []string
 	for u := range seen {
 		if u != "ns/op" && u != "B/op" && u != "allocs/op" {
@@ -285,7 +291,7 @@ func (t *Table) ratioText(row string, r [2]string, unit string) string {
 }
 
 func (t *Table) writeNotes(p *printer) {
-	var wrong, skipped, failed []string
+	var wrong, unsynced, skipped, failed []string
 	skipReasons := map[string][]string{} // "col: reason" -> rows
 	for _, row := range t.Rows {
 		for _, c := range t.Cols {
@@ -300,14 +306,25 @@ func (t *Table) writeNotes(p *printer) {
 				skipReasons[k] = append(skipReasons[k], row)
 			case r.Failed:
 				failed = append(failed, fmt.Sprintf("%s on %s: %s", c, row, strings.Join(r.Logs, "; ")))
-			case t.Wrong(row, c):
-				wrong = append(wrong, fmt.Sprintf("%s on %s: %s", c, row, firstWith(r.Logs, "oracle")))
+			default:
+				if t.Wrong(row, c) {
+					wrong = append(wrong, fmt.Sprintf("%s on %s: %s", c, row, firstWith(r.Logs, "oracle:")))
+				}
+				if n, ok := t.Value(row, c, oracleUnsynced); ok && n > 0 {
+					unsynced = append(unsynced, fmt.Sprintf("%s on %s: %s", c, row, firstWith(r.Logs, "sync:")))
+				}
 			}
 		}
 	}
 	if len(wrong) > 0 {
 		p.linef("! the VT oracle found this output wrong:")
 		for _, s := range wrong {
+			p.linef("  %s", truncate(s, 240))
+		}
+	}
+	if len(unsynced) > 0 {
+		p.linef("frames not written as one synchronized update:")
+		for _, s := range unsynced {
 			p.linef("  %s", truncate(s, 240))
 		}
 	}
@@ -318,7 +335,7 @@ func (t *Table) writeNotes(p *printer) {
 	for _, s := range failed {
 		p.linef("FAIL %s", truncate(s, 240))
 	}
-	if len(wrong)+len(skipped)+len(failed) > 0 {
+	if len(wrong)+len(unsynced)+len(skipped)+len(failed) > 0 {
 		p.linef("")
 	}
 }
