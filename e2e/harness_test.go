@@ -105,12 +105,14 @@ func (p *pane) run(baseURL string, args ...string) {
 		k, v, _ := strings.Cut(kv, "=")
 		fmt.Fprintf(&b, "export %s=%q; ", k, v)
 	}
-	b.WriteString("clear; ")
+	// The subshell keeps the exit marker in the same job as quire, so a
+	// Ctrl+Z stops both and fg continues both.
+	b.WriteString("clear; (")
 	b.WriteString(quireBin)
 	for _, a := range args {
 		fmt.Fprintf(&b, " %q", a)
 	}
-	b.WriteString("; echo \"QUIRE-EXIT=$?\"")
+	b.WriteString("; echo \"QUIRE-EXIT=$?\")")
 	p.keys(b.String(), "Enter")
 }
 

@@ -48,7 +48,7 @@ func TestSwitchingModesTwiceKeepsScrollback(t *testing.T) {
 	p.waitText("Esc pager", 5*time.Second) // only the full-screen prompt offers the pager
 	p.literal("/mode minimal")
 	p.keys("Enter")
-	p.waitFor("the inline view again", 5*time.Second, func(s string) bool { return !strings.Contains(s, "/mode") })
+	p.waitText("/mode full for the", 5*time.Second) // only the inline prompt offers it
 	p.literal("two")
 	p.keys("Enter")
 	p.waitFor("the second answer", 20*time.Second, func(s string) bool {
@@ -120,6 +120,24 @@ func TestSIGTERMLeavesAResumableSession(t *testing.T) {
 	}
 	if !seen {
 		t.Fatalf("the resumed model did not see the earlier prompt: %+v", last.Messages)
+	}
+	quit(p)
+}
+
+func TestCtrlZSuspendsAndFgRestoresTheScreen(t *testing.T) {
+	srv := startServer(t, testserver.Script{Responses: []testserver.Response{textResponse("still here after fg\n", 0)}})
+	p := newPane(t, 90, 24)
+	p.run(srv.URL())
+	p.waitText("Ask anything", 10*time.Second)
+	p.literal("hello")
+	p.keys("Enter")
+	p.waitText("still here after fg", 10*time.Second)
+	p.keys("C-z")
+	p.waitText("Stopped", 5*time.Second)
+	p.keys("fg", "Enter")
+	s := p.waitText("still here after fg", 5*time.Second)
+	if !strings.Contains(s, "Ask anything") {
+		t.Fatalf("the screen was not repainted after fg:\n%s", s)
 	}
 	quit(p)
 }

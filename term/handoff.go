@@ -87,8 +87,15 @@ func stopJob(h *signalHandler) error {
 	return nil
 }
 
-// hasJobControl reports whether our parent runs us as a separate job.
+// hasJobControl reports whether something will continue us after a
+// stop: a job-control shell runs us as a job (our process group is not
+// the session leader's, which also covers `(quire; echo done)`, where a
+// subshell shares our job), or our parent runs us in a group apart from
+// its own.
 func hasJobControl() bool {
+	if sid, err := unix.Getsid(0); err == nil && unix.Getpgrp() != sid {
+		return true
+	}
 	ppgid, err := unix.Getpgid(unix.Getppid())
 	return err == nil && ppgid != unix.Getpgrp()
 }
