@@ -110,6 +110,7 @@ func benchWorkload(b *testing.B, w *Workload) {
 				b.ReportMetric(float64(verdict.Frames), "oracle-frames")
 				b.ReportMetric(float64(verdict.Bad), "oracle-bad")
 				b.ReportMetric(float64(verdict.Unsynced), "oracle-unsynced")
+				reportEscapes(b, verdict)
 				if verdict.Bad > 0 {
 					b.Logf("oracle: %d of %d frames wrong; first: %s", verdict.Bad, verdict.Frames, verdict.First)
 				}
@@ -119,4 +120,20 @@ func benchWorkload(b *testing.B, w *Workload) {
 			})
 		}
 	})
+}
+
+// reportEscapes reports, per frame of the oracle's pass, how many control
+// sequences of each kind the renderer wrote.
+func reportEscapes(b *testing.B, v *Verdict) {
+	n := float64(max(v.Frames, 1))
+	e := v.Escapes
+	for _, m := range []struct {
+		count int
+		unit  string
+	}{
+		{e.Moves, "moves/frame"}, {e.SGR, "sgr/frame"}, {e.Erases, "erases/frame"}, {e.Clears, "clears/frame"},
+		{e.Scrolls, "scrolls/frame"}, {e.Edits, "edits/frame"}, {e.Links, "links/frame"},
+	} {
+		b.ReportMetric(float64(m.count)/n, m.unit)
+	}
 }

@@ -21,6 +21,8 @@ type Oracle struct {
 	history []*Row // inline: every row inserted so far
 	// frame holds the bytes written since Synced was last called.
 	frame []byte
+	// escapes counts the control sequences written.
+	escapes Escapes
 	// checked is how many scrollback lines have been compared already.
 	// The emulator never rewrites a line once it is in scrollback, so each
 	// is compared once, when it first appears, unless scrollback shrinks.
@@ -39,6 +41,7 @@ func NewOracle(w *Workload) *Oracle {
 // Write feeds a renderer's bytes to the terminal.
 func (o *Oracle) Write(p []byte) (int, error) {
 	o.frame = append(o.frame, p...)
+	o.escapes.Add(p)
 	return o.emu.Write(p)
 }
 
@@ -269,6 +272,8 @@ type Verdict struct {
 	// update (see Oracle.Synced); FirstUnsynced names the first.
 	Unsynced      int
 	FirstUnsynced string
+	// Escapes counts the control sequences of all the frames checked.
+	Escapes Escapes
 }
 
 // Verify draws w's prologue and then every frame of its loop, loops times
@@ -285,6 +290,7 @@ func Verify(impl Impl, w *Workload, loops int) (Verdict, error) {
 	// What a renderer writes while it is set up (tcell's Init enters the
 	// alternate screen and clears it) belongs to no frame.
 	o.Synced()
+	o.escapes = Escapes{}
 	var v Verdict
 	draw := func(where string, f *Frame) error {
 		o.Prepare(f)
@@ -321,5 +327,6 @@ func Verify(impl Impl, w *Workload, loops int) (Verdict, error) {
 			}
 		}
 	}
+	v.Escapes = o.escapes
 	return v, nil
 }
