@@ -55,7 +55,9 @@ type Verdict struct {
 // logical frames. Its targets: bytes/frame at most 0.5× tcell and at most
 // 1.0× ultraviolet on every workload, with the geometric mean at most
 // 0.8× ultraviolet; ns/frame at most ultraviolet's; 0 allocs/frame in
-// steady state for W1–W3; an unchanged frame writes 0 bytes.
+// steady state for W1–W3; an unchanged frame writes 0 bytes. Two more
+// hold the numbers to account: quire's output is what the VT oracle
+// expects on every frame, and every frame is one synchronized update.
 //
 // markdown, store: quire (and glamour for markdown) with every metric the
 // benchmarks report. layout: columns are transcript sizes, with the ratio
@@ -78,6 +80,8 @@ func Suites() []*Suite {
 				ratioAtMost("ns/frame", "uv", 1.0, nil),
 				valueAtMost("allocs/op", "allocs/frame", "quire", 0, rowPrefixes("W1", "W2", "W3"), "W1–W3"),
 				valueAtMost("bytes/frame", "bytes/frame", "quire", 0, rowContains("/unchanged/"), "an unchanged frame"),
+				valueAtMost(oracleBad, "frames the VT oracle found wrong", "quire", 0, nil, "every workload"),
+				valueAtMost(oracleUnsynced, "frames not one synchronized update", "quire", 0, nil, "every workload"),
 			},
 		},
 		{Name: "markdown", Subject: "quire", Peers: []string{"glamour"}, GeoMean: []string{"ns/op"}},

@@ -104,21 +104,22 @@ BenchmarkE/x/quire-2 1 1 ns/op 7 bytes/frame
 }
 
 func TestTargets(t *testing.T) {
-	row := func(w, impl string, bytes, ns, allocs float64) string {
-		return "Benchmark" + w + "/" + impl + "-2 1 " + ftoa(ns) + " ns/op " + ftoa(bytes) + " bytes/frame " + ftoa(ns) + " ns/frame " + ftoa(allocs) + " allocs/op\n"
+	row := func(w, impl string, bytes, ns, allocs, wrong float64) string {
+		return "Benchmark" + w + "/" + impl + "-2 1 " + ftoa(ns) + " ns/op " + ftoa(bytes) + " bytes/frame " + ftoa(ns) + " ns/frame " +
+			ftoa(wrong) + " oracle-bad " + ftoa(wrong) + " oracle-unsynced " + ftoa(allocs) + " allocs/op\n"
 	}
-	good := row("W1/80x24", "quire", 40, 10, 0) + row("W1/80x24", "tcell", 100, 50, 9) + row("W1/80x24", "uv", 60, 20, 3) +
-		row("W2IdleTick/unchanged/80x24", "quire", 0, 5, 0) + row("W2IdleTick/unchanged/80x24", "tcell", 28, 9, 1) + row("W2IdleTick/unchanged/80x24", "uv", 0, 8, 1)
-	bad := row("W1/80x24", "quire", 90, 30, 2) + row("W1/80x24", "tcell", 100, 50, 9) + row("W1/80x24", "uv", 60, 20, 3) +
-		row("W2IdleTick/unchanged/80x24", "quire", 16, 5, 0) + row("W2IdleTick/unchanged/80x24", "tcell", 28, 9, 1) + row("W2IdleTick/unchanged/80x24", "uv", 0, 8, 1)
+	good := row("W1/80x24", "quire", 40, 10, 0, 0) + row("W1/80x24", "tcell", 100, 50, 9, 0) + row("W1/80x24", "uv", 60, 20, 3, 0) +
+		row("W2IdleTick/unchanged/80x24", "quire", 0, 5, 0, 0) + row("W2IdleTick/unchanged/80x24", "tcell", 28, 9, 1, 0) + row("W2IdleTick/unchanged/80x24", "uv", 0, 8, 1, 0)
+	bad := row("W1/80x24", "quire", 90, 30, 2, 3) + row("W1/80x24", "tcell", 100, 50, 9, 0) + row("W1/80x24", "uv", 60, 20, 3, 0) +
+		row("W2IdleTick/unchanged/80x24", "quire", 16, 5, 0, 0) + row("W2IdleTick/unchanged/80x24", "tcell", 28, 9, 1, 0) + row("W2IdleTick/unchanged/80x24", "uv", 0, 8, 1, 0)
 	tests := []struct {
 		name string
 		in   string
 		want []string // PASS / FAIL / n/a per render target, in order
 	}{
-		{"all met", good, []string{"PASS", "PASS", "PASS", "PASS", "PASS", "PASS"}},
-		{"all missed", bad, []string{"FAIL", "FAIL", "FAIL", "FAIL", "FAIL", "FAIL"}},
-		{"nothing to judge", row("W9/80x24", "tcell", 1, 1, 1), []string{"n/a", "n/a", "n/a", "n/a", "n/a", "n/a"}},
+		{"all met", good, []string{"PASS", "PASS", "PASS", "PASS", "PASS", "PASS", "PASS", "PASS"}},
+		{"all missed", bad, []string{"FAIL", "FAIL", "FAIL", "FAIL", "FAIL", "FAIL", "FAIL", "FAIL"}},
+		{"nothing to judge", row("W9/80x24", "tcell", 1, 1, 1, 0), []string{"n/a", "n/a", "n/a", "n/a", "n/a", "n/a", "n/a", "n/a"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
