@@ -1,0 +1,157 @@
+package app
+
+import (
+	"bytes"
+	"context"
+	"io"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/quire-sh/quire/engine/event"
+	"github.com/quire-sh/quire/render"
+	"github.com/quire-sh/quire/render/rendertest"
+	"github.com/quire-sh/quire/scrollback"
+	"github.com/quire-sh/quire/term"
+)
+
+// fakeTerm records every frame the loop writes.
+type fakeTerm struct {
+	events chan term.Event
+	w, h   int
+	mu     sync.Mutex
+	frames [][]byte
+	copied []string
+}
+
+func newFakeTerm(w, h int) *fakeTerm {
+	return &fakeTerm{events: make(chan term.Event, 64), w: w, h: h}
+}
+
+func (f *fakeTerm) Events() <-chan term.Event { return f.events }
+func (f *fakeTerm) Size() (int, int)          { return f.w, f.h }
+func (f *fakeTerm) Writer() io.Writer         { return f }
+func (f *fakeTerm) Pending() int              { return 0 }
+func (f *fakeTerm) Caps() term.Caps           { return term.Caps{Colors: render.Color256, Hyperlinks: true} }
+func (f *fakeTerm) SetAltScreen(bool) error   { return nil }
+func (f *fakeTerm) SetMouse(bool) error       { return nil }
+func (f *fakeTerm) HandOff(fn func() error) error {
+	return fn()
+}
+func (f *fakeTerm) Suspend() error { return nil }
+func (f *fakeTerm) Copy(s string) error {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.copied = append(f.copied, s)
+	return nil
+}
+func (f *fakeTerm) CursorPosition(time.Duration) (int, int, error) { return 0, 0, nil }
+
+func (f *fakeTerm) Write(p []byte) (int, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.frames = append(f.frames, append([]byte(nil), p...))
+	return len(p), nil
+}
+
+func (f *fakeTerm) frameCount() int {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return len(f.frames)
+}
+
+func (f *fakeTerm) all() []byte {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return bytes.Join(f.frames, nil)
+}
+
+// fakeSession is a session whose events the test sends.
+type fakeSession struct {
+	events    chan event.Event
+	mu        sync.Mutex
+	submitted []string
+}
+
+func (s *fakeSession) Events() <-chan event.Event { return s.events }
+func (s *fakeSession) Submit(text string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.submitted = append(s.submitted, text)
+}
+func (s *fakeSession) Cancel()                               {}
+func (s *fakeSession) Answer(string, event.Decision, string) {}
+func (s *fakeSession) Compact(string)                        {}
+func (s *fakeSession) Close()                                {}
+
+func runTestLoop(t *testing.T, minimal bool) (*fakeTerm, *fakeSession, *Model, func()) {
+	t.Helper()
+	ft := newFakeTerm(60, 16)
+	fs := &fakeSession{events: make(chan event.Event, 64)}
+	tr := scrollback.New(scrollback.Options{Width: 60, Height: 16})
+	m := NewModel(tr, nil, Status{Model: "m", Sandbox: "workspace", Approval: "ask"}, minimal)
+	loop := NewLoop(m, ft, fs, LoopOptions{})
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- loop.Run(ctx) }()
+	return ft, fs, m, func() {
+		cancel()
+		if err := <-done; err != nil && err != context.Canceled {
+			t.Errorf("loop: %v", err)
+		}
+	}
+}
+
+func waitUntil(t *testing.T, what string, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(5 * time.Second)
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatalf("timed out waiting for %s", what)
+		}
+		time.Sleep(2 * time.Millisecond)
+	}
+}
+
+func TestIdleLoopWritesNothing(t *testing.T) {
+	ft, _, _, stop := runTestLoop(t, false)
+	defer stop()
+	waitUntil(t, "the first frame", func() bool { return ft.frameCount() > 0 })
+	time.Sleep(30 * time.Millisecond) // let any deferred draw land
+	n := ft.frameCount()
+	time.Sleep(300 * time.Millisecond)
+	if got := ft.frameCount(); got != n {
+		t.Fatalf("an idle quire wrote %d frames in 300 ms", got-n)
+	}
+}
+
+func TestTypedKeysReachTheScreen(t *testing.T) {
+	ft, fs, _, stop := runTestLoop(t, false)
+	defer stop()
+	waitUntil(t, "the first frame", func() bool { return ft.frameCount() > 0 })
+	for _, r := range "hello" {
+		ft.events <- term.KeyEvent{Key: term.KeyRune, Rune: r}
+	}
+	ft.events <- term.KeyEvent{Key: term.KeyEnter}
+	waitUntil(t, "the submit", func() bool {
+		fs.mu.Lock()
+		defer fs.mu.Unlock()
+		return len(fs.submitted) == 1
+	})
+	if fs.submitted[0] != "hello" {
+		t.Fatalf("submitted %q", fs.submitted)
+	}
+	fs.events <- event.Event{Kind: event.UserMessage, Turn: 1, Text: "hello"}
+	fs.events <- event.Event{Kind: event.TurnStarted, Turn: 1}
+	fs.events <- event.Event{Kind: event.AssistantDelta, Turn: 1, Text: "world, streamed"}
+	fs.events <- event.Event{Kind: event.TurnEnded, Turn: 1, End: &event.TurnEnd{State: event.TurnCompleted}}
+	waitUntil(t, "the answer on screen", func() bool {
+		oracle := rendertest.NewOracle(60, 16)
+		oracle.Write(ft.all())
+		return strings.Contains(strings.Join(oracle.ScreenText(), "\n"), "world, streamed")
+	})
+	if err := rendertest.CheckSync(ft.all()); err != nil {
+		t.Fatal(err)
+	}
+}
