@@ -54,6 +54,11 @@
 //     run of four or more blanks with ECH when the ECH plus the move past
 //     it beats spaces. Erases use a pen with the blanks' background and no
 //     reverse, underline or strikethrough, and never carry a link.
+//   - Shifts: when a row's change is k cells inserted or deleted (typing
+//     in the middle of the prompt), ICH or DCH moves the rest of the row
+//     and only the new cells are drawn, if that is shorter. Rows whose
+//     shifted part holds wide or multi-code-point clusters are redrawn
+//     instead, since terminals disagree on shifting those.
 //   - Links: consecutive cells with one target are one OSC 8 wrapper with
 //     an id= that is stable for the URL, so a link split across rows or
 //     frames is one link; the link is closed before erases and at the end

@@ -26,6 +26,9 @@ type encoder struct {
 	// in one style.
 	lastRaw, lastAdapted Style
 	stats                Stats
+	// Scratch space for pricing a shift (shift.go).
+	shiftRow   []Cell
+	shiftBytes []byte
 }
 
 func newEncoder(width, height int, opts Options) encoder {
@@ -356,6 +359,17 @@ func (e *encoder) encodeRow(y int, old, want []Cell) int {
 	for old[last] == want[last] {
 		last--
 	}
+	if last-x >= minShiftSpan {
+		if n, ok := e.tryShift(y, x, last, old, want); ok {
+			return n
+		}
+	}
+	return e.drawRow(y, x, last, old, want)
+}
+
+// drawRow is encodeRow once the changed span [x, last] is known.
+func (e *encoder) drawRow(y, x, last int, old, want []Cell) int {
+	w := len(want)
 	// tail is where the run of erasable blanks in one background that
 	// ends the row begins.
 	tail := w

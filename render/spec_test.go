@@ -450,3 +450,38 @@ func TestScrollDetectedWithoutHint(t *testing.T) {
 		t.Fatalf("detected scroll cost %d bytes, hinted %d", detected, hinted)
 	}
 }
+
+// Typing in the middle of a line shifts the rest with ICH; deleting
+// shifts it back with DCH; both cost a few bytes instead of the tail.
+func TestInsertAndDeleteShiftTheRow(t *testing.T) {
+	o := rendertest.NewOracle(40, 2)
+	out := &writes{}
+	s := render.NewScreen(ioMulti(o, out), 40, 2, plainOpts)
+	prompt := func(text string) *render.Buffer {
+		b := render.NewBuffer(40, 2)
+		b.SetString(0, 0, "› ", render.Style{Fg: render.ANSI(6)}, "")
+		b.SetString(2, 0, text, render.Style{}, "")
+		return b
+	}
+	for i, tc := range []struct {
+		text, shift string
+	}{
+		{"fix the renderer tests please", ""},
+		{"fix the new renderer tests please", "\x1b[4@"},
+		{"fix the renderer tests please", "\x1b[4P"},
+	} {
+		want := prompt(tc.text)
+		s.Back().CopyFrom(want)
+		st := flush(t, s)
+		if d := o.Diff(want); d != "" {
+			t.Fatalf("step %d:\n%s", i, d)
+		}
+		if tc.shift == "" {
+			continue
+		}
+		body := frameBody(t, out.last())
+		if !strings.Contains(body, tc.shift) || st.Shifts != 1 || len(body) > 16 {
+			t.Fatalf("step %d: frame %q, want a shift %q", i, body, tc.shift)
+		}
+	}
+}

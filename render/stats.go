@@ -16,6 +16,7 @@ type Stats struct {
 	Moves         int // cursor positioning: CUP, CHA, VPA, CUU/CUD/CUF/CUB, CR, LF, BS, RI used to move
 	SGR           int // style transitions
 	Erases        int // EL and ECH
+	Shifts        int // ICH and DCH
 	Clears        int // ED (2J, 3J, J)
 	ScrollRegions int // DECSTBM set or reset
 	Scrolls       int // SU, SD, and LF or RI used to scroll a region
@@ -32,6 +33,7 @@ func (s *Stats) Add(o Stats) {
 	s.Moves += o.Moves
 	s.SGR += o.SGR
 	s.Erases += o.Erases
+	s.Shifts += o.Shifts
 	s.Clears += o.Clears
 	s.ScrollRegions += o.ScrollRegions
 	s.Scrolls += o.Scrolls
