@@ -33,8 +33,9 @@ var nonInteractiveEnv = []string{
 
 // CommandEnv returns the environment for a command run under p: base
 // (usually os.Environ()) without the dropped variables, with the
-// non-interactive settings above, and, under strict, without variables
-// that look like credentials.
+// non-interactive settings above, under strict without variables that look
+// like credentials, and with every tool cache p could not write moved into
+// quire's own cache (CacheRoot; see the package documentation).
 func CommandEnv(base []string, p Profile) []string {
 	override := map[string]bool{}
 	for _, kv := range nonInteractiveEnv {
@@ -51,5 +52,5 @@ func CommandEnv(base []string, p Profile) []string {
 		}
 		out = append(out, kv)
 	}
-	return append(out, nonInteractiveEnv...)
+	return append(redirectCaches(out, p), nonInteractiveEnv...)
 }
