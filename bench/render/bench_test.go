@@ -16,6 +16,7 @@ func TestMain(m *testing.M) {
 func BenchmarkW1StreamAppend(b *testing.B) {
 	for _, s := range Sizes {
 		benchWorkload(b, StreamAppend(s, false))
+		benchWorkload(b, StreamInline(s))
 	}
 }
 

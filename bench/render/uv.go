@@ -94,19 +94,7 @@ func (d *uvDriver) Draw(f *Frame) error {
 		}
 	}
 	if len(f.Insert) > 0 {
-		d.insert.Reset()
-		for i, r := range f.Insert {
-			if i > 0 {
-				d.insert.WriteByte('\n')
-			}
-			line := d.rows[r.ID]
-			end := len(line)
-			for end > 0 && (line[end-1].Equal(&uv.EmptyCell) || line[end-1].IsZero()) {
-				end--
-			}
-			d.insert.WriteString(line[:end].Render())
-		}
-		d.r.PrependString(d.buf, d.insert.String())
+		d.r.PrependString(d.buf, insertText(&d.insert, d.rows, f.Insert))
 	}
 	for y, r := range f.Rows {
 		line := d.rows[r.ID]
@@ -219,19 +207,7 @@ func (d *uvScreenDriver) Draw(f *Frame) error {
 		d.w, d.h = f.Width, len(f.Rows)
 	}
 	if len(f.Insert) > 0 {
-		d.insert.Reset()
-		for i, r := range f.Insert {
-			if i > 0 {
-				d.insert.WriteByte('\n')
-			}
-			line := d.rows[r.ID]
-			end := len(line)
-			for end > 0 && (line[end-1].Equal(&uv.EmptyCell) || line[end-1].IsZero()) {
-				end--
-			}
-			d.insert.WriteString(line[:end].Render())
-		}
-		if err := d.s.InsertAbove(d.insert.String()); err != nil {
+		if err := d.s.InsertAbove(insertText(&d.insert, d.rows, f.Insert)); err != nil {
 			return err
 		}
 	}
@@ -249,3 +225,26 @@ func (d *uvScreenDriver) Draw(f *Frame) error {
 }
 
 func (d *uvScreenDriver) Close() error { return nil }
+
+// insertText is rows as uv takes lines to put above the live region: each
+// rendered with uv's own line encoder, trailing blanks dropped, joined by
+// newlines. uv ignores an empty string, so a batch that is one blank line
+// is sent as a single space.
+func insertText(b *strings.Builder, native []uv.Line, rows []*Row) string {
+	b.Reset()
+	for i, r := range rows {
+		if i > 0 {
+			b.WriteByte('\n')
+		}
+		line := native[r.ID]
+		end := len(line)
+		for end > 0 && (line[end-1].Equal(&uv.EmptyCell) || line[end-1].IsZero()) {
+			end--
+		}
+		b.WriteString(line[:end].Render())
+	}
+	if b.Len() == 0 {
+		return " "
+	}
+	return b.String()
+}

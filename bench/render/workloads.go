@@ -2,6 +2,7 @@ package renderbench
 
 import (
 	"fmt"
+	"math/rand/v2"
 
 	"github.com/quire-sh/quire/render"
 )
@@ -18,6 +19,7 @@ var Sizes = []Size{{200, 50}, {80, 24}}
 func Workloads(s Size) []*Workload {
 	return []*Workload{
 		StreamAppend(s, false),
+		StreamInline(s),
 		IdleTick(s),
 		Unchanged(s),
 		Scroll(s, 1),
@@ -69,6 +71,44 @@ func (c chrome) lines(spans [][]render.Span) []*Row {
 	return rows
 }
 
+// stream lays a reply out token by token: rows that are finished, and
+// the row still being written.
+type stream struct {
+	b        *builder
+	width    int
+	finished []*Row
+	cur      []render.Span
+	curW     int
+}
+
+func (st *stream) add(t token) {
+	if t.Break {
+		st.finished = append(st.finished, st.b.row(st.width, render.Style{}, st.cur...), st.b.blank(st.width))
+		st.cur, st.curW = nil, 0
+		return
+	}
+	var done [][]render.Span
+	st.cur, st.curW, done = appendToken(st.cur, st.curW, nil, t.Span, st.width)
+	for _, l := range done {
+		st.finished = append(st.finished, st.b.row(st.width, render.Style{}, l...))
+	}
+}
+
+// current is the row being written, as a new row.
+func (st *stream) current() *Row { return st.b.row(st.width, render.Style{}, st.cur...) }
+
+// replyPeriod returns tokens that repeat seamlessly: whole paragraphs
+// (ending on a break, so each period starts on a fresh row) filling at
+// least rows rows at width.
+func replyPeriod(width, rows int, tokens func(*rand.Rand, int) []token) []token {
+	rng := newRNG(1)
+	var period []token
+	for len(wrapTokens(period, width)) < rows {
+		period = append(period, tokens(rng, 1)...)
+	}
+	return period
+}
+
 // StreamAppend (W1, and W6 with wide) streams a reply one token per frame
 // into the bottom of a full-screen transcript that follows the tail, with
 // a spinner and a token count in the status row. The reply's text repeats
@@ -76,7 +116,7 @@ func (c chrome) lines(spans [][]render.Span) []*Row {
 // screen, so the loop is seamless: the frame after the last equals the
 // first.
 func StreamAppend(s Size, wide bool) *Workload {
-	name, note := "W1StreamAppend/"+s.String(), "one token per frame, tail-follow, spinner"
+	name, note := "W1StreamAppend/fullscreen/"+s.String(), "one token per frame, tail-follow, spinner"
 	tokens := proseTokens
 	if wide {
 		name, note = "W6Wide/stream/"+s.String(), "W1 with CJK and emoji tokens"
@@ -85,48 +125,68 @@ func StreamAppend(s Size, wide bool) *Workload {
 	b := newBuilder(name, FullScreen, note)
 	c := chrome{b, s.W}
 	view := s.H - 3
-	rng := newRNG(1)
-	var period []token
-	for len(wrapTokens(period, s.W)) < view+2 {
-		period = append(period, tokens(rng, 1)...)
-	}
+	period := replyPeriod(s.W, view+2, tokens)
 	header, prompt := c.header("streaming"), c.prompt()
-
-	var finished []*Row
-	var cur []render.Span
-	curW := 0
+	st := &stream{b: b, width: s.W}
 	shown := 0
-	var pending ScrollHint
-	for p := 0; p < 2; p++ {
+	for p := range 2 {
 		for j, t := range period {
-			if t.Break {
-				finished = append(finished, b.row(s.W, render.Style{}, cur...), b.blank(s.W))
-				cur, curW = nil, 0
-			} else {
-				var done [][]render.Span
-				cur, curW, done = appendToken(cur, curW, nil, t.Span, s.W)
-				for _, l := range done {
-					finished = append(finished, b.row(s.W, render.Style{}, l...))
-				}
+			st.add(t)
+			var hint ScrollHint
+			if d := len(st.finished) + 1 - shown; d > 0 && shown > 0 {
+				hint = ScrollHint{Top: 1, Bottom: 1 + view, N: d}
 			}
-			all := len(finished) + 1
-			if d := all - shown; d > 0 && shown > 0 {
-				pending = ScrollHint{Top: 1, Bottom: 1 + view, N: d}
-			}
-			shown = all
+			shown = len(st.finished) + 1
 			if p == 0 {
-				pending = ScrollHint{} // only the recorded period's hints count
-				continue
+				continue // the first period only builds the history the view shows
 			}
 			rows := make([]*Row, 0, s.H)
 			rows = append(rows, header)
-			rows = append(rows, finished[len(finished)-(view-1):]...)
-			rows = append(rows, b.row(s.W, render.Style{}, cur...))
-			rows = append(rows,
+			rows = append(rows, st.finished[len(st.finished)-(view-1):]...)
+			rows = append(rows, st.current(),
 				c.status(j, fmt.Sprintf("Streaming · %d tokens · %.1fs", j, float64(j)/10)),
 				prompt)
 			f := b.frame(s.W, s.H, rows)
-			f.Scroll, pending = pending, ScrollHint{}
+			f.Scroll = hint
+			b.w.Frames = append(b.w.Frames, f)
+		}
+	}
+	return b.done()
+}
+
+// StreamInline (W1, inline) streams a reply one token per frame into an
+// inline live region that shows the reply's last rows, a status row and
+// the prompt; each row that leaves the top of the live region is inserted
+// into history above it, so the reply ends up in the terminal's
+// scrollback. The prologue is the live region as the first period left
+// it, drawn at the top of an empty terminal.
+func StreamInline(s Size) *Workload {
+	const tail = 6 // rows of the reply the live region shows
+	b := newBuilder("W1StreamAppend/inline/"+s.String(), Inline, "one token per frame into an inline live region; finished rows to scrollback")
+	c := chrome{b, s.W}
+	period := replyPeriod(s.W, tail+2, proseTokens)
+	prompt := c.prompt()
+	st := &stream{b: b, width: s.W}
+	committed := 0
+	for p := range 2 {
+		for j, t := range period {
+			st.add(t)
+			leave := len(st.finished) - (tail - 1) // rows that belong in history now
+			live := func() []*Row {
+				rows := append([]*Row{}, st.finished[leave:]...)
+				return append(rows, st.current(),
+					c.status(j, fmt.Sprintf("Streaming · %d tokens · %.1fs", j, float64(j)/10)), prompt)
+			}
+			if p == 0 {
+				committed = max(leave, 0)
+				if j == len(period)-1 {
+					b.w.Prologue = []Frame{b.frame(s.W, s.H, live())}
+				}
+				continue
+			}
+			f := b.frame(s.W, s.H, live())
+			f.Insert = st.finished[committed:leave]
+			committed = leave
 			b.w.Frames = append(b.w.Frames, f)
 		}
 	}
