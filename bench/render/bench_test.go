@@ -6,10 +6,15 @@ import (
 	"testing"
 )
 
-// TestMain pins the locale: tcell draws non-ASCII as '?' unless the
-// locale says UTF-8, and a benchmark must not depend on the user's shell.
+// TestMain pins the environment tcell reads, so that results do not
+// depend on the user's shell: a UTF-8 locale (otherwise tcell draws
+// non-ASCII as '?'), and none of the variables that make it drop colour
+// (NO_COLOR, TCELL_TRUECOLOR=disable) or the alternate screen.
 func TestMain(m *testing.M) {
 	os.Setenv("LC_ALL", "C.UTF-8")
+	for _, v := range []string{"NO_COLOR", "TCELL_TRUECOLOR", "TCELL_ALTSCREEN", "LINES", "COLUMNS"} {
+		os.Unsetenv(v)
+	}
 	os.Exit(m.Run())
 }
 

@@ -13,7 +13,8 @@ import (
 // tcell v2 drives a terminfo screen. It has no inline mode: it always owns
 // the alternate screen. Its terminfo screen talks to a tcell.Tty; the fake
 // one here reports a fixed size, reads nothing, and sends writes to the
-// counter. Show writes each frame as one write.
+// counter. Show writes a frame in one write and the closing
+// synchronized-update sequence in a second.
 
 func tcellImpl() Impl {
 	return Impl{
