@@ -100,3 +100,60 @@ func TestInlineInsertTechniques(t *testing.T) {
 		t.Fatalf("terminal holds %q, want %q", got, want)
 	}
 }
+
+// After something else drew on the terminal, Invalidate makes the next
+// frame redraw everything from a known state.
+func TestScreenInvalidate(t *testing.T) {
+	o := rendertest.NewOracle(20, 4)
+	s := render.NewScreen(o, 20, 4, plainOpts)
+	want := render.NewBuffer(20, 4)
+	want.SetString(0, 1, "transcript", render.Style{Fg: render.ANSI(2)}, "")
+	s.Back().CopyFrom(want)
+	flush(t, s)
+	o.Write([]byte("\x1b[31;4m\x1b]8;;http://junk\agarbage\r\nmore\x1b[?25h"))
+	s.Invalidate()
+	s.Back().CopyFrom(want)
+	flush(t, s)
+	if d := o.Diff(want); d != "" {
+		t.Fatal(d)
+	}
+	if _, _, vis := o.Cursor(); vis {
+		t.Fatal("cursor left visible")
+	}
+}
+
+// After a child process printed below the live region, Reanchor at the
+// row the cursor ended on redraws the region there; the child's output
+// and the earlier history stay.
+func TestInlineReanchor(t *testing.T) {
+	o := rendertest.NewOracle(20, 8)
+	v := render.NewInline(o, 20, 8, 0, plainOpts)
+	v.InsertAbove(render.Plain("history", render.Style{}))
+	v.SetLiveHeight(1)
+	v.Live().SetString(0, 0, "› prompt", render.Style{}, "")
+	if _, err := v.Flush(); err != nil {
+		t.Fatal(err)
+	}
+	// The app leaves the region (as for a suspend), a child prints two
+	// lines, and the cursor ends on row 4.
+	v.SetLiveHeight(0)
+	if _, err := v.Flush(); err != nil {
+		t.Fatal(err)
+	}
+	o.Write([]byte("\x1b[1m$ make\r\nok\r\n"))
+	_, row, _ := o.Cursor()
+	v.Reanchor(row)
+	v.SetLiveHeight(1)
+	v.Live().SetString(0, 0, "› prompt", render.Style{}, "")
+	if _, err := v.Flush(); err != nil {
+		t.Fatal(err)
+	}
+	if got := strings.Join(o.ScreenText()[:4], "|"); got != "history|$ make|ok|› prompt" {
+		t.Fatalf("screen %q", got)
+	}
+	live := render.NewBuffer(20, 1)
+	live.SetString(0, 0, "› prompt", render.Style{}, "")
+	if d := o.DiffAt(3, live); d != "" {
+		t.Fatal(d)
+	}
+}

@@ -39,6 +39,16 @@ func newEncoder(width, height int, opts Options) encoder {
 	}
 }
 
+// forget writes a pen reset and a link close, for when something else
+// has written to the terminal and its state is unknown.
+func (e *encoder) forget() {
+	e.buf = append(e.buf, "\x1b]8;;\a\x1b[m"...)
+	e.stats.SGR++
+	e.stats.Links++
+	e.pen, e.link = Style{}, ""
+	e.cx, e.cy = -1, -1
+}
+
 func (e *encoder) adapt(st Style) Style {
 	if st != e.lastRaw {
 		e.lastRaw, e.lastAdapted = st, adaptStyle(st, e.colors)

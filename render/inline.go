@@ -30,6 +30,7 @@ type Inline struct {
 	started  bool
 	purge    bool
 	reanchor bool
+	invalid  bool // the terminal's pen and cursor are unknown
 }
 
 // NewInline returns an inline viewport for a terminal of the given width
@@ -130,13 +131,14 @@ func (v *Inline) Resize(width, screenHeight int) {
 }
 
 // Reanchor tells the viewport that its region now starts at screen row
-// row and that the terminal's content from there down is unknown (after a
-// child process ran in the terminal, say). The next Flush clears from that
-// row down and redraws the region.
+// row and that the terminal's content from there down, its pen and its
+// cursor are unknown (after a child process ran in the terminal, say).
+// The next Flush resets the pen, clears from that row down and redraws
+// the region.
 func (v *Inline) Reanchor(row int) {
 	v.top = min(max(row, 0), v.screenH-1)
 	v.enc.cx, v.enc.cy = -1, -1
-	v.reanchor = true
+	v.reanchor, v.invalid = true, true
 }
 
 // Flush writes the queued lines above the live region and the live
@@ -159,6 +161,11 @@ func (v *Inline) Flush() (Stats, error) {
 		v.front.Resize(v.width, 0)
 		v.purge, v.reanchor, v.started = false, false, true
 	case !v.started || v.reanchor:
+		if v.invalid {
+			e.forget()
+			v.visible = true
+			v.invalid = false
+		}
 		// Claim the rows from the region down: whatever they showed is
 		// not ours to keep.
 		e.moveTo(0, v.top)

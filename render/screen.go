@@ -34,6 +34,7 @@ type Screen struct {
 	visible bool // the terminal's cursor visibility
 	entered bool
 	repaint bool
+	invalid bool // the terminal's pen and cursor are unknown
 	hint    scrollHint
 	raw     []byte
 	// Row hashes of the front and back, for finding scrolled rows when
@@ -93,6 +94,13 @@ func (s *Screen) Resize(width, height int) {
 	s.repaint = true
 }
 
+// Invalidate declares the terminal's screen, pen and cursor unknown
+// (after a child process drew on it, say): the next Flush resets the pen,
+// clears the screen and redraws everything, inside its one bracket.
+func (s *Screen) Invalidate() {
+	s.repaint, s.invalid = true, true
+}
+
 // Flush writes the difference between the previous frame and Back as one
 // Write wrapped in a synchronized-update bracket, then blanks Back. An
 // unchanged frame with an unchanged cursor writes nothing.
@@ -104,6 +112,11 @@ func (s *Screen) Flush() (Stats, error) {
 		e.buf = append(e.buf, "\x1b[?1049h"...)
 		e.stats.Modes++
 		s.entered, s.repaint = true, true
+	}
+	if s.invalid {
+		e.forget()
+		s.visible = true
+		s.invalid = false
 	}
 	if s.repaint {
 		e.readyErase(DefaultColor)
