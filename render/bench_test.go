@@ -232,3 +232,28 @@ func TestSteadyStateFramesDoNotAllocate(t *testing.T) {
 		}
 	}
 }
+
+// The inline viewport's steady state (a line inserted and the live
+// region redrawn every frame) allocates nothing either.
+func TestInlineSteadyStateDoesNotAllocate(t *testing.T) {
+	v := render.NewInline(io.Discard, 80, 24, 0, render.Options{Colors: render.ColorTrue, Hyperlinks: true})
+	v.SetLiveHeight(3)
+	d := newFrameDrawer(80, 24)
+	i := 0
+	frame := func() {
+		i++
+		v.InsertAbove(d.lines[i%len(d.lines)])
+		v.Live().SetString(1, 1, spinner[i%len(spinner)], render.Style{Fg: render.ANSI(5)}, "")
+		v.Live().SetString(0, 0, streamText[:i%60], render.Style{}, "")
+		v.Live().SetString(0, 2, "› Ask anything", dimStyle, "")
+		if _, err := v.Flush(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for range 30 {
+		frame()
+	}
+	if n := testing.AllocsPerRun(100, frame); n != 0 {
+		t.Errorf("%v allocations per inline frame", n)
+	}
+}

@@ -18,6 +18,7 @@ type encoder struct {
 	link   string // the open OSC 8 target, "" when none
 	colors ColorLevel
 	links  bool
+	noBCE  bool
 	ids    *linkIDs
 	// scrolling is set while a scroll region is active: LF and RI would
 	// scroll it, so they are not used to move.
@@ -34,9 +35,16 @@ type encoder struct {
 func newEncoder(width, height int, opts Options) encoder {
 	return encoder{
 		width: width, height: height, cx: -1, cy: -1,
-		colors: opts.Colors, links: opts.Hyperlinks, ids: &linkIDs{},
+		colors: opts.Colors, links: opts.Hyperlinks, noBCE: opts.NoBCE, ids: &linkIDs{},
 		lastAdapted: adaptStyle(Style{}, opts.Colors),
 	}
+}
+
+// erasable reports whether an erase can produce c on this terminal:
+// c is a plain blank, and its background is the default or the terminal
+// erases in the current background (BCE).
+func (e *encoder) erasable(c *Cell) bool {
+	return erasable(c) && (!e.noBCE || c.Style.Bg == DefaultColor)
 }
 
 // forget writes a pen reset and a link close, for when something else
@@ -383,9 +391,9 @@ func (e *encoder) drawRow(y, x, last int, old, want []Cell) int {
 	// tail is where the run of erasable blanks in one background that
 	// ends the row begins.
 	tail := w
-	if erasable(&want[w-1]) {
+	if e.erasable(&want[w-1]) {
 		bg := want[w-1].Style.Bg
-		for tail > 0 && erasable(&want[tail-1]) && want[tail-1].Style.Bg == bg {
+		for tail > 0 && e.erasable(&want[tail-1]) && want[tail-1].Style.Bg == bg {
 			tail--
 		}
 	}
@@ -405,7 +413,7 @@ func (e *encoder) drawRow(y, x, last int, old, want []Cell) int {
 		if x >= tail && e.tryEraseLine(x, y, old, want) {
 			return changed + countChanged(old[x:], want[x:])
 		}
-		if erasable(c) {
+		if e.erasable(c) {
 			if n := e.tryEraseChars(x, y, tail, old, want); n > 0 {
 				changed += countChanged(old[x:x+n], want[x:x+n])
 				x += n
@@ -519,7 +527,7 @@ func (e *encoder) tryEraseChars(x, y, tail int, old, want []Cell) int {
 	bg := want[x].Style.Bg
 	end := x
 	lastChanged := x
-	for end < tail && erasable(&want[end]) && want[end].Style.Bg == bg {
+	for end < tail && e.erasable(&want[end]) && want[end].Style.Bg == bg {
 		if old[end] != want[end] {
 			lastChanged = end
 		}

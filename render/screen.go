@@ -12,6 +12,10 @@ type Options struct {
 	Colors ColorLevel
 	// Hyperlinks enables OSC 8; without it links are dropped on output.
 	Hyperlinks bool
+	// NoBCE says the terminal erases to its default background whatever
+	// the current one (terminfo's bce is missing): runs of blanks in
+	// another background are then drawn, never erased.
+	NoBCE bool
 }
 
 const (

@@ -21,7 +21,7 @@ func TestScreenMatchesOracle(t *testing.T) {
 		links := rapid.Bool().Draw(t, "links")
 		o := rendertest.NewOracle(w, h)
 		o.Colors, o.Hyperlinks = level, links
-		s := render.NewScreen(o, w, h, render.Options{Colors: level, Hyperlinks: links})
+		s := render.NewScreen(o, w, h, render.Options{Colors: level, Hyperlinks: links, NoBCE: rapid.Bool().Draw(t, "nobce")})
 		want := render.NewBuffer(w, h)
 		frames := rapid.IntRange(1, 12).Draw(t, "frames")
 		for f := range frames {

@@ -485,3 +485,19 @@ func TestInsertAndDeleteShiftTheRow(t *testing.T) {
 		}
 	}
 }
+
+// Without BCE, blanks in a colour are drawn, never erased; with it, a
+// trailing run of them is one EL.
+func TestEraseNeedsBCE(t *testing.T) {
+	for _, noBCE := range []bool{false, true} {
+		out := &writes{}
+		s := render.NewScreen(out, 40, 1, render.Options{Colors: render.ColorTrue, NoBCE: noBCE})
+		s.Back().Fill(0, 0, 40, 1, render.Style{Bg: render.ANSI(4)})
+		s.Back().SetString(0, 0, "title", render.Style{Bg: render.ANSI(4)}, "")
+		flush(t, s)
+		body := frameBody(t, out.last())
+		if erased := strings.Contains(body, "\x1b[K"); erased == noBCE {
+			t.Errorf("NoBCE=%v: frame %q", noBCE, body)
+		}
+	}
+}
