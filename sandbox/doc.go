@@ -22,14 +22,62 @@
 //     one with read, write and deny lists and a network switch. Entries
 //     are plain paths; globs and control characters are refused.
 //
-// Toolchains that keep caches in the home directory (GOCACHE, ~/.cache,
-// ~/.npm, ~/.cargo) cannot write them under workspace, read-only or
-// strict: add those trees to a custom profile's write list, or point the
-// cache at a temp dir.
-//
 // In every enforced profile the repository's hooks and config
 // (.git/hooks, .git/config) and quire's configuration directory are
 // never writable.
+//
+// # Tool caches
+//
+// Build tools cache in the home directory (~/.cache/go-build, ~/go/pkg/mod,
+// ~/.npm, ~/.cache/pip, ~/.cargo), which no enforced profile may write.
+// Those caches are deliberately not opened to commands: a command could
+// plant objects there that builds run outside the sandbox would later
+// trust. Instead CommandEnv points the tools at quire-owned caches under
+// CacheRoot, $STATE/sandbox-cache:
+//
+//	XDG_CACHE_HOME    the root itself (every tool following XDG: yarn, uv, ...)
+//	GOCACHE           go-build
+//	GOMODCACHE        gomod, and GOFLAGS gains -modcacherw so the cache can be deleted
+//	npm_config_cache  npm (NPM_CONFIG_CACHE is replaced too)
+//	PIP_CACHE_DIR     pip
+//	CARGO_HOME        cargo
+//
+// A variable changes only when the location the tool would use (the
+// variable's value when it is an absolute path, for Go also a value set with
+// `go env -w`, else the tool's default) is not writable under the profile.
+// A GOCACHE in the working dir or in /tmp is thus kept under workspace and
+// moved under read-only; the off profile changes nothing.
+//
+// All enforced profiles share the root: each built-in one can write the
+// state dir, and sharing lets read-only and strict, which have no network,
+// build with modules a workspace command downloaded. The root is private
+// (0700) and nothing outside the sandbox runs from it, so what one command
+// plants there reaches only later sandboxed commands. A custom profile that
+// cannot write the state dir uses $TMPDIR/quire-UID/sandbox-cache instead,
+// but only if that directory belongs to this user and is closed to others;
+// otherwise the variables stay as they are. What follows from this:
+//
+//   - The first build inside the sandbox is cold, and modules are
+//     downloaded again (workspace) or missing (read-only and strict have no
+//     network) until a workspace command fetches them.
+//   - `go install` writes $GOBIN or $GOPATH/bin (~/go/bin), which stays
+//     unwritable: a sandboxed command must not replace a program the user
+//     runs outside it. Set GOBIN to a directory in the working dir or temp
+//     for such a command.
+//   - CARGO_HOME is more than a cache. Cargo still finds ~/.cargo/config.toml
+//     through the project's parent directories when the project is in the
+//     home directory, and rustup's proxies keep working (toolchains live
+//     in RUSTUP_HOME), but credentials.toml is out of sight, so publishing
+//     fails, and `cargo install` puts programs in the root's cargo/bin, off
+//     PATH.
+//   - A moved variable overrides the tool's own configuration files other
+//     than Go's (cache= in .npmrc, pip.conf); `pip install --user` still
+//     fails (~/.local is not writable), virtual environments work.
+//   - Caches other tools keep in the home directory (Gradle's ~/.gradle,
+//     Maven's ~/.m2, pnpm's store) are not moved: point them at a writable
+//     directory (GRADLE_USER_HOME, -Dmaven.repo.local), or, accepting the
+//     risk above, add them to a custom profile's write list.
+//   - Only Go trims its build cache; delete the root to reclaim space.
 //
 // # Enforcement
 //

@@ -25,7 +25,7 @@ var builtinDescriptions = map[string]string{
 	Off:       "no sandbox: commands and file tools may do anything you can",
 	Workspace: "read everything; write the working dir, temp dirs and quire's state dir; network open",
 	ReadOnly:  "read everything; write only temp dirs and quire's state dir; no child network",
-	Strict:    "read system paths and the working dir only; write the working dir and temp; no child network",
+	Strict:    "read system paths and the working dir only; write the working dir, temp dirs and quire's state dir; no child network",
 }
 
 // Profile is what a sandboxed command and the file tools may do. All paths
