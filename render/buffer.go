@@ -128,6 +128,9 @@ func (b *Buffer) SetString(x, y int, s string, st Style, link string) int {
 			continue
 		}
 		w = min(w, 2)
+		if len(g) > maxClusterBytes {
+			g = clipCluster(g)
+		}
 		if x+w > b.width {
 			break
 		}
@@ -212,4 +215,18 @@ func breakWide(row []Cell, x int) {
 		}
 		row[x] = Cell{Style: blankStyle(row[x].Style)}
 	}
+}
+
+// maxClusterBytes bounds one cell's grapheme: a base followed by
+// thousands of combining marks ("zalgo" text) would otherwise be
+// rewritten whole every time the cell changes.
+const maxClusterBytes = 64
+
+// clipCluster cuts g to at most maxClusterBytes at a code point boundary.
+func clipCluster(g string) string {
+	n := maxClusterBytes
+	for n > 0 && !utf8.RuneStart(g[n]) {
+		n--
+	}
+	return g[:n]
 }

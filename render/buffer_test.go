@@ -202,3 +202,15 @@ func TestSGRTransitions(t *testing.T) {
 		}
 	}
 }
+
+func TestHugeClusterIsClipped(t *testing.T) {
+	b := render.NewBuffer(3, 1)
+	zalgo := "a" + strings.Repeat("\u0301", 5000) + "b"
+	if used := b.SetString(0, 0, zalgo, render.Style{}, ""); used != 2 {
+		t.Fatalf("used %d", used)
+	}
+	c := b.Cell(0, 0)
+	if len(c.Grapheme) > 64 || !strings.HasPrefix(c.Grapheme, "a\u0301") || b.Cell(1, 0).Grapheme != "b" {
+		t.Fatalf("cells %q %q", c.Grapheme, b.Cell(1, 0).Grapheme)
+	}
+}
