@@ -60,31 +60,6 @@ func userDirsOf(env envList) userDirs {
 	return u
 }
 
-// readGoEnvFile reads the file `go env -w` writes: $GOENV, else
-// ${XDG_CONFIG_HOME:-~/.config}/go/env. Lines are NAME=VALUE, as the go
-// command parses them.
-func readGoEnvFile(env envList, home string) map[string]string {
-	file := env.get("GOENV")
-	switch {
-	case file == "off":
-		return nil
-	case file == "":
-		file = filepath.Join(env.absOr("XDG_CONFIG_HOME", filepath.Join(home, ".config")), "go", "env")
-	}
-	data, err := os.ReadFile(file)
-	if err != nil {
-		return nil
-	}
-	vals := map[string]string{}
-	for line := range strings.Lines(string(data)) {
-		name, val, ok := strings.Cut(strings.TrimRight(line, "\r\n"), "=")
-		if ok && name != "" && name[0] >= 'A' && name[0] <= 'Z' {
-			vals[name] = val
-		}
-	}
-	return vals
-}
-
 // redirectCaches moves every tool cache the command could not write under
 // p into quire's cache root (see CacheRoot): for each cache, the location
 // the tool would use (the variable's value when it is an absolute path,
@@ -117,11 +92,11 @@ func redirectCaches(env []string, p Profile) []string {
 		}
 		set = append(set, c.names[0]+"="+filepath.Join(root, c.sub))
 		if c.names[0] == "GOMODCACHE" {
-			// Module files are read-only by default, so nothing could
-			// delete the cache without this; `go clean -modcache` and
-			// rm -rf then work.
-			drop["GOFLAGS"] = true
-			set = append(set, "GOFLAGS="+withFlag(goValue(list, u, "GOFLAGS"), "-modcacherw"))
+			for _, kv := range goModuleEnv(list, u, where, p) {
+				name, _, _ := strings.Cut(kv, "=")
+				drop[name] = true
+				set = append(set, kv)
+			}
 		}
 	}
 	out := make([]string, 0, len(env)+len(set))
@@ -146,26 +121,6 @@ func (c toolCache) value(env envList, u userDirs) string {
 		return u.goEnv[c.names[0]]
 	}
 	return ""
-}
-
-// goValue is a go setting: the environment overrides the go/env file.
-func goValue(env envList, u userDirs, name string) string {
-	if v, ok := env.lookup(name); ok {
-		return v
-	}
-	return u.goEnv[name]
-}
-
-// withFlag adds flag to a GOFLAGS value unless it is already there.
-func withFlag(flags, flag string) string {
-	name := strings.TrimLeft(flag, "-")
-	for _, f := range strings.Fields(flags) {
-		// -x, --x and -x=false all mean the user already chose.
-		if f := strings.TrimLeft(f, "-"); f == name || strings.HasPrefix(f, name+"=") {
-			return flags
-		}
-	}
-	return strings.TrimSpace(flags + " " + flag)
 }
 
 // CacheRoot is the directory holding the caches sandboxed commands under

@@ -11,7 +11,7 @@ import (
 )
 
 // cacheVars are the variables redirectCaches may set.
-var cacheVars = []string{"XDG_CACHE_HOME", "GOCACHE", "GOMODCACHE", "GOFLAGS", "npm_config_cache", "NPM_CONFIG_CACHE", "PIP_CACHE_DIR", "CARGO_HOME"}
+var cacheVars = []string{"XDG_CACHE_HOME", "GOCACHE", "GOMODCACHE", "GOFLAGS", "npm_config_cache", "NPM_CONFIG_CACHE", "PIP_CACHE_DIR", "CARGO_HOME", "GOPROXY"}
 
 func TestCommandEnvMovesUnwritableCaches(t *testing.T) {
 	// Every variable a case does not mention must come out unset; "-"
@@ -35,6 +35,8 @@ func TestCommandEnvMovesUnwritableCaches(t *testing.T) {
 		profile string
 		env     map[string]string
 		goEnv   string // contents of the `go env -w` file
+		goRoot  string // contents of $GOROOT/go.env
+		modc    bool   // the user has a module cache in ~/go/pkg/mod
 		want    map[string]string
 	}{
 		{name: "defaults", profile: Workspace, want: moved},
@@ -67,6 +69,15 @@ func TestCommandEnvMovesUnwritableCaches(t *testing.T) {
 			env: map[string]string{"NPM_CONFIG_CACHE": "$HOME/npm"}, want: moved},
 		{name: "writable npm cache in either spelling is kept", profile: Workspace,
 			env: map[string]string{"NPM_CONFIG_CACHE": "$TMP/npm"}, want: with(map[string]string{"NPM_CONFIG_CACHE": "$TMP/npm", "npm_config_cache": "-"})},
+		{name: "the user's module cache serves as a proxy", profile: Workspace, modc: true,
+			want: with(map[string]string{"GOPROXY": "file://$HOME/go/pkg/mod/cache/download," + defaultGOPROXY})},
+		{name: "in front of the toolchain's proxy", profile: ReadOnly, modc: true, goRoot: "GOPROXY=https://corp.example/go\n",
+			want: with(map[string]string{"GOPROXY": "file://$HOME/go/pkg/mod/cache/download,https://corp.example/go"})},
+		{name: "in front of the user's proxy, even off", profile: Workspace, modc: true, env: map[string]string{"GOPROXY": "off"},
+			want: with(map[string]string{"GOPROXY": "file://$HOME/go/pkg/mod/cache/download,off"})},
+		{name: "strict cannot read the user's module cache", profile: Strict, modc: true, want: moved},
+		{name: "no proxy for a module cache that is kept", profile: Workspace, modc: true, env: map[string]string{"GOMODCACHE": "$TMP/mod"},
+			want: with(map[string]string{"GOMODCACHE": "$TMP/mod", "GOFLAGS": "-"})},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -77,6 +88,19 @@ func TestCommandEnvMovesUnwritableCaches(t *testing.T) {
 			for _, name := range append(cacheVars, "GOPATH", "GOENV") {
 				t.Setenv(name, "")
 				os.Unsetenv(name)
+			}
+			goRoot := filepath.Join(tmp, "goroot")
+			os.MkdirAll(goRoot, 0o755)
+			t.Setenv("GOROOT", goRoot)
+			if c.goRoot != "" {
+				if err := os.WriteFile(filepath.Join(goRoot, "go.env"), []byte(c.goRoot), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if c.modc {
+				if err := os.MkdirAll(filepath.Join(f.home, "go", "pkg", "mod", "cache", "download"), 0o755); err != nil {
+					t.Fatal(err)
+				}
 			}
 			for k, v := range c.env {
 				t.Setenv(k, expand(v))

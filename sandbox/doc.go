@@ -37,7 +37,8 @@
 //
 //	XDG_CACHE_HOME    the root itself (every tool following XDG: yarn, uv, ...)
 //	GOCACHE           go-build
-//	GOMODCACHE        gomod, and GOFLAGS gains -modcacherw so the cache can be deleted
+//	GOMODCACHE        gomod; GOFLAGS gains -modcacherw so the cache can be deleted,
+//	                  and GOPROXY gains the user's module cache as a file:// proxy
 //	npm_config_cache  npm (NPM_CONFIG_CACHE is replaced too)
 //	PIP_CACHE_DIR     pip
 //	CARGO_HOME        cargo
@@ -57,9 +58,14 @@
 // but only if that directory belongs to this user and is closed to others;
 // otherwise the variables stay as they are. What follows from this:
 //
-//   - The first build inside the sandbox is cold, and modules are
-//     downloaded again (workspace) or missing (read-only and strict have no
-//     network) until a workspace command fetches them.
+//   - The first build inside the sandbox is cold. Modules come from the
+//     user's own module cache, read through the file:// proxy placed in
+//     front of the user's GOPROXY (and checked against go.sum and the
+//     checksum database like any download), so they need no network, except
+//     under strict, which cannot read the home directory: there, and for
+//     modules the user never fetched, they are downloaded (workspace) or
+//     missing (read-only and strict have no network) until a workspace
+//     command fetches them. npm, pip and cargo start empty.
 //   - `go install` writes $GOBIN or $GOPATH/bin (~/go/bin), which stays
 //     unwritable: a sandboxed command must not replace a program the user
 //     runs outside it. Set GOBIN to a directory in the working dir or temp

@@ -1,6 +1,7 @@
 package tools
 
 import (
+	"archive/zip"
 	"fmt"
 	"io/fs"
 	"maps"
@@ -75,6 +76,63 @@ func TestShellKeepsWritableUserGOCACHE(t *testing.T) {
 	root := filepath.Join(te.base, "state", sandbox.CacheDirName)
 	if !strings.HasPrefix(res.Output, own+"\n") || !strings.Contains(res.Output, "xdg="+root+"\n") {
 		t.Fatalf("want the user's GOCACHE %s kept and XDG_CACHE_HOME moved to %s:\n%s", own, root, res.Output)
+	}
+}
+
+func TestShellGoReadsUserModulesWithoutWritingThem(t *testing.T) {
+	te := goTestEnv(t, sandbox.Workspace)
+	t.Setenv("GOFLAGS", "-mod=mod")
+	t.Setenv("GONOSUMDB", "example.com") // no checksum database offline
+	plantModule(t, filepath.Join(te.home, "go", "pkg", "mod", "cache", "download"), "example.com/dep", "v1.0.0",
+		map[string]string{"go.mod": "module example.com/dep\n\ngo 1.21\n", "dep.go": "package dep\n\nconst Answer = 42\n"})
+	before := homeState(t, te.home)
+
+	te.write(t, "go.mod", "module example.com/app\n\ngo 1.21\n\nrequire example.com/dep v1.0.0\n")
+	// GOPROXY=off: the module can only come from the user's cache.
+	res := run(t, Shell{}, te.Env, obj{"command": "go mod download example.com/dep && go list -m -f '{{.Dir}}' example.com/dep"})
+	dir := filepath.Join(te.base, "state", sandbox.CacheDirName, "gomod", "example.com", "dep@v1.0.0")
+	if res.ExitCode == nil || *res.ExitCode != 0 || !strings.Contains(res.Output, dir+"\n") {
+		t.Fatalf("want example.com/dep extracted into %s:\n%s", dir, res.Output)
+	}
+	// Files in a module directory the owner cannot write could not be
+	// deleted.
+	if fi, err := os.Stat(dir); err != nil || fi.Mode().Perm()&0o200 == 0 {
+		t.Errorf("the extracted module's directory is read-only (want GOFLAGS -modcacherw): %v", err)
+	}
+	if after := homeState(t, te.home); !maps.Equal(before, after) {
+		t.Errorf("the download changed the user's home directory:\nbefore %v\nafter  %v", before, after)
+	}
+}
+
+// plantModule writes module path at version into the download cache
+// layout under dir, which the go command also serves as a file:// proxy.
+func plantModule(t *testing.T, dir, path, version string, files map[string]string) {
+	t.Helper()
+	v := filepath.Join(dir, filepath.FromSlash(path), "@v")
+	if err := os.MkdirAll(v, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	var zipped strings.Builder
+	zw := zip.NewWriter(&zipped)
+	for name, content := range files {
+		w, err := zw.Create(path + "@" + version + "/" + name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		w.Write([]byte(content))
+	}
+	if err := zw.Close(); err != nil {
+		t.Fatal(err)
+	}
+	for name, content := range map[string]string{
+		"list":            version + "\n",
+		version + ".info": `{"Version":"` + version + `","Time":"2024-01-01T00:00:00Z"}`,
+		version + ".mod":  files["go.mod"],
+		version + ".zip":  zipped.String(),
+	} {
+		if err := os.WriteFile(filepath.Join(v, name), []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
 	}
 }
 
