@@ -140,7 +140,8 @@
 //   - Only the working directory's own repository is protected: nested
 //     repositories and submodules keep writable hooks and config, and
 //     the working directory is writable as a whole, so running quire in
-//     the home directory makes ~/.bashrc and ~/.gitconfig writable too.
+//     the home directory makes ~/.bashrc, ~/.gitconfig and the caches in
+//     it (which then stay where they are, see Tool caches) writable too.
 //   - Protected paths are bound read-only only if they exist at launch: a
 //     repository created by the command itself (git init) has writable
 //     hooks until the next command.
