@@ -110,6 +110,7 @@ func (l *Loop) invalidate() {
 	switch {
 	case l.screen != nil:
 		l.screen.Resize(w, h)
+		l.screen.Invalidate()
 	case l.inline != nil:
 		_, row, err := l.term.CursorPosition(300 * time.Millisecond)
 		if err == nil {
