@@ -2,6 +2,8 @@ package e2e
 
 import (
 	"fmt"
+	"os"
+	"path/filepath"
 	"os/exec"
 	"strings"
 	"testing"
@@ -140,4 +142,58 @@ func TestCtrlZSuspendsAndFgRestoresTheScreen(t *testing.T) {
 		t.Fatalf("the screen was not repainted after fg:\n%s", s)
 	}
 	quit(p)
+}
+
+func TestRewindRestoresFilesAndForksTheConversation(t *testing.T) {
+	srv := startServer(t, testserver.Script{Responses: []testserver.Response{
+		testserver.Call("w1", "write_file", `{"path":"notes.txt","content":"first version\n"}`),
+		textResponse("Wrote the first version.\n", 0),
+		testserver.Call("w2", "write_file", `{"path":"notes.txt","content":"second version\n"}`),
+		textResponse("Wrote the second version.\n", 0),
+		textResponse("Starting over from prompt two.\n", 0),
+	}})
+	p := newPane(t, 100, 30)
+	p.run(srv.URL(), "--approval", "yolo")
+	p.waitText("Ask anything", 10*time.Second)
+	p.literal("write v1")
+	p.keys("Enter")
+	p.waitText("Wrote the first version", 10*time.Second)
+	p.literal("write v2")
+	p.keys("Enter")
+	p.waitText("Wrote the second version", 10*time.Second)
+	if got := readFile(t, p.dir, "notes.txt"); got != "second version\n" {
+		t.Fatalf("notes.txt = %q before the rewind", got)
+	}
+	p.literal("/rewind 2")
+	p.keys("Enter")
+	s := p.waitText("rewound to before prompt 2", 10*time.Second)
+	if got := readFile(t, p.dir, "notes.txt"); got != "first version\n" {
+		t.Fatalf("notes.txt = %q after /rewind 2, want the first version", got)
+	}
+	if strings.Contains(s, "Wrote the second version") {
+		t.Fatalf("the rewound turn is still in the transcript:\n%s", s)
+	}
+	if !strings.Contains(s, "› write v2") {
+		t.Fatalf("the rewound prompt is not back in the editor:\n%s", s)
+	}
+	p.keys("C-u")
+	p.literal("again")
+	p.keys("Enter")
+	p.waitText("Starting over from prompt two", 10*time.Second)
+	reqs := srv.Requests()
+	for _, m := range reqs[len(reqs)-1].Messages {
+		if strings.Contains(m.Content, "second version") || m.Content == "write v2" {
+			t.Fatalf("the model still saw the rewound turn: %+v", m)
+		}
+	}
+	quit(p)
+}
+
+func readFile(t *testing.T, dir, name string) string {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(dir, name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
 }

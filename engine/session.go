@@ -106,10 +106,15 @@ func Resume(cfg Config, prior []event.Event) (*Session, error) {
 	if len(prior) == 0 {
 		return nil, fmt.Errorf("resume: the session log is empty")
 	}
+	// A resumed session keeps the id of its log, unless the caller names
+	// it: a fork (/rewind) carries its source's SessionStarted but is a
+	// session of its own.
 	for _, e := range prior {
+		if cfg.SessionID != "" {
+			break
+		}
 		if e.Kind == event.SessionStarted && e.Session != nil && e.Session.ID != "" {
 			cfg.SessionID = e.Session.ID
-			break
 		}
 	}
 	s, err := build(cfg, prior)
