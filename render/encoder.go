@@ -27,9 +27,12 @@ type encoder struct {
 	// in one style.
 	lastRaw, lastAdapted Style
 	stats                Stats
-	// Scratch space for pricing a shift (shift.go).
+	// Scratch space for pricing a shift (shift.go), and whether erasing
+	// to the end of the row is off while the cells before a shift are
+	// drawn.
 	shiftRow   []Cell
 	shiftBytes []byte
+	noEL       bool
 }
 
 func newEncoder(width, height int, opts Options) encoder {
@@ -410,7 +413,7 @@ func (e *encoder) drawRow(y, x, last int, old, want []Cell) int {
 			x--
 			c = &want[x]
 		}
-		if x >= tail && e.tryEraseLine(x, y, old, want) {
+		if x >= tail && !e.noEL && e.tryEraseLine(x, y, old, want) {
 			return changed + countChanged(old[x:], want[x:])
 		}
 		if e.erasable(c) {

@@ -1,23 +1,26 @@
 package render
 
-// A row whose change is one insertion or deletion of a few cells (typing
-// in the middle of the prompt, a counter that gained a digit) is cheaper
-// to fix by shifting the rest of the row with ICH or DCH than by
+// A row whose change includes an insertion or deletion of a few cells
+// (typing in the middle of the prompt, a counter that lost digits) is
+// cheaper to fix by shifting the rest of the row with ICH or DCH than by
 // rewriting it. The shift is priced against the plain rewrite byte for
 // byte, like a scroll.
 
 const (
 	// minShiftSpan is the shortest changed span worth checking for a
-	// shift, maxShift the most cells inserted or deleted at once.
+	// shift, maxShift the most cells inserted or deleted at once, and
+	// minShiftRun the fewest cells a shift must put right.
 	minShiftSpan = 6
 	maxShift     = 8
+	minShiftRun  = 4
 )
 
-// tryShift encodes row y as an ICH or DCH at x followed by what is left
-// to draw, when the change in [x, last] is a shift and that is cheaper
-// than drawing; ok reports whether it wrote the row either way.
+// tryShift encodes row y as the cells before the shift point, an ICH or
+// DCH there, and what is left to draw, when the changed span [x, last]
+// holds a shift and that is cheaper than drawing; ok reports whether it
+// wrote the row either way.
 func (e *encoder) tryShift(y, x, last int, old, want []Cell) (changed int, ok bool) {
-	k, insert := findShift(x, last, old, want)
+	p, k, insert := findShift(x, last, old, want)
 	if k == 0 {
 		return 0, false
 	}
@@ -25,27 +28,43 @@ func (e *encoder) tryShift(y, x, last int, old, want []Cell) (changed int, ok bo
 	if cap(e.shiftRow) < w {
 		e.shiftRow = make([]Cell, w)
 	}
+	// The cells coming in are blanks in the pen's background (with BCE):
+	// for a deletion, pick the background the end of the row wants.
+	bg := DefaultColor
+	if !insert && !e.noBCE && e.erasable(&want[w-1]) {
+		bg = want[w-1].Style.Bg
+	}
+	blank := Cell{Style: Style{Bg: bg}}
 	shifted := e.shiftRow[:w]
 	copy(shifted, old)
 	if insert {
-		copy(shifted[x+k:], old[x:w-k])
-		clear(shifted[x : x+k])
+		copy(shifted[p+k:], old[p:w-k])
+		fillCells(shifted[p:p+k], blank)
 	} else {
-		copy(shifted[x:], old[x+k:])
-		clear(shifted[w-k:])
+		copy(shifted[p:], old[p+k:])
+		fillCells(shifted[w-k:], blank)
 	}
+	// The cells before p are drawn over the unshifted row, which ends
+	// where the cursor must be for the shift.
+	copy(shifted[:p], want[:p])
 
 	start := len(e.buf)
 	before := *e
-	e.moveTo(x, y)
-	e.readyErase(DefaultColor) // the cells coming in are blanks in the pen's background
+	altChanged := 0
+	if p > x {
+		e.noEL = true // an erase to the end of the row would take the cells to shift
+		altChanged = e.drawRow(y, x, p-1, old, want)
+		e.noEL = false
+	}
+	e.moveTo(p, y)
+	e.readyErase(bg)
 	if insert {
 		e.csi(k, '@')
 	} else {
 		e.csi(k, 'P')
 	}
 	e.stats.Shifts++
-	altChanged := k + e.encodeShifted(y, shifted, want)
+	altChanged += e.encodeShifted(y, shifted, want)
 	altBytes := append(e.shiftBytes[:0], e.buf[start:]...)
 	alt := *e
 
@@ -78,42 +97,53 @@ func (e *encoder) encodeShifted(y int, shifted, want []Cell) int {
 	return e.drawRow(y, x, last, shifted, want)
 }
 
-// findShift looks for k cells inserted (or deleted) at x that would make
-// the rest of the changed span [x, last] what the terminal already shows,
-// shifted. It returns k = 0 when there is none. Rows where a shift would
-// split a wide cluster, or move a cluster the terminal may measure
-// differently, are left alone.
-func findShift(x, last int, old, want []Cell) (k int, insert bool) {
+// findShift looks in the changed span [x, last] for k cells inserted (or
+// deleted) at p that would make the longest run of cells up to the end
+// of the span what the terminal already shows, shifted. It returns k = 0
+// when there is none worth pricing. Rows where the shifted part holds
+// wide or multi-code-point clusters are left alone: terminals disagree on
+// what ICH and DCH do to those.
+func findShift(x, last int, old, want []Cell) (p, k int, insert bool) {
 	w := len(want)
-	if want[x].kind == continuation {
-		return 0, false
-	}
-	// Terminals disagree on what ICH and DCH do to wide clusters (split
-	// halves, halves left behind when one is cleared), so only rows whose
-	// shifted part is all single-width, single-code-point cells qualify.
-	for i := x; i < w; i++ {
-		if old[i].kind != narrowCell || len(old[i].Grapheme) > 1 && driftProne(old[i].Grapheme) {
-			return 0, false
+	best := minShiftRun - 1
+	for n := 1; n <= maxShift && x+n <= last; n++ {
+		// Insertion of n at q: want[i] == old[i-n] for i in [q+n, last].
+		i := last
+		for i-n >= x && want[i] == old[i-n] {
+			i--
+		}
+		if run := last - i; run > best && shiftable(old, want, i+1-n) {
+			best, p, k, insert = run, i+1-n, n, true
+		}
+		// Deletion of n at q: want[i] == old[i+n] for i in [q, end].
+		end := min(last, w-1-n)
+		i = end
+		for i >= x && want[i] == old[i+n] {
+			i--
+		}
+		if run := end - i; run > best && shiftable(old, want, i+1) {
+			best, p, k, insert = run, i+1, n, false
 		}
 	}
-	for k := 1; k <= maxShift && x+k <= last; k++ {
-		// Insertion: want[x+k:last+1] is old[x:last+1-k].
-		if want[x+k].kind != continuation && sameCells(want[x+k:last+1], old[x:last+1-k]) {
-			return k, true
-		}
-		// Deletion: want[x:last+1-k] is old[x+k:last+1].
-		if sameCells(want[x:last+1-k], old[x+k:last+1]) {
-			return k, false
-		}
-	}
-	return 0, false
+	return p, k, insert
 }
 
-func sameCells(a, b []Cell) bool {
-	for i := range a {
-		if a[i] != b[i] {
+// shiftable reports whether the row can be shifted at p: nothing from p
+// on is wide or a cluster a terminal may measure differently.
+func shiftable(old, want []Cell, p int) bool {
+	if want[p].kind == continuation {
+		return false
+	}
+	for i := p; i < len(old); i++ {
+		if old[i].kind != narrowCell || len(old[i].Grapheme) > 1 && driftProne(old[i].Grapheme) {
 			return false
 		}
 	}
 	return true
+}
+
+func fillCells(cells []Cell, c Cell) {
+	for i := range cells {
+		cells[i] = c
+	}
 }
