@@ -25,3 +25,19 @@ func TestEscapes(t *testing.T) {
 		})
 	}
 }
+
+// FuzzEscapes: any byte stream is counted without panicking, and never
+// as more sequences than it has bytes.
+func FuzzEscapes(f *testing.F) {
+	f.Add([]byte("\x1b[3;4H\x1b[1m\x1b]8;id=1;u\x1b\\x\x1b]8;;\x07\x1b[K\r\n"))
+	f.Add([]byte("\x1b]8;"))
+	f.Add([]byte("\x1b"))
+	f.Fuzz(func(t *testing.T, p []byte) {
+		var whole Escapes
+		whole.Add(p)
+		total := whole.Moves + whole.SGR + whole.Erases + whole.Clears + whole.Scrolls + whole.Edits + whole.Links
+		if total > len(p) {
+			t.Fatalf("%d sequences in %d bytes", total, len(p))
+		}
+	})
+}
