@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"sort"
 	"strconv"
@@ -12,6 +11,8 @@ import (
 	"time"
 
 	"github.com/BurntSushi/toml"
+
+	"github.com/quire-sh/quire/sandbox"
 )
 
 // Config is every setting the interactive app reads. Values come from, in
@@ -220,30 +221,7 @@ func maskKey(k string) string {
 }
 
 // ConfigDir is ${XDG_CONFIG_HOME:-~/.config}/quire.
-func ConfigDir(getenv func(string) string) string {
-	if d := getenv("XDG_CONFIG_HOME"); d != "" {
-		return filepath.Join(d, "quire")
-	}
-	return filepath.Join(homeDir(getenv), ".config", "quire")
-}
+func ConfigDir(getenv func(string) string) string { return sandbox.ConfigDirFrom(getenv) }
 
 // StateDir is ${QUIRE_HOME:-${XDG_STATE_HOME:-~/.local/state}/quire}.
-func StateDir(getenv func(string) string) string {
-	if d := getenv("QUIRE_HOME"); d != "" {
-		return d
-	}
-	if d := getenv("XDG_STATE_HOME"); d != "" {
-		return filepath.Join(d, "quire")
-	}
-	return filepath.Join(homeDir(getenv), ".local", "state", "quire")
-}
-
-func homeDir(getenv func(string) string) string {
-	if h := getenv("HOME"); h != "" {
-		return h
-	}
-	if h, err := os.UserHomeDir(); err == nil {
-		return h
-	}
-	return "."
-}
+func StateDir(getenv func(string) string) string { return sandbox.StateDirFrom(getenv) }

@@ -12,24 +12,38 @@ import (
 // StateDir is quire's own state directory:
 // ${QUIRE_HOME:-${XDG_STATE_HOME:-~/.local/state}/quire}. Every profile
 // except off keeps it writable so sessions can be saved.
-func StateDir() string {
-	if d := os.Getenv("QUIRE_HOME"); d != "" {
+func StateDir() string { return StateDirFrom(os.Getenv) }
+
+// StateDirFrom is StateDir reading the environment through getenv.
+func StateDirFrom(getenv func(string) string) string {
+	if d := getenv("QUIRE_HOME"); d != "" {
 		return d
 	}
-	if d := os.Getenv("XDG_STATE_HOME"); d != "" {
+	if d := getenv("XDG_STATE_HOME"); d != "" {
 		return filepath.Join(d, "quire")
 	}
-	return filepath.Join(homeDir(), ".local", "state", "quire")
+	return filepath.Join(homeDirFrom(getenv), ".local", "state", "quire")
 }
 
 // ConfigDir is quire's configuration directory:
 // ${XDG_CONFIG_HOME:-~/.config}/quire. Nothing running inside a sandbox may
 // write it, so a command cannot widen its own profile for the next run.
-func ConfigDir() string {
-	if d := os.Getenv("XDG_CONFIG_HOME"); d != "" {
+func ConfigDir() string { return ConfigDirFrom(os.Getenv) }
+
+// ConfigDirFrom is ConfigDir reading the environment through getenv.
+func ConfigDirFrom(getenv func(string) string) string {
+	if d := getenv("XDG_CONFIG_HOME"); d != "" {
 		return filepath.Join(d, "quire")
 	}
-	return filepath.Join(homeDir(), ".config", "quire")
+	return filepath.Join(homeDirFrom(getenv), ".config", "quire")
+}
+
+// homeDirFrom is $HOME, else the account's home directory, else ".".
+func homeDirFrom(getenv func(string) string) string {
+	if h := getenv("HOME"); h != "" {
+		return h
+	}
+	return homeDir()
 }
 
 // ConfigFile is the TOML file custom profiles are read from.
