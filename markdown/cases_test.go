@@ -206,6 +206,8 @@ func TestHostileInput(t *testing.T) {
 	tests := map[string]string{
 		"deep quotes":    strings.Repeat(">", 10000) + " deep\n",
 		"deep lists":     strings.Repeat("- ", 10000) + "deep\n",
+		"long lists":     strings.Repeat("- ", 500000) + "deep\n",
+		"deep mixed":     strings.Repeat("> 1. * ", 20000) + "deep\n",
 		"deep indented":  deepIndentedList(300),
 		"megabyte line":  strings.Repeat("word ", 200000),
 		"megabyte token": strings.Repeat("x", 1<<20),

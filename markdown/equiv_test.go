@@ -150,9 +150,13 @@ func TestStreamTwoChunks(t *testing.T) {
 // TestStreamRandomChunksLarge streams big documents in random chunks
 // under many seeds, checking at random moments and at the end.
 func TestStreamRandomChunksLarge(t *testing.T) {
+	answer, fence, checks := 600, 1500, 12
+	if testing.Short() {
+		answer, fence, checks = 250, 400, 4
+	}
 	docs := map[string]string{
-		"answer":     GenerateAnswer(600, 1),
-		"longfence":  longFence(3000),
+		"answer":     GenerateAnswer(answer, 1),
+		"longfence":  longFence(fence),
 		"concat":     strings.Join(sortedValues(corpus(t)), "\n\n"),
 		"openfence":  "intro\n\n```go\n" + strings.Repeat("x := 1 // line\n\n", 400),
 		"reflater":   strings.Repeat("para [k] text\n\n", 50) + "[k]: https://k.example\n\n" + strings.Repeat("more [k]\n\n", 20),
@@ -167,9 +171,12 @@ func TestStreamRandomChunksLarge(t *testing.T) {
 			t.Run(fmt.Sprintf("%s/seed%d", name, seed), func(t *testing.T) {
 				rng := rand.New(rand.NewPCG(uint64(seed), 7))
 				c := newChecker(t, name, Options{Width: 50 + seed*7})
+				// About a dozen full comparisons per run: each one is a
+				// one-shot render of everything so far.
+				every := max(len(src)/32/checks, 1)
 				for p := 0; p < len(src); {
 					n := min(len(src)-p, 1+rng.IntN(64))
-					c.append(src[p:p+n], rng.IntN(40) == 0)
+					c.append(src[p:p+n], rng.IntN(every) == 0)
 					p += n
 				}
 				c.compare(Render(ShownPrefix(src), c.opts), "before Finish")

@@ -25,9 +25,10 @@ import (
 func ShownPrefix(src string) string {
 	b := []byte(src)
 	n := shownLen(b)
-	doc, _ := parseDoc(newParser(), b[:n], nil)
+	buf := capNesting(b[:n])
+	doc, _ := parseDoc(newParser(), buf, nil)
 	if fc, ok := doc.LastChild().(*ast.FencedCodeBlock); ok {
-		t := tailRender{buf: b[:n]}
+		t := tailRender{buf: buf}
 		if t.partialCodeLine(fc) {
 			n = lineStart(b, n)
 		}

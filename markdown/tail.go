@@ -68,6 +68,7 @@ func renderTail(p parser.Parser, lx *lexerSet, src []byte, opts *Options, st tai
 		t.buf = append(append(t.buf, st.fence.opening...), src...)
 		t.off = len(st.fence.opening)
 	}
+	t.buf = capNesting(t.buf)
 	doc, pc := parseDoc(p, t.buf, st.refs)
 	t.pc = pc
 	theme := opts.Theme
