@@ -417,7 +417,7 @@ func (e *encoder) drawRow(y, x, last int, old, want []Cell) int {
 			return changed + countChanged(old[x:], want[x:])
 		}
 		if e.erasable(c) {
-			if n := e.tryEraseChars(x, y, tail, old, want); n > 0 {
+			if n := e.tryEraseChars(x, y, min(tail, last+1), old, want); n > 0 {
 				changed += countChanged(old[x:x+n], want[x:x+n])
 				x += n
 				continue
@@ -523,14 +523,15 @@ func (e *encoder) tryEraseLine(x, y int, old, want []Cell) bool {
 	return true
 }
 
-// tryEraseChars erases the run of blanks starting at x with ECH when that
-// (plus the move past it) is cheaper than drawing spaces; it returns the
-// number of cells handled, 0 when it did nothing.
-func (e *encoder) tryEraseChars(x, y, tail int, old, want []Cell) int {
+// tryEraseChars erases the run of blanks starting at x (and ending
+// before limit) with ECH when that, plus the move past it, is cheaper
+// than drawing spaces; it returns the number of cells handled, 0 when it
+// did nothing.
+func (e *encoder) tryEraseChars(x, y, limit int, old, want []Cell) int {
 	bg := want[x].Style.Bg
 	end := x
 	lastChanged := x
-	for end < tail && e.erasable(&want[end]) && want[end].Style.Bg == bg {
+	for end < limit && e.erasable(&want[end]) && want[end].Style.Bg == bg {
 		if old[end] != want[end] {
 			lastChanged = end
 		}

@@ -89,7 +89,10 @@ func mutate(t *rapid.T, b *render.Buffer) {
 	w, h := b.Size()
 	x := rapid.IntRange(-2, w).Draw(t, "x")
 	y := rapid.IntRange(0, max(h-1, 0)).Draw(t, "y")
-	switch rapid.IntRange(0, 5).Draw(t, "op") {
+	switch rapid.IntRange(0, 7).Draw(t, "op") {
+	case 6, 7:
+		editRow(t, b, y)
+		return
 	case 0, 1, 2:
 		b.SetString(x, y, genText(t, "text"), genStyle(t), rapid.SampledFrom(urlPool).Draw(t, "link"))
 	case 3:
@@ -101,5 +104,37 @@ func mutate(t *rapid.T, b *render.Buffer) {
 		}})
 	case 5:
 		b.Fill(0, y, w, 1, render.Style{})
+	}
+}
+
+// editRow inserts or deletes a few cells in the middle of row y, the way
+// typing in a prompt or a counter changing width does.
+func editRow(t *rapid.T, b *render.Buffer, y int) {
+	w, _ := b.Size()
+	cells := make([]render.Cell, 0, w+8)
+	for x := range w {
+		cells = append(cells, b.Cell(x, y))
+	}
+	p := rapid.IntRange(0, w).Draw(t, "editAt")
+	k := rapid.IntRange(1, 8).Draw(t, "editLen")
+	if rapid.Bool().Draw(t, "insert") {
+		fill := render.Cell{Grapheme: rapid.SampledFrom([]string{"", "x", "y"}).Draw(t, "editFill")}
+		ins := make([]render.Cell, k)
+		for i := range ins {
+			ins[i] = fill
+		}
+		cells = append(cells[:p], append(ins, cells[p:]...)...)
+	} else {
+		cells = append(cells[:p], cells[min(p+k, len(cells)):]...)
+	}
+	b.Fill(0, y, w, 1, render.Style{})
+	for x, c := range cells {
+		if x >= w {
+			break
+		}
+		if c.Width() == 0 {
+			continue
+		}
+		b.SetString(x, y, c.String(), c.Style, c.Link)
 	}
 }

@@ -501,3 +501,19 @@ func TestEraseNeedsBCE(t *testing.T) {
 		}
 	}
 }
+
+// Blanks drawn before a shift point must not erase the cells the shift
+// moves (an ECH reaching past the point would).
+func TestShiftAfterBlankRun(t *testing.T) {
+	o := rendertest.NewOracle(20, 1)
+	s := render.NewScreen(o, 20, 1, plainOpts)
+	for _, text := range []string{"abcdefghijQRSTUVWXYZ", "a           QRSTUVWX", "abcdefghijQRSTUVWXYZ"} {
+		want := render.NewBuffer(20, 1)
+		want.SetString(0, 0, text, render.Style{}, "")
+		s.Back().CopyFrom(want)
+		flush(t, s)
+		if d := o.Diff(want); d != "" {
+			t.Fatalf("%q:\n%s", text, d)
+		}
+	}
+}
