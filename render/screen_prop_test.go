@@ -32,6 +32,10 @@ func TestScreenMatchesOracle(t *testing.T) {
 				o.Resize(w, h)
 				s.Resize(w, h)
 				want.Resize(w, h)
+			case 3:
+				// Something else draws on the terminal; the app says so.
+				o.Write([]byte("\x1b[1;4;31m\x1b]8;;http://junk\ajunk\r\n\x1b[2;3Hmore\x1b[?25h"))
+				s.Invalidate()
 			case 1, 2:
 				top := rapid.IntRange(0, h-1).Draw(t, "top")
 				bottom := rapid.IntRange(top+1, h).Draw(t, "bottom")
