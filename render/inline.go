@@ -149,6 +149,11 @@ func (v *Inline) Flush() (Stats, error) {
 	e := &v.enc
 	e.stats = Stats{}
 	e.buf = append(e.buf[:0], syncBegin...)
+	if v.invalid {
+		e.forget()
+		v.visible = true
+		v.invalid = false
+	}
 	switch {
 	case v.purge:
 		e.setLink("")
@@ -161,11 +166,6 @@ func (v *Inline) Flush() (Stats, error) {
 		v.front.Resize(v.width, 0)
 		v.purge, v.reanchor, v.started = false, false, true
 	case !v.started || v.reanchor:
-		if v.invalid {
-			e.forget()
-			v.visible = true
-			v.invalid = false
-		}
 		// Claim the rows from the region down: whatever they showed is
 		// not ours to keep.
 		e.moveTo(0, v.top)
