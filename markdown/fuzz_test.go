@@ -15,8 +15,8 @@ func FuzzStream(f *testing.F) {
 	f.Add([]byte("```go\nx\n```\n\n- a\n\n- b\n> q\n\n[x]: /u\n"), []byte{1})
 	f.Add([]byte("| a |\n|---|\n| b |\n\n\x1b]52;c;x\x07"), []byte{2, 5})
 	f.Fuzz(func(t *testing.T, src, cuts []byte) {
-		if len(src) > 4096 {
-			src = src[:4096]
+		if len(src) > 2048 {
+			src = src[:2048]
 		}
 		opts := Options{Width: 20 + len(cuts)%70}
 		s := NewStream(opts)
@@ -28,7 +28,7 @@ func FuzzStream(f *testing.F) {
 			n = min(n, len(src)-p)
 			s.Append(string(src[p : p+n]))
 			p += n
-			if i%8 == 0 {
+			if i%8 == 0 || p == len(src) {
 				want := Render(ShownPrefix(s.Source()), opts)
 				if !reflect.DeepEqual(normalize(s.Lines()), normalize(want)) {
 					t.Fatalf("stream != one-shot at %d bytes\n--- stream\n%s--- one-shot\n%s", p, dump(s.Lines()), dump(want))

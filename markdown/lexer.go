@@ -3,6 +3,7 @@ package markdown
 import (
 	"fmt"
 	"maps"
+	"strings"
 	"time"
 
 	"unicode/utf8"
@@ -52,13 +53,32 @@ func newLexerSet() *lexerSet {
 }
 
 // byName is lexers.Get, remembered; nil when name names no lexer.
+// Only plausible language or file names are looked up: chroma matches
+// unknown names against every lexer's file patterns, which costs time
+// growing with the name, and an info string is untrusted text.
 func (s *lexerSet) byName(name string) chroma.Lexer {
 	if l, ok := s.named[name]; ok {
 		return l
 	}
+	if !plausibleName(name) {
+		return nil
+	}
 	l := lexers.Get(name)
 	s.named[name] = l
 	return l
+}
+
+func plausibleName(name string) bool {
+	if name == "" || len(name) > 40 {
+		return false
+	}
+	for i := 0; i < len(name); i++ {
+		c := name[i]
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || strings.IndexByte("+#._-/", c) >= 0) {
+			return false
+		}
+	}
+	return true
 }
 
 // get returns a line lexer for l, or nil when l cannot lex by lines.
