@@ -32,17 +32,32 @@ func (b *Buffer) Resize(width, height int) {
 		return
 	}
 	n := width * height
-	var cells []Cell
-	if cap(b.cells) >= n && width == b.width {
-		cells = b.cells[:n]
-		clear(cells[min(len(b.cells), n):])
-	} else {
-		cells = make([]Cell, n)
-		for y := range min(height, b.height) {
-			copy(cells[y*width:(y+1)*width], b.cells[y*b.width:y*b.width+min(width, b.width)])
+	rows, cols := min(height, b.height), min(width, b.width)
+	if cap(b.cells) < n {
+		cells := make([]Cell, n)
+		for y := range rows {
+			copy(cells[y*width:y*width+cols], b.cells[y*b.width:y*b.width+cols])
 		}
+		b.cells = cells
+	} else {
+		// Reuse the memory (a terminal resized back and forth allocates
+		// nothing), moving rows in the order that never overwrites one
+		// not yet moved.
+		all := b.cells[:cap(b.cells)]
+		if width <= b.width {
+			for y := range rows {
+				copy(all[y*width:y*width+cols], all[y*b.width:y*b.width+cols])
+			}
+		} else {
+			for y := rows - 1; y >= 0; y-- {
+				copy(all[y*width:y*width+cols], all[y*b.width:y*b.width+cols])
+				clear(all[y*width+cols : (y+1)*width])
+			}
+		}
+		clear(all[rows*width : n])
+		b.cells = all[:n]
 	}
-	b.width, b.height, b.cells = width, height, cells
+	b.width, b.height = width, height
 	if width > 0 {
 		for y := range height {
 			if last := &b.cells[y*width+width-1]; last.kind == wideCell {

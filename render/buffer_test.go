@@ -214,3 +214,40 @@ func TestHugeClusterIsClipped(t *testing.T) {
 		t.Fatalf("cells %q %q", c.Grapheme, b.Cell(1, 0).Grapheme)
 	}
 }
+
+// Resizing keeps the cells that fit, whichever way each side changes,
+// and a terminal resized back and forth allocates nothing.
+func TestResizeKeepsContent(t *testing.T) {
+	fill := func(b *render.Buffer) {
+		w, h := b.Size()
+		for y := range h {
+			for x := range w {
+				b.SetString(x, y, string(rune('a'+(x+y*3)%26)), render.Style{Fg: render.ANSI(uint8(x))}, "")
+			}
+		}
+	}
+	for _, to := range [][2]int{{5, 3}, {12, 6}, {5, 6}, {12, 3}, {8, 4}, {0, 0}, {3, 9}} {
+		b := render.NewBuffer(8, 4)
+		fill(b)
+		ref := render.NewBuffer(8, 4)
+		fill(ref)
+		b.Resize(20, 10) // grow the capacity first, so the next resize reuses it
+		b.Resize(8, 4)
+		b.Resize(to[0], to[1])
+		for y := range to[1] {
+			for x := range to[0] {
+				want := render.Cell{}
+				if x < 8 && y < 4 {
+					want = ref.Cell(x, y)
+				}
+				if got := b.Cell(x, y); got != want {
+					t.Fatalf("8x4→%v: (%d,%d) = %+v, want %+v", to, x, y, got, want)
+				}
+			}
+		}
+	}
+	b := render.NewBuffer(200, 50)
+	if n := testing.AllocsPerRun(20, func() { b.Resize(160, 40); b.Resize(200, 50) }); n != 0 {
+		t.Fatalf("%v allocations per resize pair", n)
+	}
+}
