@@ -52,7 +52,8 @@
 //   - Erasing: a row's trailing run of blanks in one background is erased
 //     with EL when that beats drawing the changed cells in it; an interior
 //     run of four or more blanks with ECH when the ECH plus the move past
-//     it beats spaces. Erases use a pen with the blanks' background and no
+//     it beats spaces; a row's leading run (indentation on a coloured
+//     block) with EL 1 from its last cell when that is shorter. Erases use a pen with the blanks' background and no
 //     reverse, underline or strikethrough, and never carry a link.
 //   - Shifts: when a row's change is k cells inserted or deleted (typing
 //     in the middle of the prompt), ICH or DCH moves the rest of the row

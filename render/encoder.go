@@ -380,12 +380,69 @@ func (e *encoder) encodeRow(y int, old, want []Cell) int {
 	for old[last] == want[last] {
 		last--
 	}
+	if n, ok := e.tryEraseLeft(y, x, old, want); ok {
+		return n
+	}
 	if last-x >= minShiftSpan {
 		if n, ok := e.tryShift(y, x, last, old, want); ok {
 			return n
 		}
 	}
 	return e.drawRow(y, x, last, old, want)
+}
+
+// tryEraseLeft handles a row that starts with a run of blanks in one
+// background (indented code on a coloured block) holding the first
+// change: it prices erasing the run with EL 1 from its last cell against
+// drawing it, and writes the cheaper; ok reports whether it wrote the
+// row.
+func (e *encoder) tryEraseLeft(y, x int, old, want []Cell) (changed int, ok bool) {
+	w := len(want)
+	if !e.erasable(&want[0]) {
+		return 0, false
+	}
+	bg := want[0].Style.Bg
+	j := 1
+	for j < w && e.erasable(&want[j]) && want[j].Style.Bg == bg {
+		j++
+	}
+	// EL 1 erases through the cursor's cell; a wide cluster cut there
+	// would leave its other half to the terminal's judgement.
+	if j < 2 || x >= j || j < w && old[j].kind == continuation {
+		return 0, false
+	}
+	if cap(e.shiftRow) < w {
+		e.shiftRow = make([]Cell, w)
+	}
+	erased := e.shiftRow[:w]
+	copy(erased, old)
+	fillCells(erased[:j], Cell{Style: Style{Bg: bg}})
+
+	start := len(e.buf)
+	before := *e
+	e.moveTo(j-1, y)
+	e.readyErase(bg)
+	e.buf = append(e.buf, "\x1b[1K"...)
+	e.stats.Erases++
+	altChanged := countChanged(old[:j], want[:j]) + e.encodeShifted(y, erased, want)
+	altBytes := append(e.shiftBytes[:0], e.buf[start:]...)
+	alt := *e
+
+	*e = before
+	e.shiftBytes = altBytes
+	e.buf = e.buf[:start]
+	last := w - 1
+	for old[last] == want[last] {
+		last--
+	}
+	changed = e.drawRow(y, x, last, old, want)
+	if len(e.buf)-start <= len(altBytes) {
+		return changed, true
+	}
+	buf := append(e.buf[:start], altBytes...)
+	*e = alt
+	e.buf, e.shiftBytes = buf, altBytes
+	return altChanged, true
 }
 
 // drawRow is encodeRow once the changed span [x, last] is known.

@@ -517,3 +517,25 @@ func TestShiftAfterBlankRun(t *testing.T) {
 		}
 	}
 }
+
+// Indentation on a coloured block that replaces text is erased with
+// EL 1 from its last cell rather than drawn.
+func TestLeadingBlanksUseEraseLeft(t *testing.T) {
+	o := rendertest.NewOracle(30, 1)
+	out := &writes{}
+	s := render.NewScreen(ioMulti(o, out), 30, 1, plainOpts)
+	code := render.Style{Bg: render.RGB(40, 44, 52)}
+	s.Back().SetString(0, 0, "previous line of prose", render.Style{}, "")
+	flush(t, s)
+	want := render.NewBuffer(30, 1)
+	want.Fill(0, 0, 30, 1, code)
+	want.SetString(12, 0, "return x", code, "")
+	s.Back().CopyFrom(want)
+	flush(t, s)
+	if d := o.Diff(want); d != "" {
+		t.Fatal(d)
+	}
+	if body := frameBody(t, out.last()); !strings.Contains(body, "\x1b[1K") {
+		t.Fatalf("frame %q does not erase the indentation", body)
+	}
+}
