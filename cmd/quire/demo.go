@@ -17,5 +17,8 @@ func runDemo(args []string) int {
 	if err != nil {
 		return fail(err)
 	}
+	if err := needTerminal(); err != nil {
+		return fail(err)
+	}
 	return exitStatus(app.Demo(context.Background(), app.DemoOptions{Config: cfg}))
 }

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/quire-sh/quire/app"
+	xterm "golang.org/x/term"
 )
 
 // sessionFlags are the flags shared by `quire` and `quire resume`. Only
@@ -84,10 +85,22 @@ func runResume(args []string) int {
 }
 
 func interactive(opt app.RunOptions) int {
+	if err := needTerminal(); err != nil {
+		return fail(err)
+	}
 	if opt.Config.APIKey == "" && strings.Contains(opt.Config.BaseURL, "api.openai.com") {
 		return fail(fmt.Errorf("no API key: set OPENAI_API_KEY, or OPENAI_BASE_URL for a local OpenAI-compatible server (try `quire demo` to see quire without one)"))
 	}
 	return exitStatus(app.Run(context.Background(), opt))
+}
+
+// needTerminal refuses to start a full-screen or inline session without a
+// terminal, before anything is created on disk.
+func needTerminal() error {
+	if !xterm.IsTerminal(int(os.Stdin.Fd())) || !xterm.IsTerminal(int(os.Stdout.Fd())) {
+		return errors.New("this needs a terminal; for scripts and pipes use `quire exec PROMPT` (or `quire replay --print`)")
+	}
+	return nil
 }
 
 // exitStatus maps how an interactive run ended to the process status: 0,
