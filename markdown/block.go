@@ -28,7 +28,7 @@ type renderer struct {
 	depth  int
 	lexers *lexerSet
 	// dropLastLine leaves out the unfinished last line of the fenced
-	// block being rendered (stream hold-back).
+	// block or table being rendered (stream hold-back).
 	dropLastLine bool
 }
 
@@ -149,7 +149,7 @@ func (r *renderer) list(n *ast.List, width int) []render.Line {
 		markerW = len(strconv.Itoa(max(last, num))) + 2
 	}
 	inner := width - markerW
-	indent := strings.Repeat(" ", markerW)
+	indent := blanks(markerW)
 	if inner < minContent {
 		inner = width
 	}
@@ -158,7 +158,7 @@ func (r *renderer) list(n *ast.List, width int) []render.Line {
 		var marker string
 		if n.IsOrdered() {
 			m := strconv.Itoa(num) + string(n.Marker)
-			marker = strings.Repeat(" ", max(markerW-1-len(m), 0)) + m + " "
+			marker = blanks(markerW-1-len(m)) + m + " "
 			num++
 		} else {
 			marker = bullets[(r.depth-1)%len(bullets)] + " "

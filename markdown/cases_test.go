@@ -88,6 +88,11 @@ func TestHoldBack(t *testing.T) {
 		{"| a | b |\nnot a table", "| a | b |\nnot a table"},
 		{"text | pipe", "text | pipe"},
 		{"x\n| not a header start", "x\n| not a header start"},
+		{"```go\nx := 1\ny :", "```go\nx := 1\n"},
+		{"```go\nx := 1\n```", "```go\nx := 1\n"},
+		{"- a\n  ```go\n  x := 1", "- a\n  ```go\n  x := 1"},
+		{"| a | b |\n|---|---|\n| 1 | 2", "| a | b |\n|---|---|\n"},
+		{"| a | b |\n|---|---|\n|", "| a | b |\n|---|---|\n|"},
 	}
 	for _, tt := range tests {
 		if got := ShownPrefix(tt.src); got != tt.shown {

@@ -4,6 +4,7 @@ import (
 	"bytes"
 
 	"github.com/yuin/goldmark/ast"
+	east "github.com/yuin/goldmark/extension/ast"
 )
 
 // ShownPrefix returns the part of a growing document that a Stream
@@ -19,7 +20,10 @@ import (
 //   - then, if what remains ends inside an open top-level code fence, the
 //     unfinished last line of code: code appears a line at a time, so a
 //     half-typed token is never highlighted as something it is not yet
-//     (and a stream never re-tokenises a line before it is complete).
+//     (and a stream never re-tokenises a line before it is complete);
+//   - likewise the unfinished last row of a top-level table (a line
+//     starting with '|' that already holds cell text), so columns are not
+//     re-measured while a row is half there.
 //
 // Before Finish, Stream.Lines() == Render(ShownPrefix(text so far)).
 func ShownPrefix(src string) string {
@@ -27,10 +31,15 @@ func ShownPrefix(src string) string {
 	n := shownLen(b)
 	buf := capNesting(b[:n])
 	doc, _ := parseDoc(newParser(), buf, nil)
-	if fc, ok := doc.LastChild().(*ast.FencedCodeBlock); ok {
+	switch last := doc.LastChild().(type) {
+	case *ast.FencedCodeBlock:
 		t := tailRender{buf: buf}
-		if t.partialCodeLine(fc) {
+		if t.partialCodeLine(last) {
 			n = lineStart(b, n)
+		}
+	case *east.Table:
+		if p := partialRow(buf, last); p >= 0 {
+			n = p
 		}
 	}
 	return src[:n]

@@ -1,6 +1,8 @@
 package markdown
 
 import (
+	"bytes"
+
 	"github.com/yuin/goldmark/parser"
 
 	"github.com/quire-sh/quire/render"
@@ -25,6 +27,11 @@ type Stream struct {
 	frozen int           // len of the frozen prefix of lines
 	base   int           // bytes of src behind the frozen lines
 	state  tailState
+	// held is where a held-back unfinished line starts: a line of an open
+	// code fence or a table row (-1: none). Until that line ends, or gains
+	// a character that could make it a closing fence, more of it changes
+	// nothing on screen.
+	held int
 }
 
 // NewStream starts an empty stream.
@@ -34,6 +41,7 @@ func NewStream(opts Options) *Stream {
 		parser: newParser(),
 		lexers: newLexerSet(),
 		state:  tailState{refKeys: map[string]bool{}},
+		held:   -1,
 	}
 }
 
@@ -78,9 +86,16 @@ func (s *Stream) update() {
 		// The frozen part always ends before anything held back; the max
 		// only guards that promise.
 		shown = max(shownLen(s.src), s.base)
+		if s.held >= 0 && shown >= s.held && !bytes.ContainsAny(s.src[s.held:shown], "\n`~") {
+			return // the same unfinished line, still held back
+		}
 	}
 	res := renderTail(s.parser, s.lexers, s.src[s.base:shown], &s.opts, s.state, true, !s.finished)
 	s.lines = append(s.lines[:s.frozen], res.lines...)
+	s.held = -1
+	if res.held >= 0 {
+		s.held = s.base + res.held
+	}
 	if res.cpSrc <= 0 {
 		return
 	}

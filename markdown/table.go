@@ -23,6 +23,9 @@ func (r *renderer) table(n *east.Table, width int) []render.Line {
 	var rows [][]tableCell
 	ncol := 0
 	for row := n.FirstChild(); row != nil; row = row.NextSibling() {
+		if r.dropLastLine && row == n.LastChild() && row != n.FirstChild() {
+			break // an unfinished row held back by a stream
+		}
 		var cells []tableCell
 		for c := row.FirstChild(); c != nil; c = c.NextSibling() {
 			base := r.theme.Text
@@ -96,9 +99,9 @@ func (r *renderer) table(n *east.Table, width int) []render.Line {
 				case east.AlignCenter:
 					left = pad / 2
 				}
-				spans = append(spans, render.Span{Text: strings.Repeat(" ", 1+left)})
+				spans = append(spans, render.Span{Text: blanks(1 + left)})
 				spans = append(spans, content...)
-				spans = append(spans, render.Span{Text: strings.Repeat(" ", 1+pad-left)}, render.Span{Text: "│", Style: frame})
+				spans = append(spans, render.Span{Text: blanks(1 + pad - left)}, render.Span{Text: "│", Style: frame})
 			}
 			out = append(out, render.Line{Spans: spans})
 		}
@@ -107,6 +110,16 @@ func (r *renderer) table(n *east.Table, width int) []render.Line {
 		}
 	}
 	return append(out, rule("└", "┴", "┘"))
+}
+
+const spaces = "                                                                                                                                "
+
+// blanks returns n spaces, without allocating for the common widths.
+func blanks(n int) string {
+	if n <= len(spaces) {
+		return spaces[:max(n, 0)]
+	}
+	return strings.Repeat(" ", n)
 }
 
 func row0IsHeader(n *east.Table) bool {
@@ -198,8 +211,14 @@ func measure(ps []piece) (total, widest int) {
 			widest = max(widest, w)
 			continue
 		}
-		for _, f := range strings.Fields(p.text) {
-			widest = max(widest, textWidth(f))
+		start := 0
+		for i := 0; i <= len(p.text); i++ {
+			if i == len(p.text) || p.text[i] == ' ' {
+				if i > start {
+					widest = max(widest, textWidth(p.text[start:i]))
+				}
+				start = i + 1
+			}
 		}
 	}
 	return total, widest

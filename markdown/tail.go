@@ -41,6 +41,9 @@ type tailResult struct {
 	cpLines int
 	fence   *fenceState
 	refs    []*ast.LinkReferenceDefinition // definitions inside [0, cpSrc)
+	// held is where the unfinished line left out under hold starts (a
+	// code line or a table row), or -1.
+	held int
 }
 
 // tailRender holds one render of a tail.
@@ -59,9 +62,9 @@ type tailRender struct {
 // renderTail renders src (the text after the frozen part described by st)
 // and, when checkpoints is set, finds the furthest safe checkpoint.
 //
-// When holdCode is set, the unfinished last line of a trailing open code
-// fence is left out (see ShownPrefix).
-func renderTail(p parser.Parser, lx *lexerSet, src []byte, opts *Options, st tailState, checkpoints, holdCode bool) tailResult {
+// When hold is set, the unfinished last line of a trailing open code
+// fence or table is left out (see ShownPrefix).
+func renderTail(p parser.Parser, lx *lexerSet, src []byte, opts *Options, st tailState, checkpoints, hold bool) tailResult {
 	t := tailRender{buf: src, st: st}
 	if st.fence != nil {
 		t.buf = make([]byte, 0, len(st.fence.opening)+len(src))
@@ -77,7 +80,7 @@ func renderTail(p parser.Parser, lx *lexerSet, src []byte, opts *Options, st tai
 	for c := doc.FirstChild(); c != nil; c = c.NextSibling() {
 		t.blocks = append(t.blocks, c)
 	}
-	var res tailResult
+	res := tailResult{held: -1}
 	emitted := st.emitted
 	t.first = make([]int, len(t.blocks))
 	t.ends = make([]int, len(t.blocks))
@@ -93,12 +96,19 @@ func renderTail(p parser.Parser, lx *lexerSet, src []byte, opts *Options, st tai
 			if checkpoints && i == len(t.blocks)-1 {
 				snap = t.completeLines(fc) - 1
 			}
-			if holdCode && i == len(t.blocks)-1 && t.partialCodeLine(fc) {
+			if hold && i == len(t.blocks)-1 && t.partialCodeLine(fc) {
 				r.dropLastLine = true
+				segs := fc.Lines()
+				res.held = lineStart(t.buf, segs.At(segs.Len()-1).Start) - t.off
 			}
 			t.code = r.fenced(fc, opts.Width, cont, snap)
 			r.dropLastLine = false
 			ls = t.code.lines
+		} else if tb, ok := b.(*east.Table); ok && hold && i == len(t.blocks)-1 && partialRow(t.buf, tb) >= 0 {
+			res.held = partialRow(t.buf, tb) - t.off
+			r.dropLastLine = true
+			ls = r.block(b, opts.Width)
+			r.dropLastLine = false
 		} else {
 			ls = r.block(b, opts.Width)
 		}
@@ -195,6 +205,36 @@ func (t *tailRender) checkpoint(res *tailResult) {
 func (t *tailRender) partialCodeLine(fc *ast.FencedCodeBlock) bool {
 	segs := fc.Lines()
 	return segs.Len() > t.completeLines(fc) && !t.fenceClosed(fc)
+}
+
+// partialRow returns the start of tb's last row when that row is the
+// unfinished last line of the text and starts with '|' (so it stays a row
+// of this table however it grows), or -1.
+func partialRow(buf []byte, tb *east.Table) int {
+	if len(buf) == 0 || buf[len(buf)-1] == '\n' {
+		return -1
+	}
+	ls := lineStart(buf, len(buf))
+	line := bytes.TrimLeft(buf[ls:], " ")
+	if len(buf)-ls-len(line) > 3 || len(line) == 0 || line[0] != '|' {
+		return -1
+	}
+	row := tb.LastChild()
+	if row == nil || row.Kind() != east.KindTableRow {
+		return -1
+	}
+	found := false
+	_ = ast.Walk(row, func(c ast.Node, entering bool) (ast.WalkStatus, error) {
+		if t, ok := c.(*ast.Text); ok && entering {
+			found = t.Segment.Start >= ls
+			return ast.WalkStop, nil
+		}
+		return ast.WalkContinue, nil
+	})
+	if !found {
+		return -1
+	}
+	return ls
 }
 
 // completeLines counts a fenced block's content lines that end in a
