@@ -193,11 +193,12 @@ func (v *Inline) Flush() (Stats, error) {
 		v.swap()
 		return Stats{}, nil
 	}
-	// A hidden cursor is parked in the region too once the frame wrote:
-	// terminals anchor a resize on the cursor's row, and a cursor left
-	// above the region (where a scroll region homed it) would let a
-	// shrinking window cut the region off instead of the history.
-	if act&CursorReposition != 0 || wrote && !want.Visible {
+	// A hidden cursor left outside the region is parked in it: terminals
+	// anchor a resize on the cursor's row, and a cursor above the region
+	// (where a scroll region homed it) would let a shrinking window cut
+	// the region off instead of the history.
+	outside := e.cy < v.top || e.cy >= v.top+max(h, 1)
+	if act&CursorReposition != 0 || wrote && !want.Visible && outside {
 		e.moveTo(want.X, want.Y)
 	}
 	if act&CursorShow != 0 {
