@@ -40,6 +40,9 @@ func TestMain(m *testing.M) {
 
 var paneSeq atomic.Int64
 
+// timeoutSlack stretches every wait; see waitFor.
+const timeoutSlack = 4
+
 // pane is quire (or a shell) running in a detached tmux session of fixed
 // size on a private tmux server.
 type pane struct {
@@ -141,7 +144,9 @@ func (p *pane) history() string { return p.tmux("capture-pane", "-p", "-S", "-",
 // after timeout.
 func (p *pane) waitFor(what string, timeout time.Duration, cond func(screen string) bool) string {
 	p.t.Helper()
-	deadline := time.Now().Add(timeout)
+	// The suite shares two cores with the rest of `make test`: timeouts
+	// only bound how long a failure takes to report, so be generous.
+	deadline := time.Now().Add(timeout * timeoutSlack)
 	for {
 		s := p.screen()
 		if cond(s) {
