@@ -33,8 +33,9 @@
 //
 // and after Finish, Lines() == Render(Source()). [ShownPrefix] holds back
 // ambiguous suffixes (trailing backticks, tildes or backslashes; a table
-// header whose delimiter row has not arrived; the unfinished line of an
-// open code fence) until the next chunk decides them.
+// header whose delimiter row has not arrived; the unfinished last line of
+// an open code fence or of a table) until the next chunk decides them. A
+// chunk that only extends a held-back line costs nothing.
 //
 // Each Append re-renders only the tail after the last checkpoint. The
 // first Frozen() lines are final: no later text changes them, so a caller

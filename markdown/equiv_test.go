@@ -1,6 +1,7 @@
 package markdown
 
 import (
+	"flag"
 	"fmt"
 	"math/rand/v2"
 	"os"
@@ -130,10 +131,12 @@ func TestStreamEveryByte(t *testing.T) {
 	}
 }
 
+var long = flag.Bool("long", false, "run the exhaustive equivalence tests (minutes)")
+
 // TestStreamTwoChunks splits each document once at every byte boundary.
 func TestStreamTwoChunks(t *testing.T) {
-	if testing.Short() {
-		t.Skip("exhaustive split test")
+	if !*long {
+		t.Skip("exhaustive split test: run with -long")
 	}
 	for name, src := range corpus(t) {
 		t.Run(name, func(t *testing.T) {
@@ -150,9 +153,12 @@ func TestStreamTwoChunks(t *testing.T) {
 // TestStreamRandomChunksLarge streams big documents in random chunks
 // under many seeds, checking at random moments and at the end.
 func TestStreamRandomChunksLarge(t *testing.T) {
-	answer, fence, checks := 600, 1500, 12
-	if testing.Short() {
-		answer, fence, checks = 250, 400, 4
+	answer, fence, checks, seeds := 250, 400, 4, 3
+	switch {
+	case *long:
+		answer, fence, checks, seeds = 1000, 1500, 12, 8
+	case testing.Short():
+		seeds = 1
 	}
 	docs := map[string]string{
 		"answer":     GenerateAnswer(answer, 1),
@@ -161,10 +167,6 @@ func TestStreamRandomChunksLarge(t *testing.T) {
 		"openfence":  "intro\n\n```go\n" + strings.Repeat("x := 1 // line\n\n", 400),
 		"reflater":   strings.Repeat("para [k] text\n\n", 50) + "[k]: https://k.example\n\n" + strings.Repeat("more [k]\n\n", 20),
 		"nestedlist": strings.Repeat("- item\n  - sub\n\n", 100) + "end\n",
-	}
-	seeds := 8
-	if testing.Short() {
-		seeds = 2
 	}
 	for name, src := range docs {
 		for seed := range seeds {
