@@ -32,6 +32,9 @@ type Stream struct {
 	// a character that could make it a closing fence, more of it changes
 	// nothing on screen.
 	held int
+	// shown is the end of the text the last render showed (-1 after
+	// Finish): Lines() depends on nothing else.
+	shown int
 }
 
 // NewStream starts an empty stream.
@@ -86,9 +89,15 @@ func (s *Stream) update() {
 		// The frozen part always ends before anything held back; the max
 		// only guards that promise.
 		shown = max(shownLen(s.src), s.base)
+		if shown == s.shown {
+			return // only held-back text arrived
+		}
 		if s.held >= 0 && shown >= s.held && !bytes.ContainsAny(s.src[s.held:shown], "\n`~") {
 			return // the same unfinished line, still held back
 		}
+		s.shown = shown
+	} else {
+		s.shown = -1
 	}
 	res := renderTail(s.parser, s.lexers, s.src[s.base:shown], &s.opts, s.state, true, !s.finished)
 	s.lines = append(s.lines[:s.frozen], res.lines...)

@@ -3,7 +3,6 @@ package markdown
 import (
 	"strings"
 
-	"github.com/yuin/goldmark/ast"
 	east "github.com/yuin/goldmark/extension/ast"
 
 	"github.com/quire-sh/quire/render"
@@ -231,5 +230,3 @@ func spansWidth(ss []render.Span) int {
 	}
 	return w
 }
-
-var _ = ast.KindDocument

@@ -31,8 +31,6 @@ func wrap(ps []piece, width int) [][]render.Span {
 	return w.out
 }
 
-type cluster struct{ pos, end, width int }
-
 type wrapper struct {
 	ps     []piece
 	starts []int
