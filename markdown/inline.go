@@ -72,14 +72,10 @@ func (r *renderer) inline(ps []piece, n ast.Node, st render.Style, link string) 
 		}
 		code := strings.ReplaceAll(b.String(), "\n", " ")
 		cs := r.theme.InlineCode
-		cs.Attrs |= st.Attrs &^ (render.Underline)
+		cs.Attrs |= st.Attrs &^ render.Underline
 		if link == "" {
 			if l := r.fileLink(code); l != "" {
-				saved := link
-				link = l
-				add(code, cs, true)
-				link = saved
-				return ps
+				return append(ps, piece{text: cleanText(code), style: cs, link: l, keep: true})
 			}
 		}
 		add(code, cs, false)
