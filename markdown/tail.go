@@ -129,7 +129,7 @@ func renderTail(p parser.Parser, lx *lexerSet, src []byte, opts *Options, st tai
 }
 
 // checkpoint finds the last top-level block boundary that is final (see
-// final) with no pending reference lookups before it, or a segment
+// final) with no pending reference lookups before it, or a line
 // boundary inside a trailing open code fence.
 func (t *tailRender) checkpoint(res *tailResult) {
 	defined := map[string]bool{}
