@@ -69,6 +69,16 @@
 // unresolved "[label]" in prose pins the checkpoint before its block
 // until a definition arrives, and the tail grows from there.
 //
+// # Limits
+//
+// Freezing is conservative, so some text keeps a long tail and costs each
+// chunk time proportional to it: a list or quote that never ends, a code
+// fence nested in a list, an unresolved "[label]" (see above), an
+// unclosed HTML comment. File links reflect the file system when their
+// line was laid out. A highlighting regexp that runs past its time limit
+// shows that line plain, so on hostile code under extreme load a frozen
+// line could differ from a later one-shot render.
+//
 // A setext underline or lazy continuation line can only change the block
 // it follows, which is never frozen without a blank line or a new block
 // after it. The equivalence is tested at every byte boundary of a corpus

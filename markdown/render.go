@@ -12,6 +12,7 @@ type Options struct {
 	Theme Theme
 	// Cwd is the directory against which file paths in code spans are
 	// checked; those that exist become file:// links. "" disables this.
+	// A stream checks a path when it lays out the line holding it.
 	Cwd string
 }
 
