@@ -27,6 +27,7 @@ func FuzzStream(f *testing.F) {
 			}
 			n = min(n, len(src)-p)
 			s.Append(string(src[p : p+n]))
+			s.Frozen() // render now: checkpoints move at every chunk
 			p += n
 			if i%8 == 0 || p == len(src) {
 				want := Render(ShownPrefix(s.Source()), opts)

@@ -8,9 +8,11 @@ import (
 	"github.com/quire-sh/quire/render"
 )
 
-// Stream renders a markdown document that arrives in chunks. Each Append
-// re-renders only the tail after the last checkpoint; everything before
-// it is frozen and never changes again. At every moment Lines() equals
+// Stream renders a markdown document that arrives in chunks. Rendering
+// is lazy: Append only records the chunk, and the next Lines or Frozen
+// re-renders only the tail after the last checkpoint (so chunks that
+// arrive between two frames cost one render). Everything before the
+// checkpoint is frozen and never changes again. At every moment Lines() equals
 // Render(ShownPrefix(Source())), and after Finish it equals
 // Render(Source()).
 //
@@ -22,6 +24,7 @@ type Stream struct {
 
 	src      []byte
 	finished bool
+	dirty    bool // src or finished changed since the last render
 
 	lines  []render.Line // frozen lines, then the tail's
 	frozen int           // len of the frozen prefix of lines
@@ -48,40 +51,56 @@ func NewStream(opts Options) *Stream {
 	}
 }
 
-// Append adds a chunk of text and re-renders the tail. Appending after
-// Finish reopens the stream (hold-back applies again).
+// Append adds a chunk of text. Appending after Finish reopens the stream
+// (hold-back applies again).
 func (s *Stream) Append(chunk string) {
 	if chunk == "" && !s.finished {
 		return
 	}
 	s.src = append(s.src, chunk...)
 	s.finished = false
-	s.update()
+	s.dirty = true
 }
 
 // Finish declares the text complete: held-back suffixes are rendered for
 // what they are.
 func (s *Stream) Finish() {
 	s.finished = true
-	s.update()
+	s.dirty = true
 }
 
 // Lines returns the current lines: the frozen ones followed by the tail.
-// The slice is valid until the next Append or Finish; callers must not
-// modify it. Lines()[:Frozen()] never change.
-func (s *Stream) Lines() []render.Line { return s.lines[:len(s.lines):len(s.lines)] }
+// The slice is valid until the next call of any Stream method; callers
+// must not modify it. Lines()[:Frozen()] never change.
+func (s *Stream) Lines() []render.Line {
+	s.sync()
+	return s.lines[:len(s.lines):len(s.lines)]
+}
 
 // Frozen returns how many leading lines are final: they will be the same
 // whatever text is appended later, so they can be committed to
 // scrollback.
-func (s *Stream) Frozen() int { return s.frozen }
+func (s *Stream) Frozen() int {
+	s.sync()
+	return s.frozen
+}
 
 // Source returns all text appended so far.
 func (s *Stream) Source() string { return string(s.src) }
 
 // FrozenSource returns how many leading bytes of Source() are behind
 // frozen lines.
-func (s *Stream) FrozenSource() int { return s.base }
+func (s *Stream) FrozenSource() int {
+	s.sync()
+	return s.base
+}
+
+func (s *Stream) sync() {
+	if s.dirty {
+		s.dirty = false
+		s.update()
+	}
+}
 
 func (s *Stream) update() {
 	shown := len(s.src)

@@ -7,8 +7,9 @@
 // columns:
 //
 //   - BenchmarkMarkdownStream<N>/quire: one op streams the whole answer
-//     through a markdown.Stream (Append per chunk, then Finish); ns/chunk
-//     is the mean cost of one Append.
+//     through a markdown.Stream (Append and Lines per chunk, then Finish);
+//     ns/chunk is the mean cost of one chunk. A Stream renders lazily, so
+//     asking for the lines after every chunk is its worst case.
 //   - BenchmarkMarkdownStream<N>/glamour: what a Go program does without a
 //     streaming renderer: re-render the whole text so far on every chunk.
 //     That is O(N²) and takes far too long to run in full at 5,000 lines,
