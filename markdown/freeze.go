@@ -1,0 +1,333 @@
+package markdown
+
+import (
+	"bytes"
+
+	"github.com/yuin/goldmark/ast"
+	east "github.com/yuin/goldmark/extension/ast"
+)
+
+// This file decides where a stream may freeze: which top-level blocks are
+// provably over, and where an open code fence may be cut line by line.
+
+// checkpoint finds the last top-level block boundary that is final (see
+// final) with no pending reference lookups before it, or a line
+// boundary inside a trailing open code fence.
+func (t *tailRender) checkpoint(res *tailResult) {
+	defined := map[string]bool{}
+	pending := map[string]bool{}
+	best := -1
+	nFinal := 0
+	for i, b := range t.blocks {
+		for _, k := range t.pc.lookups[b] {
+			if !t.st.refKeys[k] && !defined[k] {
+				pending[k] = true
+			}
+		}
+		for _, d := range definitions(b) {
+			k := refKey(d.Label)
+			defined[k] = true
+			delete(pending, k)
+		}
+		if !t.final(i) {
+			break
+		}
+		nFinal = i + 1
+		if len(pending) == 0 {
+			best = i
+		}
+	}
+	cut := func(i int) {
+		for _, b := range t.blocks[:i+1] {
+			res.refs = append(res.refs, definitions(b)...)
+		}
+	}
+	if best >= 0 {
+		res.cpSrc = t.blockEnd(best) - t.off
+		res.cpLines = t.ends[best]
+		cut(best)
+	}
+	// An open fence that is the last block, after only final blocks.
+	k := len(t.blocks) - 1
+	if k < 0 || nFinal != k || best != k-1 || len(pending) != 0 {
+		return
+	}
+	fc, ok := t.blocks[k].(*ast.FencedCodeBlock)
+	if !ok {
+		return
+	}
+	continued := k == 0 && t.st.fence != nil
+	done := t.completeLines(fc)
+	if done == 0 || !t.code.resumable || (!continued && !t.r.langDecided(string(fc.Language(t.buf)), done)) {
+		return
+	}
+	segs := fc.Lines()
+	res.cpSrc = segs.At(done-1).Stop - t.off
+	if done < len(t.code.bodyStart) {
+		res.cpLines = t.first[k] + t.code.bodyStart[done]
+	} else {
+		res.cpLines = t.ends[k] - 1 // all but the footer
+	}
+	opening := []byte(nil)
+	if continued {
+		opening = t.st.fence.opening
+	} else {
+		ls := lineStart(t.buf, startPos(fc))
+		le := bytes.IndexByte(t.buf[ls:], '\n')
+		opening = clone(t.buf[ls : ls+le+1])
+	}
+	res.fence = &fenceState{opening: opening, lexer: t.code.lexer, state: t.code.snap}
+	if k > 0 {
+		cut(k - 1)
+	}
+}
+
+// partialCodeLine reports whether fc (the last block) is an open fence
+// whose last content line has not ended yet.
+func (t *tailRender) partialCodeLine(fc *ast.FencedCodeBlock) bool {
+	segs := fc.Lines()
+	return segs.Len() > t.completeLines(fc) && !t.fenceClosed(fc)
+}
+
+// partialRow returns the start of tb's last row when that row is the
+// unfinished last line of the text and starts with '|' (so it stays a row
+// of this table however it grows), or -1.
+func partialRow(buf []byte, tb *east.Table) int {
+	if len(buf) == 0 || buf[len(buf)-1] == '\n' {
+		return -1
+	}
+	ls := lineStart(buf, len(buf))
+	line := bytes.TrimLeft(buf[ls:], " ")
+	if len(buf)-ls-len(line) > 3 || len(line) == 0 || line[0] != '|' {
+		return -1
+	}
+	row := tb.LastChild()
+	if row == nil || row.Kind() != east.KindTableRow {
+		return -1
+	}
+	found := false
+	_ = ast.Walk(row, func(c ast.Node, entering bool) (ast.WalkStatus, error) {
+		if t, ok := c.(*ast.Text); ok && entering {
+			found = t.Segment.Start >= ls
+			return ast.WalkStop, nil
+		}
+		return ast.WalkContinue, nil
+	})
+	if !found {
+		return -1
+	}
+	return ls
+}
+
+// completeLines counts a fenced block's content lines that end in a
+// newline: they stay content lines whatever follows (only an unfinished
+// last line could still turn out to be the closing fence).
+func (t *tailRender) completeLines(fc *ast.FencedCodeBlock) int {
+	segs := fc.Lines()
+	n := 0
+	for n < segs.Len() {
+		seg := segs.At(n)
+		if seg.Stop <= 0 || seg.Stop > len(t.buf) || t.buf[seg.Stop-1] != '\n' {
+			break
+		}
+		n++
+	}
+	return n
+}
+
+// blockEnd is where the source after block i begins: the start of the
+// next block's line, or after the last newline of the text.
+func (t *tailRender) blockEnd(i int) int {
+	if i+1 < len(t.blocks) {
+		return lineStart(t.buf, startPos(t.blocks[i+1]))
+	}
+	return bytes.LastIndexByte(t.buf, '\n') + 1
+}
+
+// final reports whether no continuation of the text can change block i
+// (or end it later than it ends now). Evidence is either a complete line
+// that starts another top-level block, which closes every block before
+// it, or a complete blank line after the block, which closes paragraphs,
+// headings, tables, quotes and HTML. Lists and indented code continue
+// across blank lines, so only the first kind of evidence ends them; a
+// fenced block is also ended by its complete closing fence line.
+func (t *tailRender) final(i int) bool {
+	b := t.blocks[i]
+	if i+1 < len(t.blocks) && t.nextEvidence(i) {
+		return true
+	}
+	switch b := b.(type) {
+	case *ast.List, *ast.CodeBlock:
+		return false
+	case *ast.FencedCodeBlock:
+		return t.fenceClosed(b)
+	case *ast.HTMLBlock:
+		if b.HTMLBlockType <= ast.HTMLBlockType5 && !b.HasClosure() {
+			return false
+		}
+	}
+	to := len(t.buf)
+	if i+1 < len(t.blocks) {
+		to = lineStart(t.buf, startPos(t.blocks[i+1]))
+	}
+	return hasBlankLine(t.buf, lineEndAfter(t.buf, lastByte(b, t.buf)), to)
+}
+
+// nextEvidence reports whether block i+1 starts on a complete line that a
+// line-by-line parse opened as a block of its own. Blocks that goldmark
+// carves out of a paragraph afterwards (a table after paragraph lines,
+// the text after link reference definitions) are no such evidence: the
+// paragraph could still absorb them.
+func (t *tailRender) nextEvidence(i int) bool {
+	b, next := t.blocks[i], t.blocks[i+1]
+	switch b.(type) {
+	case *ast.LinkReferenceDefinition:
+		return false
+	case *ast.Paragraph:
+		if next.Kind() == east.KindTable {
+			return false
+		}
+	}
+	ls := lineStart(t.buf, startPos(next))
+	return bytes.IndexByte(t.buf[ls:], '\n') >= 0
+}
+
+// fenceClosed reports whether a fenced block has a complete closing line.
+func (t *tailRender) fenceClosed(fc *ast.FencedCodeBlock) bool {
+	ls := lineStart(t.buf, startPos(fc))
+	open := t.buf[ls:]
+	j := 0
+	for j < len(open) && j < 3 && open[j] == ' ' {
+		j++
+	}
+	if j >= len(open) {
+		return false
+	}
+	ch := open[j]
+	n := 0
+	for j+n < len(open) && open[j+n] == ch {
+		n++
+	}
+	var next int
+	if segs := fc.Lines(); segs.Len() > 0 {
+		last := segs.At(segs.Len() - 1)
+		if last.Stop <= 0 || t.buf[last.Stop-1] != '\n' {
+			return false
+		}
+		next = last.Stop
+	} else {
+		nl := bytes.IndexByte(open, '\n')
+		if nl < 0 {
+			return false
+		}
+		next = ls + nl + 1
+	}
+	line := t.buf[next:]
+	nl := bytes.IndexByte(line, '\n')
+	if nl < 0 {
+		return false
+	}
+	line = line[:nl]
+	j = 0
+	for j < len(line) && j < 3 && line[j] == ' ' {
+		j++
+	}
+	m := 0
+	for j+m < len(line) && line[j+m] == ch {
+		m++
+	}
+	return m >= n && len(bytes.Trim(line[j+m:], " \t\r")) == 0
+}
+
+// hasBlankLine reports whether a complete whitespace-only line starts in
+// [from, to); from is a line start.
+func hasBlankLine(buf []byte, from, to int) bool {
+	for p := from; p < to && p < len(buf); {
+		nl := bytes.IndexByte(buf[p:], '\n')
+		if nl < 0 {
+			return false
+		}
+		if len(bytes.Trim(buf[p:p+nl], " \t\r")) == 0 {
+			return true
+		}
+		p += nl + 1
+	}
+	return false
+}
+
+func lineStart(buf []byte, p int) int {
+	p = min(max(p, 0), len(buf))
+	return bytes.LastIndexByte(buf[:p], '\n') + 1
+}
+
+// lineEndAfter returns the start of the line after the one holding byte p.
+func lineEndAfter(buf []byte, p int) int {
+	if p < 0 {
+		return 0
+	}
+	if p >= len(buf) {
+		return len(buf)
+	}
+	nl := bytes.IndexByte(buf[p:], '\n')
+	if nl < 0 {
+		return len(buf)
+	}
+	return p + nl + 1
+}
+
+// startPos is the source offset where block n begins.
+func startPos(n ast.Node) int {
+	if p := n.Pos(); p >= 0 {
+		return p
+	}
+	pos := -1
+	_ = ast.Walk(n, func(c ast.Node, entering bool) (ast.WalkStatus, error) {
+		if !entering {
+			return ast.WalkContinue, nil
+		}
+		if t, ok := c.(*ast.Text); ok {
+			pos = t.Segment.Start
+			return ast.WalkStop, nil
+		}
+		if c.Type() == ast.TypeBlock && c.Lines().Len() > 0 {
+			pos = c.Lines().At(0).Start
+			return ast.WalkStop, nil
+		}
+		if p := c.Pos(); p >= 0 && c != n {
+			pos = p
+			return ast.WalkStop, nil
+		}
+		return ast.WalkContinue, nil
+	})
+	return max(pos, 0)
+}
+
+// lastByte is the offset of the last source byte that belongs to block
+// n's content (closing lines without content, like a quote's bare '>',
+// may follow it).
+func lastByte(n ast.Node, buf []byte) int {
+	last := n.Pos()
+	_ = ast.Walk(n, func(c ast.Node, entering bool) (ast.WalkStatus, error) {
+		if !entering {
+			return ast.WalkContinue, nil
+		}
+		if p := c.Pos(); p > last {
+			last = p
+		}
+		switch c := c.(type) {
+		case *ast.Text:
+			last = max(last, c.Segment.Stop-1)
+		case *ast.HTMLBlock:
+			if c.HasClosure() {
+				last = max(last, c.ClosureLine.Stop-1)
+			}
+		}
+		if c.Type() == ast.TypeBlock {
+			if ls := c.Lines(); ls.Len() > 0 {
+				last = max(last, ls.At(ls.Len()-1).Stop-1)
+			}
+		}
+		return ast.WalkContinue, nil
+	})
+	return min(last, len(buf)-1)
+}
