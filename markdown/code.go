@@ -96,7 +96,12 @@ func (r *renderer) langDecided(lang string, complete int) bool {
 // snapAfter >= 0 the lexer state after that line is kept in the result.
 func (r *renderer) code(lines []string, lang string, settled bool, width int, cont *fenceState, snapAfter int) codeOut {
 	var lexer chroma.Lexer
-	if cont != nil {
+	switch {
+	case len(lines) == 0:
+		// Nothing to highlight (often an opening line still arriving, its
+		// language half typed): skip the lookup.
+		lexer = lexers.Fallback
+	case cont != nil:
 		lexer = r.lexers.byName(cont.lexer)
 	}
 	if lexer == nil {

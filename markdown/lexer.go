@@ -192,12 +192,18 @@ func (s *lexState) clone() lexState {
 // A lexer failure (a mutator error, a regexp timeout) yields ok false.
 
 func (s *lexState) line(text string) (toks []chroma.Token, ok bool) {
-
+	// Emitters and mutators from chroma may panic on input they did not
+	// expect; a line they choke on is shown plain.
 	defer func() {
 		if recover() != nil {
 			toks, ok = nil, false
 		}
 	}()
+	toks, ok = s.lex(text)
+	return toks, ok
+}
+
+func (s *lexState) lex(text string) (toks []chroma.Token, ok bool) {
 	l := &s.st
 	// Only this line is visible: matching cannot look past its end.
 	l.Text = []rune(text)
