@@ -266,3 +266,19 @@ func texts(ls []render.Line) []string {
 	}
 	return out
 }
+
+// TestSourceIntact: rendering never writes into the text it was given
+// (goldmark appends a newline to a last code line in place, which once
+// overwrote the held-back backtick after it).
+func TestSourceIntact(t *testing.T) {
+	const src = "~~~\nabc`"
+	s := stream(src)
+	s.Lines()
+	if s.Source() != src {
+		t.Fatalf("source became %q", s.Source())
+	}
+	s.Finish()
+	if got := texts(s.Lines()); !reflect.DeepEqual(got, []string{"╭─ code", "│ abc`", "╰─"}) {
+		t.Fatalf("lines = %q", got)
+	}
+}

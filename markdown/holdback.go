@@ -29,7 +29,7 @@ import (
 func ShownPrefix(src string) string {
 	b := []byte(src)
 	n := shownLen(b)
-	buf := capNesting(b[:n])
+	buf := capNesting(b[:n:n])
 	doc, _ := parseDoc(newParser(), buf, nil)
 	switch last := doc.LastChild().(type) {
 	case *ast.FencedCodeBlock:

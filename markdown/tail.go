@@ -63,7 +63,10 @@ type tailRender struct {
 // When hold is set, the unfinished last line of a trailing open code
 // fence or table is left out (see ShownPrefix).
 func renderTail(p parser.Parser, lx *lexerSet, src []byte, opts *Options, st tailState, checkpoints, hold bool) tailResult {
-	t := tailRender{buf: src, st: st}
+	// No spare capacity: goldmark's Segment.Value appends a newline to
+	// the last line in place, which would overwrite the stream's
+	// held-back bytes that follow src in memory.
+	t := tailRender{buf: src[:len(src):len(src)], st: st}
 	if st.fence != nil {
 		t.buf = make([]byte, 0, len(st.fence.opening)+len(src))
 		t.buf = append(append(t.buf, st.fence.opening...), src...)
