@@ -282,3 +282,20 @@ func TestSourceIntact(t *testing.T) {
 		t.Fatalf("lines = %q", got)
 	}
 }
+
+// TestTailAfterText: a tail frozen right after a non-blank line parses as
+// the whole text does (goldmark treats the start of a text as following a
+// blank line, which once made this list loose in the tail only).
+func TestTailAfterText(t *testing.T) {
+	const src = "- a\n2) [x]: /u\nfoo\n3) b\n"
+	cut := len("- a\n2) [x]: /u\n")
+	s := stream(src[:cut])
+	if s.Frozen() == 0 {
+		t.Fatal("the bullet list did not freeze")
+	}
+	s.Append(src[cut:])
+	s.Finish()
+	if want := Render(src, Options{Width: 80}); !reflect.DeepEqual(normalize(s.Lines()), normalize(want)) {
+		t.Fatalf("--- stream\n%s--- one-shot\n%s", dump(s.Lines()), dump(want))
+	}
+}

@@ -130,6 +130,8 @@ func (s *Stream) update() {
 	s.frozen += res.cpLines
 	s.base += res.cpSrc
 	s.state.fence = res.fence
+	prev := s.src[lineStart(s.src, s.base-1):max(s.base-1, 0)]
+	s.state.afterText = len(bytes.Trim(prev, " \t\r")) > 0
 	if s.frozen > 0 {
 		s.state.emitted = true
 	}

@@ -21,7 +21,16 @@ type tailState struct {
 	// emitted tells whether the frozen part produced any line (the first
 	// block of the tail is then preceded by a blank line).
 	emitted bool
+	// afterText is set when the line before the tail is not blank. goldmark
+	// remembers whether a block followed a blank line (it decides whether
+	// a list is loose), and at the start of a text it assumes one did; the
+	// tail is then parsed behind a thematic break, the smallest block that
+	// ends itself on a non-blank line, so it sees what the whole text saw.
+	afterText bool
 }
+
+// ruleLine is the line parsed before a tail that follows a non-blank line.
+const ruleLine = "***\n"
 
 // fenceState describes an open code fence whose first lines are frozen.
 type fenceState struct {
@@ -67,10 +76,17 @@ func renderTail(p parser.Parser, lx *lexerSet, src []byte, opts *Options, st tai
 	// the last line in place, which would overwrite the stream's
 	// held-back bytes that follow src in memory.
 	t := tailRender{buf: src[:len(src):len(src)], st: st}
-	if st.fence != nil {
-		t.buf = make([]byte, 0, len(st.fence.opening)+len(src))
-		t.buf = append(append(t.buf, st.fence.opening...), src...)
-		t.off = len(st.fence.opening)
+	var prefix []byte
+	switch {
+	case st.fence != nil:
+		prefix = st.fence.opening
+	case st.afterText:
+		prefix = []byte(ruleLine)
+	}
+	if prefix != nil {
+		t.buf = make([]byte, 0, len(prefix)+len(src))
+		t.buf = append(append(t.buf, prefix...), src...)
+		t.off = len(prefix)
 	}
 	t.buf = capNesting(t.buf)
 	doc, pc := parseDoc(p, t.buf, st.refs)
@@ -80,6 +96,9 @@ func renderTail(p parser.Parser, lx *lexerSet, src []byte, opts *Options, st tai
 	t.r = r
 	for c := doc.FirstChild(); c != nil; c = c.NextSibling() {
 		t.blocks = append(t.blocks, c)
+	}
+	if st.fence == nil && st.afterText && len(t.blocks) > 0 {
+		t.blocks = t.blocks[1:] // the rule parsed from ruleLine
 	}
 	res := tailResult{held: -1}
 	emitted := st.emitted
