@@ -216,3 +216,40 @@ func longFence(lines int) string {
 	b.WriteString("```\n\nDone.\n")
 	return b.String()
 }
+
+// markdownish are the pieces TestStreamRandomDocs builds documents from:
+// every block opener, inline delimiters, definitions, HTML, URLs and
+// wide characters, so that random documents hit the interactions between
+// them that a hand-written corpus misses.
+var markdownish = []string{"`", "```", "~~~", "\n", "\n\n", " ", "  ", "    ", "- ", "> ", "1. ", "2) ",
+	"|", "| a ", "|---|", "---", "===", "*", "**", "_", "[", "]", "(", ")", "<", ">", "!", "\\", "# ",
+	"x", "word", "http://a.b/c", "é", "漢字", "\t", "[x]: /u\n", "[x]", "<!--", "-->", "<div>\n",
+	"```go\n", "```\n", "    code\n", "- [ ] ", "~~s~~", "www.x.com", "a@b.co"}
+
+// TestStreamRandomDocs streams seeded random documents in random chunks,
+// comparing with the one-shot render after every chunk.
+func TestStreamRandomDocs(t *testing.T) {
+	docs := 150
+	switch {
+	case *long:
+		docs = 3000
+	case testing.Short():
+		docs = 40
+	}
+	rng := rand.New(rand.NewPCG(42, 1))
+	for d := range docs {
+		var b []byte
+		n := rng.IntN(600)
+		for len(b) < n {
+			b = append(b, markdownish[rng.IntN(len(markdownish))]...)
+		}
+		src := string(b)
+		c := newChecker(t, fmt.Sprintf("doc %d %q", d, src), Options{Width: 15 + rng.IntN(70)})
+		for p := 0; p < len(src); {
+			step := min(len(src)-p, 1+rng.IntN(12))
+			c.append(src[p:p+step], true)
+			p += step
+		}
+		c.finish()
+	}
+}
