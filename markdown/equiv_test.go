@@ -229,7 +229,7 @@ var markdownish = []string{"`", "```", "~~~", "\n", "\n\n", " ", "  ", "    ", "
 // TestStreamRandomDocs streams seeded random documents in random chunks,
 // comparing with the one-shot render after every chunk.
 func TestStreamRandomDocs(t *testing.T) {
-	docs := 150
+	docs := 100
 	switch {
 	case *long:
 		docs = 3000
