@@ -37,8 +37,9 @@
 // an open code fence or of a table) until the next chunk decides them. A
 // chunk that only extends a held-back line costs nothing.
 //
-// Each Append re-renders only the tail after the last checkpoint. The
-// first Frozen() lines are final: no later text changes them, so a caller
+// Rendering is lazy: the first Lines or Frozen after some Appends
+// re-renders only the tail after the last checkpoint. The first Frozen()
+// lines are final: no later text changes them, so a caller
 // can move them to scrollback. A checkpoint sits after a top-level block
 // once the text proves the block is over:
 //
