@@ -59,11 +59,13 @@ type Verdict struct {
 // hold the numbers to account: quire's output is what the VT oracle
 // expects on every frame, and every frame is one synchronized update.
 //
-// markdown, store: quire (and glamour for markdown) with every metric the
-// benchmarks report. layout: columns are transcript sizes, with the ratio
-// of the largest to the smallest. app: columns are the modes (fullscreen,
-// inline). These suites define no targets here yet; add them to this
-// table when their issues set them.
+// markdown (issue 3 §5): quire against glamour; streaming within 3× of a
+// one-shot render, at least 100× cheaper per chunk than glamour
+// re-rendering the whole answer, near-linear growth from 500 to 5,000
+// lines, one-shot no slower than glamour's. layout (issue 4 §5): columns
+// are transcript sizes; frame cost at 100,000 blocks within 1.3× of 100.
+// store: absolute numbers only. app (issue 8 §5): columns are the modes;
+// p99 key-to-frame latency under 16 ms.
 func Suites() []*Suite {
 	frameMetrics := []Metric{{"bytes/frame", "bytes/frame"}, {"ns/frame", "ns/frame"}, {"allocs/op", "allocs/frame"}}
 	return []*Suite{
@@ -84,10 +86,37 @@ func Suites() []*Suite {
 				valueAtMost(oracleUnsynced, "frames not one synchronized update", "quire", 0, nil, "every workload"),
 			},
 		},
-		{Name: "markdown", Subject: "quire", Peers: []string{"glamour"}, GeoMean: []string{"ns/op"}},
-		{Name: "layout"},
+		{
+			Name: "markdown", Subject: "quire", Peers: []string{"glamour"}, GeoMean: []string{"ns/op"},
+			Targets: []Target{
+				cellRatioAtMost("streaming total ≤ 3× one-shot (5,000 lines)", "cpu-ns/op",
+					"MarkdownStream5000", "quire", "MarkdownOneShot5000", "quire", 3),
+				cellRatioAtMost("streaming total ≤ 3× one-shot (500 lines)", "cpu-ns/op",
+					"MarkdownStream500", "quire", "MarkdownOneShot500", "quire", 3),
+				cellRatioAtMost("per chunk at least 100× faster than glamour re-rendering (5,000 lines)", "ns/chunk",
+					"MarkdownStream5000", "quire", "MarkdownStream5000", "glamour", 0.01),
+				cellRatioAtMost("growth from 500 to 5,000 lines ≤ 12×", "cpu-ns/op",
+					"MarkdownStream5000", "quire", "MarkdownStream500", "quire", 12),
+				ratioAtMost("cpu-ns/op", "glamour", 1.0, rowPrefixes("MarkdownOneShot")),
+			},
+		},
+		{
+			Name: "layout",
+			Targets: []Target{
+				cellRatioAtMost("frame cost streaming at the bottom: 100,000 blocks ≤ 1.3× 100 blocks", "cpu-ns/op",
+					"LayoutStreamBottom", "100000", "LayoutStreamBottom", "100", 1.3),
+				cellRatioAtMost("frame cost scrolling in the middle: 100,000 blocks ≤ 1.3× 100 blocks", "cpu-ns/op",
+					"LayoutScrollMiddle", "100000", "LayoutScrollMiddle", "100", 1.3),
+			},
+		},
 		{Name: "store", Subject: "quire"},
-		{Name: "app"},
+		{
+			Name: "app",
+			Targets: []Target{
+				valueAtMost("p99-ms", "p99 key-to-frame ms under a 2,000 token/s stream", "fullscreen", 16, nil, "full-screen"),
+				valueAtMost("p99-ms", "p99 key-to-frame ms under a 2,000 token/s stream", "inline", 16, nil, "inline"),
+			},
+		},
 	}
 }
 
@@ -99,6 +128,25 @@ func SuiteNamed(name string) *Suite {
 		}
 	}
 	return nil
+}
+
+// cellRatioAtMost: the value of unit at (numRow, numCol) divided by the
+// value at (denRow, denCol) is at most max; for targets that compare one
+// workload with another (streaming with one-shot, a large transcript with a
+// small one).
+func cellRatioAtMost(desc, unit, numRow, numCol, denRow, denCol string, max float64) Target {
+	return Target{
+		Desc: fmt.Sprintf("%s (%s)", desc, unit),
+		Eval: func(t *Table) Verdict {
+			a, ok1 := t.Value(numRow, numCol, unit)
+			b, ok2 := t.Value(denRow, denCol, unit)
+			if !ok1 || !ok2 || b == 0 {
+				return Verdict{}
+			}
+			r := a / b
+			return Verdict{Judged: true, Pass: r <= max, Detail: fmt.Sprintf("%s/%s = %s", numRow+"/"+numCol, denRow+"/"+denCol, formatRatio(r))}
+		},
+	}
 }
 
 // rowFilter selects the rows a target applies to; nil selects all.
