@@ -144,7 +144,7 @@ func cellRatioAtMost(desc, unit, numRow, numCol, denRow, denCol string, max floa
 				return Verdict{}
 			}
 			r := a / b
-			return Verdict{Judged: true, Pass: r <= max, Detail: fmt.Sprintf("%s/%s = %s", numRow+"/"+numCol, denRow+"/"+denCol, formatRatio(r))}
+			return Verdict{Judged: true, Pass: r <= max, Detail: fmt.Sprintf("%s %s ÷ %s %s = %s", numRow, numCol, denRow, denCol, formatRatio(r))}
 		},
 	}
 }
