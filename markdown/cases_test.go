@@ -283,19 +283,27 @@ func TestSourceIntact(t *testing.T) {
 	}
 }
 
-// TestTailAfterText: a tail frozen right after a non-blank line parses as
-// the whole text does (goldmark treats the start of a text as following a
-// blank line, which once made this list loose in the tail only).
+// TestTailAfterText: a tail frozen right after another block parses as
+// the whole text does. goldmark treats a block opened at the start of a
+// text, after a blank line or after a block that ended itself as
+// following a blank line (a list whose first item splits into a link
+// definition and text is then loose), and one opened by the line that
+// ended the previous block as not.
 func TestTailAfterText(t *testing.T) {
-	const src = "- a\n2) [x]: /u\nfoo\n3) b\n"
-	cut := len("- a\n2) [x]: /u\n")
-	s := stream(src[:cut])
-	if s.Frozen() == 0 {
-		t.Fatal("the bullet list did not freeze")
+	tests := []struct{ src, cut string }{
+		{"- a\n2) [x]: /u\nfoo\n3) b\n", "- a\n2) [x]: /u\n"},
+		{"<!--\n\n-->\n- [x]: /u\nfoo\n- b\n", "<!--\n\n-->\n- [x]: /u\n"},
+		{"```\nx\n```\n- [x]: /u\nfoo\n- b\n", "```\nx\n```\n- [x]: /u\n"},
 	}
-	s.Append(src[cut:])
-	s.Finish()
-	if want := Render(src, Options{Width: 80}); !reflect.DeepEqual(normalize(s.Lines()), normalize(want)) {
-		t.Fatalf("--- stream\n%s--- one-shot\n%s", dump(s.Lines()), dump(want))
+	for _, tt := range tests {
+		s := stream(tt.cut)
+		if s.Frozen() == 0 {
+			t.Fatalf("%q: nothing froze", tt.cut)
+		}
+		s.Append(tt.src[len(tt.cut):])
+		s.Finish()
+		if want := Render(tt.src, Options{Width: 80}); !reflect.DeepEqual(normalize(s.Lines()), normalize(want)) {
+			t.Fatalf("%q\n--- stream\n%s--- one-shot\n%s", tt.src, dump(s.Lines()), dump(want))
+		}
 	}
 }

@@ -45,6 +45,9 @@ func (t *tailRender) checkpoint(res *tailResult) {
 	if best >= 0 {
 		res.cpSrc = t.blockEnd(best) - t.off
 		res.cpLines = t.ends[best]
+		// With no block after the checkpoint yet, the next one follows a
+		// blank line or a fence that ended itself: a fresh start.
+		res.afterText = best+1 < len(t.blocks) && !t.blocks[best+1].HasBlankPreviousLines()
 		cut(best)
 	}
 	// An open fence that is the last block, after only final blocks.

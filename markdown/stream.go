@@ -130,8 +130,7 @@ func (s *Stream) update() {
 	s.frozen += res.cpLines
 	s.base += res.cpSrc
 	s.state.fence = res.fence
-	prev := s.src[lineStart(s.src, s.base-1):max(s.base-1, 0)]
-	s.state.afterText = len(bytes.Trim(prev, " \t\r")) > 0
+	s.state.afterText = res.afterText
 	if s.frozen > 0 {
 		s.state.emitted = true
 	}

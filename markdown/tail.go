@@ -21,11 +21,15 @@ type tailState struct {
 	// emitted tells whether the frozen part produced any line (the first
 	// block of the tail is then preceded by a blank line).
 	emitted bool
-	// afterText is set when the line before the tail is not blank. goldmark
-	// remembers whether a block followed a blank line (it decides whether
-	// a list is loose), and at the start of a text it assumes one did; the
-	// tail is then parsed behind a thematic break, the smallest block that
-	// ends itself on a non-blank line, so it sees what the whole text saw.
+	// afterText is set when goldmark, parsing the whole text, opens the
+	// tail's first block as a continuation of the line before it rather
+	// than afresh. goldmark records on each block whether it "follows a
+	// blank line" (which decides whether a list is loose); it says yes at
+	// the start of a text, after a blank line and after a block that ended
+	// itself (a closed fence or HTML block), and no when the previous line
+	// ended a paragraph or rule by starting this block. For afterText the
+	// tail is parsed behind a thematic break, which the next line ends in
+	// that second way, so the tail sees what the whole text saw.
 	afterText bool
 }
 
@@ -51,6 +55,8 @@ type tailResult struct {
 	// held is where the unfinished line left out under hold starts (a
 	// code line or a table row), or -1.
 	held int
+	// afterText is tailState.afterText for a tail starting at cpSrc.
+	afterText bool
 }
 
 // tailRender holds one render of a tail.
