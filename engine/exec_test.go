@@ -13,6 +13,7 @@ import (
 	"github.com/quire-sh/quire/engine/testserver"
 )
 
+//lint:ignore ST1008 the test helper returns the outcome in the order the assertions read it
 func execWith(t *testing.T, script testserver.Script, opt ExecOptions, mod func(*Config)) (event.TurnState, error, string, string, *testserver.Server) {
 	t.Helper()
 	srv, err := testserver.Start(script)

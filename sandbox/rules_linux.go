@@ -30,6 +30,7 @@ var devices = []string{"/dev/null", "/dev/zero", "/dev/full", "/dev/random", "/d
 // kernel with the given ABI.
 func landlockPlan(p Profile, abi int) (landlock.Config, []landlock.Rule, error) {
 	if abi < minFilesystemABI {
+		//lint:ignore ST1005 Landlock is a proper noun
 		return landlock.Config{}, nil, fmt.Errorf("Landlock ABI %d is below the required %d", abi, minFilesystemABI)
 	}
 	cfg := configs[min(abi, len(configs))-1]

@@ -90,6 +90,7 @@ func (t EditFile) plan(env *Env, raw json.RawMessage) (fileChange, int, error) {
 			}
 			lines = append(lines, fmt.Sprint(lineAt(text, p)))
 		}
+		//lint:ignore ST1005 the model reads this as a sentence with advice
 		return c, 0, fmt.Errorf("Found %d matches of old_string in %s (lines %s). Include more surrounding lines in old_string to make it unique, or set replace_all to true to replace every one.",
 			len(positions), name, strings.Join(lines, ", "))
 	}

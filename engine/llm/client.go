@@ -355,9 +355,9 @@ func (c *Client) whole(body io.Reader, h Handler) (Response, bool, error) {
 	text, inline := asm.think.feed(ch.Message.Content)
 	d := delta{text: text, reasoning: ch.Message.ReasoningContent + reasoningText(ch.Message.Reasoning) + inline}
 	asm.text, asm.reasoning = []byte(d.text), []byte(d.reasoning)
-	for i, tc := range ch.Message.ToolCalls {
+	for _, tc := range ch.Message.ToolCalls {
 		tc.Index = nil
-		asm.addCall(i, tc)
+		asm.addCall(tc)
 	}
 	asm.finish = ch.FinishReason
 	if u := r.Usage; u != nil {

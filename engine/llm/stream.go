@@ -69,8 +69,8 @@ func (a *assembler) add(data []byte) (delta, error) {
 	d.reasoning = ch.Delta.ReasoningContent + reasoningText(ch.Delta.Reasoning) + inline
 	a.text = append(a.text, d.text...)
 	a.reasoning = append(a.reasoning, d.reasoning...)
-	for i, tc := range ch.Delta.ToolCalls {
-		a.addCall(i, tc)
+	for _, tc := range ch.Delta.ToolCalls {
+		a.addCall(tc)
 	}
 	if ch.FinishReason != "" {
 		a.finish = ch.FinishReason
@@ -78,11 +78,11 @@ func (a *assembler) add(data []byte) (delta, error) {
 	return d, nil
 }
 
-func (a *assembler) addCall(pos int, tc openai.ToolCall) {
+func (a *assembler) addCall(tc openai.ToolCall) {
 	if a.calls == nil {
 		a.calls = map[int]*callBuilder{}
 	}
-	idx := pos
+	var idx int
 	switch {
 	case tc.Index != nil:
 		idx = *tc.Index

@@ -95,7 +95,7 @@ func (s *Server) chat(w http.ResponseWriter, r *http.Request) {
 	}
 	req := Request{
 		Model: creq.Model, Messages: creq.Messages, Tools: creq.Tools,
-		Stream: creq.Stream, MaxTokens: creq.MaxTokens,
+		Stream: creq.Stream, MaxTokens: max(creq.MaxCompletionTokens, creq.MaxTokens), //lint:ignore SA1019 older clients still send max_tokens
 		Header: r.Header.Clone(), Body: body,
 	}
 	if creq.StreamOptions != nil {
