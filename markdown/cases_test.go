@@ -307,3 +307,20 @@ func TestTailAfterText(t *testing.T) {
 		}
 	}
 }
+
+// TestGuessedLanguageKept: a fence frozen part way keeps the language
+// guessed from its first lines (here none: plain text) for the rest,
+// instead of guessing again from the lines after the checkpoint.
+func TestGuessedLanguageKept(t *testing.T) {
+	head := "```\n" + strings.Repeat("just some words\n", guessLines+1)
+	rest := "#!/bin/bash\necho \"$HOME\" # a shell guess\n```\n"
+	s := stream(head)
+	if s.Frozen() < guessLines {
+		t.Fatalf("only %d lines froze", s.Frozen())
+	}
+	s.Append(rest)
+	s.Finish()
+	if want := Render(head+rest, Options{Width: 80}); !reflect.DeepEqual(normalize(s.Lines()), normalize(want)) {
+		t.Fatalf("--- stream\n%s--- one-shot\n%s", dump(s.Lines()), dump(want))
+	}
+}

@@ -102,7 +102,14 @@ func (r *renderer) code(lines []string, lang string, settled bool, width int, co
 		// language half typed): skip the lookup.
 		lexer = lexers.Fallback
 	case cont != nil:
-		lexer = r.lexers.byName(cont.lexer)
+		// The frozen part chose; the rest of the block must not guess
+		// again from its own lines.
+		lexer = lexers.Fallback
+		if cont.lexer != lexer.Config().Name {
+			if l := r.lexers.byName(cont.lexer); l != nil {
+				lexer = l
+			}
+		}
 	}
 	if lexer == nil {
 		lexer = r.pickLexer(lang, lines, settled)
