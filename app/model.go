@@ -52,6 +52,9 @@ type Status struct {
 	Approval string
 	Demo     bool // the model is the built-in demo script
 	Replay   bool // the transcript is a recording being played back
+	// ShiftEnter: the terminal sends Shift+Enter apart from Enter, so the
+	// prompt advertises it for a newline (Ctrl+J works everywhere).
+	ShiftEnter bool
 }
 
 // Model is the app's central state. Every change happens on the loop's

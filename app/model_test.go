@@ -289,3 +289,29 @@ func TestMouseDragCopiesTheSelection(t *testing.T) {
 		t.Fatalf("copied %q, want %q", c.Text, "beta")
 	}
 }
+
+func TestShiftEnterAdvertisedOnlyWhereItWorks(t *testing.T) {
+	tests := []struct {
+		caps term.Caps
+		want bool
+	}{
+		{term.Caps{TermProgram: "kitty"}, true},
+		{term.Caps{TermProgram: "kitty", Multiplexer: "tmux"}, false},
+		{term.Caps{TermProgram: "vte"}, false},
+		{term.Caps{}, false},
+	}
+	for _, tt := range tests {
+		if got := shiftEnterWorks(tt.caps); got != tt.want {
+			t.Errorf("%+v: %v", tt.caps, got)
+		}
+	}
+	m := newTestModel()
+	m.status.ShiftEnter = true
+	if all := strings.Join(screenText(m, 100, 10), "\n"); !strings.Contains(all, "Shift+Enter newline") {
+		t.Fatalf("the hint does not offer Shift+Enter:\n%s", all)
+	}
+	m.HandleInput(term.KeyEvent{Key: term.KeyEnter, Mod: term.ModShift}, t0)
+	if m.editor.Text() != "\n" {
+		t.Fatalf("Shift+Enter inserted %q", m.editor.Text())
+	}
+}

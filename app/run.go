@@ -68,7 +68,9 @@ func Run(ctx context.Context, opt RunOptions) error {
 // runLoop opens the terminal and runs the loop over sess. It is shared by
 // the interactive session, the demo and replay.
 func runLoop(ctx context.Context, cfg *Config, sess Session, cwd string, status Status, prior []event.Event, prompt string, h Handlers) error {
-	t, err := term.Open(term.Options{AltScreen: false, Mouse: false})
+	// The kitty keyboard protocol tells Shift+Enter from Enter where the
+	// terminal speaks it; others ignore the request.
+	t, err := term.Open(term.Options{KittyKeyboard: true})
 	if err != nil {
 		return fmt.Errorf("opening the terminal: %w", err)
 	}
@@ -80,6 +82,7 @@ func runLoop(ctx context.Context, cfg *Config, sess Session, cwd string, status 
 		tr.Apply(e)
 	}
 	hist, herr := LoadHistory(filepath.Join(StateDir(os.Getenv), "history.jsonl"))
+	status.ShiftEnter = shiftEnterWorks(t.Caps())
 	m := NewModel(tr, hist, status, cfg.Minimal)
 	m.newTranscript = func(prior []event.Event) *scrollback.Transcript {
 		t := NewTranscript(cfg, cwd, max(m.width, 1), max(m.height, 1))
@@ -110,6 +113,20 @@ func runLoop(ctx context.Context, cfg *Config, sess Session, cwd string, status 
 		err = nil
 	}
 	return err
+}
+
+// shiftEnterWorks reports whether the terminal can send Shift+Enter apart
+// from Enter: terminals with the kitty keyboard protocol, outside a
+// multiplexer that would swallow it.
+func shiftEnterWorks(c term.Caps) bool {
+	if c.Multiplexer != "" {
+		return false
+	}
+	switch c.TermProgram {
+	case "kitty", "wezterm", "ghostty", "foot", "alacritty", "iterm2":
+		return true
+	}
+	return false
 }
 
 // editInEditor writes text to a temporary file, runs $VISUAL or $EDITOR

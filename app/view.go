@@ -190,14 +190,18 @@ func (m *Model) drawPrompt(b *render.Buffer, w, y, rows int) {
 		b.SetString(2, y+i, lines[first+i], render.Style{}, "")
 	}
 	if m.editor.Empty() && y >= 0 {
-		hint := "Ask anything · Enter sends · Ctrl+J newline · Esc pager · F1 help"
+		newline := "Ctrl+J"
+		if m.status.ShiftEnter {
+			newline = "Shift+Enter"
+		}
+		hint := "Ask anything · Enter sends · " + newline + " newline · Esc pager · F1 help"
 		switch {
 		case m.status.Replay:
 			hint = "replay · p pause/resume · . step · q quit · / search · h/l turns · F1 help"
 		case m.running:
 			hint = "Esc cancels · type to queue the next prompt"
 		case m.minimal:
-			hint = "Ask anything · Enter sends · Ctrl+J newline · F1 help · /mode full for the pager"
+			hint = "Ask anything · Enter sends · " + newline + " newline · F1 help · /mode full for the pager"
 		}
 		b.SetString(2, y, hint, styleMuted, "")
 	}
