@@ -231,9 +231,12 @@ func (s *Screen) encodeFrame() {
 }
 
 // validScroll reports whether h describes a scroll the terminal can do.
+// A scroll by the region's whole height (a page) keeps no row, but it
+// still blanks the region in a few bytes, after which blank cells cost
+// nothing and a row's trailing blanks need no erase.
 func (s *Screen) validScroll(h scrollHint) bool {
 	return h.top >= 0 && h.bottom <= s.enc.height && h.bottom-h.top >= 2 &&
-		h.n != 0 && abs(h.n) < h.bottom-h.top
+		h.n != 0 && abs(h.n) <= h.bottom-h.top
 }
 
 // encodeScrolled encodes the frame as the scroll h followed by the

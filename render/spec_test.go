@@ -2,6 +2,7 @@ package render_test
 
 import (
 	"bytes"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -537,5 +538,46 @@ func TestLeadingBlanksUseEraseLeft(t *testing.T) {
 	}
 	if body := frameBody(t, out.last()); !strings.Contains(body, "\x1b[1K") {
 		t.Fatalf("frame %q does not erase the indentation", body)
+	}
+}
+
+// A page scroll keeps no row, but the hint still lets the encoder blank
+// the region in one scroll and draw the new page onto blank rows, which
+// beats overwriting the old page's long lines; the screen is the same.
+func TestPageScrollHintBlanksTheRegion(t *testing.T) {
+	const w, h, top, bottom = 80, 24, 1, 23
+	code := render.Style{Fg: render.RGB(171, 178, 191), Bg: render.RGB(40, 44, 52)}
+	page := func(b *render.Buffer, n int) {
+		b.Fill(0, 0, w, 1, headerStyle)
+		b.SetString(1, 0, "quire · transcript", headerStyle, "")
+		for y := top; y < bottom; y++ {
+			if n == 0 {
+				b.SetString(0, y, strings.Repeat("prose ", 12), render.Style{}, "")
+			} else {
+				b.SetString(0, y, fmt.Sprintf("  return frame%d, nil", y), code, "")
+			}
+		}
+		b.SetString(0, h-1, fmt.Sprintf("page %d", n), dimStyle, "")
+	}
+	cost := func(hint bool) render.Stats {
+		o := rendertest.NewOracle(w, h)
+		s := render.NewScreen(o, w, h, plainOpts)
+		page(s.Back(), 0)
+		flush(t, s)
+		want := render.NewBuffer(w, h)
+		page(want, 1)
+		s.Back().CopyFrom(want)
+		if hint {
+			s.ScrollHint(top, bottom, bottom-top)
+		}
+		st := flush(t, s)
+		if d := o.Diff(want); d != "" {
+			t.Fatalf("hint=%v: %s", hint, d)
+		}
+		return st
+	}
+	hinted, plain := cost(true), cost(false)
+	if hinted.Scrolls != 1 || hinted.Bytes >= plain.Bytes {
+		t.Fatalf("page hint: %d bytes, %d scrolls; without it %d bytes", hinted.Bytes, hinted.Scrolls, plain.Bytes)
 	}
 }
