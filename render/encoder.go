@@ -315,6 +315,40 @@ func (e *encoder) writeCell(c *Cell) {
 	}
 }
 
+// blankShows are the attributes a blank cell shows besides its
+// background.
+const blankShows = Reverse | Underline | Strikethrough
+
+// leadInto sets the pen for the blank c at x, when it starts a run of
+// changed blanks in one background that the next changed cell follows,
+// to that cell's style if it has the same background and switching once
+// is shorter than switching for the blanks and again after them: the
+// indentation of a line of code costs one SGR, not two.
+func (e *encoder) leadInto(c *Cell, x, last int, old, want []Cell) {
+	if !c.IsBlank() {
+		return
+	}
+	st := e.adapt(c.Style)
+	if st.Attrs&blankShows != 0 {
+		return
+	}
+	j := x + 1
+	for j <= last && want[j].IsBlank() && old[j] != want[j] && e.adapt(want[j].Style) == st {
+		j++
+	}
+	if j > last || old[j] == want[j] || want[j].IsBlank() || want[j].kind == continuation {
+		return
+	}
+	next := e.adapt(want[j].Style)
+	if next.Bg != st.Bg || next.Attrs&blankShows != 0 || next == e.pen {
+		return
+	}
+	blank := e.penFor(e.pen, c)
+	if sgrLen(e.pen, next) < sgrLen(e.pen, blank)+sgrLen(blank, next) {
+		e.setPen(next)
+	}
+}
+
 // erasePen is the cheapest pen that erases to background bg: the current
 // one with bg swapped in and the attributes that would show on a blank
 // dropped, or a plain pen with only bg.
@@ -481,6 +515,7 @@ func (e *encoder) drawRow(y, x, last int, old, want []Cell) int {
 			}
 		}
 		e.reach(x, y, want)
+		e.leadInto(c, x, last, old, want)
 		e.writeCell(c)
 		changed++
 		if c.kind == wideCell {
