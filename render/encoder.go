@@ -385,18 +385,27 @@ func (e *encoder) cellCost(c *Cell, pen *Style, link *string) int {
 	st := e.penFor(*pen, c)
 	n := sgrLen(*pen, st)
 	*pen = st
-	if e.links && c.Link != *link {
-		if c.Link == "" {
-			n += 7
-		} else {
-			n += 14 + len(c.Link)
-		}
+	if e.links {
+		n += e.linkCost(*link, c.Link)
 		*link = c.Link
 	}
 	if c.Grapheme == "" {
 		return n + 1
 	}
 	return n + len(c.Grapheme)
+}
+
+// linkCost prices switching the open link from one target to another,
+// roughly for an opening (its id's length varies).
+func (e *encoder) linkCost(from, to string) int {
+	switch {
+	case !e.links || from == to:
+		return 0
+	case to == "":
+		return 7
+	default:
+		return 14 + len(to)
+	}
 }
 
 // encodeRow writes what it takes to turn the terminal's row y, which
@@ -546,7 +555,7 @@ func (e *encoder) reach(x, y int, want []Cell) {
 	if e.cx == x && e.cy == y {
 		return
 	}
-	best := e.plan(x, y).cost + sgrLen(e.pen, e.penFor(e.pen, &want[x]))
+	best := e.plan(x, y).cost + sgrLen(e.pen, e.penFor(e.pen, &want[x])) + e.linkCost(e.link, want[x].Link)
 	from := x
 	try := func(s int) {
 		if s < 0 || s >= x || want[s].kind == continuation {
@@ -563,7 +572,7 @@ func (e *encoder) reach(x, y int, want []Cell) {
 				cost += e.cellCost(c, &pen, &link)
 			}
 		}
-		if cost += sgrLen(pen, e.penFor(pen, &want[x])); cost < best {
+		if cost += sgrLen(pen, e.penFor(pen, &want[x])) + e.linkCost(link, want[x].Link); cost < best {
 			best, from = cost, s
 		}
 	}
