@@ -48,7 +48,10 @@
 //     whole new style when that is shorter. A blank shows only its
 //     background, so it is drawn with the current pen's foreground and
 //     attributes when that is cheaper than its own style: the spaces
-//     between the words of a styled run cost no SGR.
+//     between the words of a styled run cost no SGR. A run of blanks
+//     just before a cell with the same background takes that cell's
+//     style when one SGR is shorter than two, so indentation on a
+//     coloured block costs no extra SGR.
 //   - Erasing: a row's trailing run of blanks in one background is erased
 //     with EL when that beats drawing the changed cells in it; an interior
 //     run of four or more blanks with ECH when the ECH plus the move past
@@ -70,7 +73,9 @@
 //     (DECSTBM, SU/SD, reset) plus repainting the exposed rows against a
 //     plain redraw by encoding both (the redraw abandoned as soon as it
 //     is longer), and writes the shorter. A wrong guess costs time, never
-//     bytes.
+//     bytes. A hint by the region's whole height (a page) keeps no row
+//     but still blanks the region in one scroll, so the new page is drawn
+//     onto blank rows with no erases, when that is shorter.
 //   - Inline insertion: while the live region has room below it, it is
 //     pushed down with SD inside a region from its top to the bottom of
 //     the screen and the lines fill the gap; once it is at the bottom,
