@@ -224,22 +224,25 @@ func longFence(lines int) string {
 var markdownish = []string{"`", "```", "~~~", "\n", "\n\n", " ", "  ", "    ", "- ", "> ", "1. ", "2) ",
 	"|", "| a ", "|---|", "---", "===", "*", "**", "_", "[", "]", "(", ")", "<", ">", "!", "\\", "# ",
 	"x", "word", "http://a.b/c", "é", "漢字", "\t", "[x]: /u\n", "[x]", "<!--", "-->", "<div>\n",
-	"```go\n", "```\n", "    code\n", "- [ ] ", "~~s~~", "www.x.com", "a@b.co"}
+	"```go\n", "```\n", "    code\n", "- [ ] ", "~~s~~", "www.x.com", "a@b.co",
+	"> - ", ">> ", "  - ", "   ", "1.\n", "-\n", "#\n", "Title\n===\n", "para\n", "| b |\n", "\n>",
+	"<https://x.y>", "![i](u)", "[l](u)", "[l][x]", "&amp;", "\\`", "``", "~~~~\n", "```py\n",
+	"\"\"\"\n", "/*", "*/", "<pre>\n", "</pre>\n"}
 
 // TestStreamRandomDocs streams seeded random documents in random chunks,
 // comparing with the one-shot render after every chunk.
 func TestStreamRandomDocs(t *testing.T) {
-	docs := 100
+	docs, maxLen := 100, 600
 	switch {
 	case *long:
-		docs = 3000
+		docs, maxLen = 800, 1500
 	case testing.Short():
 		docs = 40
 	}
 	rng := rand.New(rand.NewPCG(42, 1))
 	for d := range docs {
 		var b []byte
-		n := rng.IntN(600)
+		n := rng.IntN(maxLen)
 		for len(b) < n {
 			b = append(b, markdownish[rng.IntN(len(markdownish))]...)
 		}
