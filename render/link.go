@@ -10,25 +10,7 @@ import (
 // corrupt the OSC 8 sequence carrying it: C0 and C1 controls, DEL, and
 // invalid UTF-8. It returns u itself when there is nothing to strip.
 func CleanURL(u string) string {
-	clean := true
-	for i := 0; i < len(u); {
-		c := u[i]
-		if c < utf8.RuneSelf {
-			if c < 0x20 || c == 0x7f {
-				clean = false
-				break
-			}
-			i++
-			continue
-		}
-		r, n := utf8.DecodeRuneInString(u[i:])
-		if r == utf8.RuneError && n == 1 || r >= 0x80 && r < 0xa0 {
-			clean = false
-			break
-		}
-		i += n
-	}
-	if clean {
+	if !hasControlOrInvalid(u) {
 		return u
 	}
 	var b strings.Builder

@@ -31,29 +31,7 @@ func VisibleControl(r rune) (rune, bool) {
 // control character replaced by its visible glyph. It returns s itself
 // (no allocation) when there is nothing to replace.
 func Sanitize(s string) string {
-	clean := true
-	for i := 0; i < len(s); {
-		c := s[i]
-		if c < utf8.RuneSelf {
-			if c < 0x20 || c == 0x7f {
-				clean = false
-				break
-			}
-			i++
-			continue
-		}
-		r, n := utf8.DecodeRuneInString(s[i:])
-		if r == utf8.RuneError && n == 1 {
-			clean = false
-			break
-		}
-		if _, ctl := VisibleControl(r); ctl {
-			clean = false
-			break
-		}
-		i += n
-	}
-	if clean {
+	if !hasControlOrInvalid(s) {
 		return s
 	}
 	var b strings.Builder
@@ -65,6 +43,28 @@ func Sanitize(s string) string {
 		b.WriteRune(r)
 	}
 	return b.String()
+}
+
+// hasControlOrInvalid reports whether s holds a control character (C0,
+// DEL, C1) or invalid UTF-8: the bytes that must never reach a terminal
+// raw. It is the fast path of Sanitize and CleanURL.
+func hasControlOrInvalid(s string) bool {
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c < utf8.RuneSelf {
+			if c < 0x20 || c == 0x7f {
+				return true
+			}
+			i++
+			continue
+		}
+		r, n := utf8.DecodeRuneInString(s[i:])
+		if r == utf8.RuneError && n == 1 || r >= 0x80 && r < 0xa0 {
+			return true
+		}
+		i += n
+	}
+	return false
 }
 
 // StringWidth is the number of terminal columns s occupies when drawn by
