@@ -88,6 +88,9 @@ type Loop struct {
 
 	done   chan effectDone
 	events <-chan event.Event
+	// older delivers the history before what a resumed session showed
+	// first, once; nil when there is none to wait for.
+	older <-chan []event.Event
 
 	lastDraw time.Time
 	drawAt   time.Time // a deferred draw, or zero
@@ -150,6 +153,9 @@ func (l *Loop) Run(ctx context.Context) error {
 	defer l.leave()
 	input := l.term.Events()
 	l.events = l.sess.Events()
+	if o, ok := l.sess.(interface{ Older() <-chan []event.Event }); ok {
+		l.older = o.Older()
+	}
 	for {
 		now := time.Now()
 		if l.m.Quit() {
@@ -211,6 +217,11 @@ func (l *Loop) Run(ctx context.Context) error {
 		case <-ctx.Done():
 			stop()
 			return ctx.Err()
+		case evs := <-l.older:
+			stop()
+			l.older = nil
+			l.m.tr.Prepend(evs)
+			l.needDraw = true
 		case ev, ok := <-input:
 			stop()
 			if !ok {

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -48,19 +49,45 @@ func Run(ctx context.Context, opt RunOptions) error {
 	if opt.Stderr == nil {
 		opt.Stderr = os.Stderr
 	}
-	sess, err := OpenSession(opt.SessionOptions)
-	if err != nil {
-		return err
+	cur := &sessionSwitcher{opt: opt.SessionOptions}
+	var sess Session
+	var first []event.Event // what the first screen shows
+	var dir string
+	if opt.Resume != "" || opt.Continue {
+		// A resumed session shows its latest turns at once; the whole log
+		// is decoded for the model's history in the background.
+		p, err := prepare(opt.SessionOptions, false)
+		if err != nil {
+			return err
+		}
+		first = p.Tail
+		from := uint64(math.MaxUint64)
+		if len(first) > 0 {
+			from = first[0].Seq
+		}
+		cur.pending = openPending(p.open, from)
+		sess, dir = cur.pending, p.Env.Dir
+	} else {
+		s, err := OpenSession(opt.SessionOptions)
+		if err != nil {
+			return err
+		}
+		cur.cur, sess, dir = s, s.Session, s.Env.Dir
 	}
-	cur := &sessionSwitcher{opt: opt.SessionOptions, cur: sess}
-	defer func() { cur.cur.Close() }()
+	defer cur.close()
 	status := Status{Model: opt.Config.Model, Sandbox: opt.Config.Sandbox, Approval: opt.Config.Approval}
-	err = runLoop(ctx, opt.Config, sess.Session, sess.Env.Dir, status, sess.Prior, opt.Prompt, Handlers{
-		Export: func(path string) (string, error) { return exportSession(cur.cur, path) },
-		Slash:  cur.slash,
+	err := runLoop(ctx, opt.Config, sess, dir, status, first, opt.Prompt, Handlers{
+		Export: func(path string) (string, error) {
+			s, err := cur.session()
+			if err != nil {
+				return "", err
+			}
+			return exportSession(s, path)
+		},
+		Slash: cur.slash,
 	})
-	if w := cur.cur.Writer; w != nil {
-		fmt.Fprintf(opt.Stderr, "session %s saved; continue it with: quire resume %s\n", w.ID(), w.ID())
+	if s, serr := cur.session(); serr == nil && s.Writer != nil {
+		fmt.Fprintf(opt.Stderr, "session %s saved; continue it with: quire resume %s\n", s.Writer.ID(), s.Writer.ID())
 	}
 	return err
 }

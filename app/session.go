@@ -76,9 +76,36 @@ type Prepared struct {
 	Store       *store.Store
 	Writer      *store.Writer
 	Checkpoints *store.Checkpoints
-	// Prior holds the events of a resumed session.
+	// Prior holds the events of a resumed session; Tail only its latest
+	// turns when the rest is still to be read (see open).
 	Prior []event.Event
+	Tail  []event.Event
 	Env   *tools.Env
+}
+
+// open starts the session: a new one, or a resumed one whose whole log is
+// read now if prepare left it for later.
+func (p *Prepared) open() (*OpenedSession, error) {
+	if p.Prior == nil && p.Tail != nil {
+		prior, err := p.Writer.ReadAll()
+		if err != nil {
+			p.Close()
+			return nil, err
+		}
+		p.Prior = prior
+	}
+	var s *engine.Session
+	var err error
+	if p.Prior != nil {
+		s, err = engine.Resume(p.Engine, p.Prior)
+	} else {
+		s, err = engine.New(p.Engine)
+	}
+	if err != nil {
+		p.Close()
+		return nil, err
+	}
+	return &OpenedSession{Session: s, Prepared: p}, nil
 }
 
 // Close closes the session's log.
@@ -92,7 +119,15 @@ func (p *Prepared) Close() {
 // profile, the tools, the approval policy, the store (a new session, or a
 // resumed one) and the checkpoint hook. Every way of running a session
 // (interactive, headless, the demo) goes through it.
-func Prepare(opt SessionOptions) (*Prepared, error) {
+func Prepare(opt SessionOptions) (*Prepared, error) { return prepare(opt, true) }
+
+// firstScreenTurns is how many of a resumed session's latest turns the
+// first screen is built from before the rest of the log is decoded.
+const firstScreenTurns = 3
+
+// prepare is Prepare; without loadPrior a resumed session's log is not
+// decoded yet: Tail holds its latest turns, and open decodes the rest.
+func prepare(opt SessionOptions, loadPrior bool) (*Prepared, error) {
 	cfg := opt.Config
 	cwd := opt.Cwd
 	if cwd == "" {
@@ -156,12 +191,15 @@ func Prepare(opt SessionOptions) (*Prepared, error) {
 		if w, err = st.Append(id); err != nil {
 			return nil, err
 		}
-		prior, err := w.ReadAll()
-		if err != nil {
+		if loadPrior {
+			if p.Prior, err = w.ReadAll(); err != nil {
+				w.Close()
+				return nil, err
+			}
+		} else if p.Tail, err = w.TailTurns(firstScreenTurns); err != nil {
 			w.Close()
 			return nil, err
 		}
-		p.Prior = prior
 		p.Engine.SessionID = id
 	default:
 		id := store.NewID(time.Now())
@@ -187,15 +225,5 @@ func OpenSession(opt SessionOptions) (*OpenedSession, error) {
 	if err != nil {
 		return nil, err
 	}
-	var s *engine.Session
-	if p.Prior != nil {
-		s, err = engine.Resume(p.Engine, p.Prior)
-	} else {
-		s, err = engine.New(p.Engine)
-	}
-	if err != nil {
-		p.Close()
-		return nil, err
-	}
-	return &OpenedSession{Session: s, Prepared: p}, nil
+	return p.open()
 }

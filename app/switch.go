@@ -19,9 +19,36 @@ import (
 type sessionSwitcher struct {
 	opt SessionOptions
 	cur *OpenedSession
+	// pending is a resumed session still opening; session waits for it.
+	pending *pendingSession
+}
+
+// session returns the current session, waiting for one still opening.
+func (s *sessionSwitcher) session() (*OpenedSession, error) {
+	if s.cur == nil && s.pending != nil {
+		cur, err := s.pending.Wait()
+		if err != nil {
+			return nil, err
+		}
+		s.cur, s.pending = cur, nil
+	}
+	if s.cur == nil {
+		return nil, errors.New("no session is open")
+	}
+	return s.cur, nil
+}
+
+// close closes the current session (waiting for one still opening).
+func (s *sessionSwitcher) close() {
+	if c, err := s.session(); err == nil {
+		c.Close()
+	}
 }
 
 func (s *sessionSwitcher) slash(inv SlashInvocation) (SlashResult, error) {
+	if _, err := s.session(); err != nil {
+		return SlashResult{}, err
+	}
 	switch inv.Name {
 	case "model":
 		return s.model(inv.Args)
