@@ -5,6 +5,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"io"
 	"os"
 	"strings"
 
@@ -46,9 +47,8 @@ func (sf *sessionFlags) config() (*app.Config, error) {
 
 // runDefault is `quire [flags] [PROMPT]`: the interactive session.
 func runDefault(args []string) int {
-	sf := newSessionFlags("quire")
-	cont := sf.fs.Bool("continue", false, "continue the latest session started in this directory")
-	sf.fs.Usage = func() { usage(os.Stderr); fmt.Fprintln(os.Stderr, "\nFlags:"); sf.fs.PrintDefaults() }
+	sf, cont := defaultFlags()
+	sf.fs.Usage = func() { printDefaultUsage(os.Stderr, sf) }
 	if err := sf.fs.Parse(args); err != nil {
 		return exitUsage(err)
 	}
@@ -60,6 +60,23 @@ func runDefault(args []string) int {
 		SessionOptions: app.SessionOptions{Config: cfg, Version: version, Continue: *cont},
 		Prompt:         strings.Join(sf.fs.Args(), " "),
 	})
+}
+
+// defaultFlags are the flags of `quire [flags] [PROMPT]`.
+func defaultFlags() (*sessionFlags, *bool) {
+	sf := newSessionFlags("quire")
+	cont := sf.fs.Bool("continue", false, "continue the latest session started in this directory")
+	return sf, cont
+}
+
+// printDefaultUsage is `quire --help`: the commands, then the flags of the
+// interactive session.
+func printDefaultUsage(w io.Writer, sf *sessionFlags) {
+	usage(w)
+	fmt.Fprintln(w, "\nFlags of `quire [flags] [PROMPT]` (resume, demo and replay take the same, but --continue):")
+	sf.fs.SetOutput(w)
+	sf.fs.PrintDefaults()
+	fmt.Fprintln(w, "\nSettings also come from the environment and config.toml; `quire config` shows them.")
 }
 
 // runResume is `quire resume [ID]`.

@@ -72,7 +72,8 @@ func runVersion(args []string) int {
 }
 
 func runHelp(args []string) int {
-	usage(os.Stdout)
+	sf, _ := defaultFlags()
+	printDefaultUsage(os.Stdout, sf)
 	return 0
 }
 
