@@ -86,7 +86,8 @@ func Run(ctx context.Context, opt RunOptions) error {
 		},
 		Slash: cur.slash,
 	})
-	if s, serr := cur.session(); serr == nil && s.Writer != nil {
+	cur.close()
+	if s, serr := cur.session(); serr == nil && s.Writer != nil && !s.Discarded {
 		fmt.Fprintf(opt.Stderr, "session %s saved; continue it with: quire resume %s\n", s.Writer.ID(), s.Writer.ID())
 	}
 	return err

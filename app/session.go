@@ -81,6 +81,10 @@ type Prepared struct {
 	Prior []event.Event
 	Tail  []event.Event
 	Env   *tools.Env
+	// Discarded is set by Close when the session held no prompt and was
+	// removed.
+	Discarded bool
+	closed    bool
 }
 
 // open starts the session: a new one, or a resumed one whose whole log is
@@ -108,10 +112,12 @@ func (p *Prepared) open() (*OpenedSession, error) {
 	return &OpenedSession{Session: s, Prepared: p}, nil
 }
 
-// Close closes the session's log.
+// Close closes the session's log; a session that never got a prompt is
+// removed rather than left to clutter the listing.
 func (p *Prepared) Close() {
-	if p.Writer != nil {
-		_ = p.Writer.Close()
+	if p.Writer != nil && !p.closed {
+		p.closed = true
+		p.Discarded, _ = p.Writer.CloseDiscardingEmpty()
 	}
 }
 

@@ -70,7 +70,11 @@ func (s *sessionSwitcher) reopen(opt SessionOptions) (*OpenedSession, error) {
 		return nil, errors.New("this session is not stored, so it cannot be switched")
 	}
 	id := s.cur.Writer.ID()
-	s.cur.Close()
+	// Keep the session even if it holds no prompt yet: /model and /rewind
+	// reopen it by id.
+	s.cur.Session.Close()
+	s.cur.closed = true
+	_ = s.cur.Writer.Close()
 	next, err := OpenSession(opt)
 	if err != nil {
 		back := s.opt

@@ -511,3 +511,46 @@ func TestFailedCommitIsSticky(t *testing.T) {
 		t.Fatal("Close hid the failure")
 	}
 }
+
+func TestCloseDiscardingEmpty(t *testing.T) {
+	st, err := Open(t.TempDir(), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cwd := t.TempDir()
+	record := func(w *Writer, evs ...event.Event) {
+		for i, e := range evs {
+			e.V, e.Seq, e.Time = event.SchemaVersion, uint64(i+1), time.Now()
+			if err := w.Record(e, e.Kind == event.UserMessage); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	empty, err := st.Create("", cwd)
+	if err != nil {
+		t.Fatal(err)
+	}
+	record(empty, event.Event{Kind: event.SessionStarted, Session: &event.SessionInfo{ID: empty.ID(), Cwd: cwd}})
+	used, err := st.Create("", cwd)
+	if err != nil {
+		t.Fatal(err)
+	}
+	record(used,
+		event.Event{Kind: event.SessionStarted, Session: &event.SessionInfo{ID: used.ID(), Cwd: cwd}},
+		event.Event{Kind: event.UserMessage, Turn: 1, Text: "keep me"},
+		event.Event{Kind: event.TurnStarted, Turn: 1})
+
+	if removed, err := empty.CloseDiscardingEmpty(); err != nil || !removed {
+		t.Fatalf("an empty session was not removed: %v, %v", removed, err)
+	}
+	if removed, err := used.CloseDiscardingEmpty(); err != nil || removed {
+		t.Fatalf("a session with a prompt was removed: %v, %v", removed, err)
+	}
+	list, err := st.List(context.Background(), ListOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(list.Sessions) != 1 || list.Sessions[0].ID != used.ID() || len(list.Problems) != 0 {
+		t.Fatalf("listing after closing: %+v", list)
+	}
+}

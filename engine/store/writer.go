@@ -2,6 +2,8 @@ package store
 
 import (
 	"fmt"
+	"os"
+	"path/filepath"
 	"sync"
 	"time"
 
@@ -224,10 +226,23 @@ func (w *Writer) maybeWriteSummary(sum Summary, urgent bool) {
 // Close commits what is waiting, refreshes session.json and releases the
 // session. It returns the first error the writer met, if any.
 func (w *Writer) Close() error {
+	_, err := w.close(false)
+	return err
+}
+
+// CloseDiscardingEmpty closes the writer and, if the session never got a
+// prompt (quire was started and left at once, or /clear was followed by
+// quitting), removes it, so listings are not cluttered with sessions that
+// hold nothing to resume. It reports whether the session was removed.
+func (w *Writer) CloseDiscardingEmpty() (removed bool, err error) {
+	return w.close(true)
+}
+
+func (w *Writer) close(discardEmpty bool) (bool, error) {
 	w.mu.Lock()
 	if w.closed {
 		w.mu.Unlock()
-		return nil
+		return false, nil
 	}
 	w.closed = true
 	w.mu.Unlock()
@@ -246,10 +261,23 @@ func (w *Writer) Close() error {
 	if cerr := w.db.Close(); cerr != nil && err == nil {
 		err = fmt.Errorf("close %s: %w", w.path, cerr)
 	}
+	removed := false
+	if final := w.summaryLocked(); discardEmpty && err == nil && final.Turns == 0 && final.Title == "" {
+		// Still holding the lock: rename away first, as Prune does, so a
+		// kill half-way leaves only a dot directory the next Prune ends.
+		doomed := filepath.Join(filepath.Dir(w.dir), tmpPrefix+"removed-"+filepath.Base(w.dir))
+		if rerr := os.Rename(w.dir, doomed); rerr != nil {
+			err = fmt.Errorf("remove empty session: %w", rerr)
+		} else if rerr := os.RemoveAll(doomed); rerr != nil {
+			err = fmt.Errorf("remove empty session: %w", rerr)
+		} else {
+			removed = true
+		}
+	}
 	if uerr := w.lock.unlock(); uerr != nil && err == nil {
 		err = uerr
 	}
-	return err
+	return removed, err
 }
 
 func (w *Writer) summaryLocked() Summary {
