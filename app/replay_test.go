@@ -21,7 +21,7 @@ func recording() []event.Event {
 	at := func(i int) time.Time { return t0.Add(time.Duration(i) * time.Second) }
 	code := 0
 	evs := []event.Event{
-		{Kind: event.SessionStarted, Session: &event.SessionInfo{ID: "20261130-120000-abcdef", Cwd: "/work/project", Model: "test-model", Version: "dev"}},
+		{Kind: event.SessionStarted, Session: &event.SessionInfo{ID: "20261130-120000-abcdef", Cwd: "/home/dev/project", Model: "test-model", Version: "dev"}},
 		{Kind: event.UserMessage, Turn: 1, Text: "What does the build do? Keep it short."},
 		{Kind: event.TurnStarted, Turn: 1},
 		{Kind: event.ToolCallRequested, Turn: 1, Call: &event.ToolCall{ID: "c1", Name: "shell", Arguments: json.RawMessage(`{"command":"cat Makefile"}`), ToolKind: "execute", Target: "cat Makefile"}},

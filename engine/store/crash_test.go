@@ -59,7 +59,7 @@ func TestCrashHarness(t *testing.T) {
 	if testing.Short() {
 		runs = 10
 	}
-	root, id, cwd := t.TempDir(), "crash", "/work/crash"
+	root, id, cwd := t.TempDir(), "crash", "/home/dev/crash"
 	acked := map[uint64]bool{}
 	var lastGood uint64
 	for run := 0; run < runs; run++ {
