@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/quire-sh/quire/render"
+	"github.com/quire-sh/quire/scrollback"
 	"github.com/rivo/uniseg"
 )
 
@@ -42,13 +43,16 @@ func (m *Model) DrawFull(b *render.Buffer, now time.Time) Cursor {
 	if w <= 0 || h <= 0 {
 		return Cursor{}
 	}
-	bottom := m.drawBottom(b, w, h, now, true)
-	th := max(bottom, 1)
-	m.tr.Resize(max(w-gutter, 1), th)
-	if bottom <= 0 {
+	// Lay the transcript out once per frame, at the height the chrome
+	// leaves, and give the status line the frame's position.
+	th := h - m.chromeRows(w, h)
+	m.tr.Resize(max(w-gutter, 1), max(th, 1))
+	if th <= 0 {
+		m.drawBottom(b, w, h, now, nil)
 		return m.cursor
 	}
 	f := m.tr.Draw(b, gutter, 0)
+	m.drawBottom(b, w, h, now, &f.Position)
 	if m.focus == focusPager {
 		for y := f.FocusTop; y < f.FocusEnd; y++ {
 			b.SetString(0, y, "▎", styleFocusBar, "")
@@ -99,7 +103,7 @@ func (m *Model) DrawLive(b *render.Buffer, live []render.Line, now time.Time) Cu
 	if w <= 0 || h <= 0 {
 		return Cursor{}
 	}
-	bottom := m.drawBottom(b, w, h, now, false)
+	bottom := m.drawBottom(b, w, h, now, nil)
 	// The live tail fills what is left above, showing its last lines.
 	start := max(len(live)-bottom, 0)
 	for y := 0; y < bottom && start+y < len(live); y++ {
@@ -126,15 +130,16 @@ func (m *Model) LiveContent(tail []render.Line) []render.Line {
 // height: the chrome plus as much of the live tail as fits in half the
 // screen.
 func (m *Model) LiveHeight(width, height, liveLines int) int {
-	chrome := 1 + 1 + m.promptRows(width) + m.approvalRows(width, height)
+	chrome := m.chromeRows(width, height)
 	return max(1, min(height-1, chrome+min(liveLines, max(height/2-chrome, 0))))
 }
 
 // drawBottom draws the chrome from the bottom of b up and returns the
 // first row it used (the rows above are the caller's).
-func (m *Model) drawBottom(b *render.Buffer, w, h int, now time.Time, full bool) int {
+// pos is the pager's position, shown in full-screen mode; nil inline.
+func (m *Model) drawBottom(b *render.Buffer, w, h int, now time.Time, pos *scrollback.Position) int {
 	y := h - 1
-	m.drawStatus(b, w, y, now, full)
+	m.drawStatus(b, w, y, now, pos)
 	y--
 	rows := m.promptRows(w)
 	y -= rows
@@ -148,6 +153,17 @@ func (m *Model) drawBottom(b *render.Buffer, w, h int, now time.Time, full bool)
 		m.drawApproval(b, w, y, n)
 	}
 	return y
+}
+
+// chromeRows is how many rows drawBottom uses at the bottom of a w×h
+// surface: the status line, the prompt, the rule, and the approval panel
+// when one waits and fits.
+func (m *Model) chromeRows(w, h int) int {
+	rows := 2 + m.promptRows(w)
+	if n := m.approvalRows(w, h); n > 0 && h-rows-n >= 0 {
+		rows += n
+	}
+	return min(rows, h)
 }
 
 // promptRows is the prompt's height in rows at width w.
@@ -333,7 +349,7 @@ func firstLine(s string) string {
 
 // drawStatus draws the status line: activity, model, sandbox, approval
 // mode, context use, tokens, and (full-screen) the pager position.
-func (m *Model) drawStatus(b *render.Buffer, w, y int, now time.Time, full bool) {
+func (m *Model) drawStatus(b *render.Buffer, w, y int, now time.Time, pos *scrollback.Position) {
 	var left string
 	st := styleStatus
 	switch {
@@ -344,7 +360,7 @@ func (m *Model) drawStatus(b *render.Buffer, w, y int, now time.Time, full bool)
 		left = fmt.Sprintf("%s working %s", frame, formatElapsed(now.Sub(m.turnStarted)))
 	case m.status.Replay:
 		left = "replay"
-	case m.focus == focusPager && !m.minimal:
+	case m.focus == focusPager && pos != nil:
 		left = "pager · q back to prompt · / search · F1 help"
 	default:
 		left = "ready"
@@ -365,8 +381,7 @@ func (m *Model) drawStatus(b *render.Buffer, w, y int, now time.Time, full bool)
 	if m.usage.TotalTokens > 0 {
 		parts = append(parts, formatTokens(m.usage.TotalTokens)+" tok")
 	}
-	if full {
-		pos := m.tr.Frame().Position
+	if pos != nil {
 		parts = append(parts, fmt.Sprintf("%d/%d %d%%", pos.Bottom, pos.Total, pos.Percent()))
 		if s := m.tr.Search(); s.Pattern != "" {
 			parts = append(parts, s.String())
