@@ -18,6 +18,8 @@ import (
 	"time"
 
 	"golang.org/x/sys/unix"
+
+	"github.com/quire-sh/quire/sandbox/sandboxtest"
 )
 
 func TestMain(m *testing.M) {
@@ -50,7 +52,7 @@ type fixture struct {
 
 func newFixture(t *testing.T) fixture {
 	t.Helper()
-	base := testBase(t, ".sandbox-test-")
+	base := sandboxtest.Dir(t, ".sandbox-test-")
 	t.Cleanup(func() { os.RemoveAll(base) })
 	base, _ = filepath.EvalSymlinks(base)
 	f := fixture{base: base, ws: filepath.Join(base, "ws"), out: filepath.Join(base, "out"),
@@ -558,45 +560,4 @@ func TestExitStatusAndSignal(t *testing.T) {
 			t.Errorf("%q: exit %+v, err %v; want code %d signal %q", c.script, exit, err, c.code, c.signal)
 		}
 	}
-}
-
-// testBase makes a directory for a test tree outside every temp dir,
-// because every profile may write those: the package directory, else the
-// user cache directory, else the home directory. A checkout that itself
-// lives under /tmp therefore still tests confinement for real.
-func testBase(t *testing.T, pattern string) string {
-	t.Helper()
-	wd, _ := os.Getwd()
-	cache, _ := os.UserCacheDir()
-	home, _ := os.UserHomeDir()
-	for _, dir := range []string{wd, cache, home} {
-		if dir == "" || underTempDir(dir) {
-			continue
-		}
-		if err := os.MkdirAll(dir, 0o755); err != nil {
-			continue
-		}
-		if base, err := os.MkdirTemp(dir, pattern); err == nil {
-			return base
-		}
-	}
-	t.Skip("no writable directory outside the temp dirs for a test tree: every profile may write temp dirs, so confinement cannot be observed here")
-	return ""
-}
-
-// underTempDir reports whether dir is inside $TMPDIR, /tmp, /var/tmp or
-// /dev/shm (symlinks resolved).
-func underTempDir(dir string) bool {
-	if d, err := filepath.EvalSymlinks(dir); err == nil {
-		dir = d
-	}
-	for _, tmp := range []string{os.TempDir(), "/tmp", "/var/tmp", "/dev/shm"} {
-		if r, err := filepath.EvalSymlinks(tmp); err == nil {
-			tmp = r
-		}
-		if dir == tmp || strings.HasPrefix(dir, tmp+string(filepath.Separator)) {
-			return true
-		}
-	}
-	return false
 }

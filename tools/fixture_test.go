@@ -5,10 +5,10 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
-	"strings"
 	"testing"
 
 	"github.com/quire-sh/quire/sandbox"
+	"github.com/quire-sh/quire/sandbox/sandboxtest"
 )
 
 func TestMain(m *testing.M) {
@@ -28,7 +28,7 @@ type testEnv struct {
 
 func newTestEnv(t *testing.T, profile string) testEnv {
 	t.Helper()
-	base := testBase(t, ".tools-test-")
+	base := sandboxtest.Dir(t, ".tools-test-")
 	t.Cleanup(func() { os.RemoveAll(base) })
 	base, _ = filepath.EvalSymlinks(base)
 	te := testEnv{base: base, ws: filepath.Join(base, "ws"), out: filepath.Join(base, "out"), home: filepath.Join(base, "home")}
@@ -94,44 +94,3 @@ func run(t *testing.T, tool Tool, env *Env, a any) Result {
 }
 
 type obj = map[string]any
-
-// testBase makes a directory for a test tree outside every temp dir,
-// because every profile may write those: the package directory, else the
-// user cache directory, else the home directory. A checkout that itself
-// lives under /tmp therefore still tests confinement for real.
-func testBase(t *testing.T, pattern string) string {
-	t.Helper()
-	wd, _ := os.Getwd()
-	cache, _ := os.UserCacheDir()
-	home, _ := os.UserHomeDir()
-	for _, dir := range []string{wd, cache, home} {
-		if dir == "" || underTempDir(dir) {
-			continue
-		}
-		if err := os.MkdirAll(dir, 0o755); err != nil {
-			continue
-		}
-		if base, err := os.MkdirTemp(dir, pattern); err == nil {
-			return base
-		}
-	}
-	t.Skip("no writable directory outside the temp dirs for a test tree: every profile may write temp dirs, so confinement cannot be observed here")
-	return ""
-}
-
-// underTempDir reports whether dir is inside $TMPDIR, /tmp, /var/tmp or
-// /dev/shm (symlinks resolved).
-func underTempDir(dir string) bool {
-	if d, err := filepath.EvalSymlinks(dir); err == nil {
-		dir = d
-	}
-	for _, tmp := range []string{os.TempDir(), "/tmp", "/var/tmp", "/dev/shm"} {
-		if r, err := filepath.EvalSymlinks(tmp); err == nil {
-			tmp = r
-		}
-		if dir == tmp || strings.HasPrefix(dir, tmp+string(filepath.Separator)) {
-			return true
-		}
-	}
-	return false
-}
