@@ -112,6 +112,15 @@ func (p *Prepared) open() (*OpenedSession, error) {
 	return &OpenedSession{Session: s, Prepared: p}, nil
 }
 
+// closeKeeping closes the session's log and keeps the session even if it
+// holds no prompt yet (a /model or /rewind switch reopens it by id).
+func (p *Prepared) closeKeeping() {
+	if p.Writer != nil && !p.closed {
+		p.closed = true
+		_ = p.Writer.Close()
+	}
+}
+
 // Close closes the session's log; a session that never got a prompt is
 // removed rather than left to clutter the listing.
 func (p *Prepared) Close() {

@@ -73,8 +73,7 @@ func (s *sessionSwitcher) reopen(opt SessionOptions) (*OpenedSession, error) {
 	// Keep the session even if it holds no prompt yet: /model and /rewind
 	// reopen it by id.
 	s.cur.Session.Close()
-	s.cur.closed = true
-	_ = s.cur.Writer.Close()
+	s.cur.closeKeeping()
 	next, err := OpenSession(opt)
 	if err != nil {
 		back := s.opt
