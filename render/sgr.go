@@ -1,7 +1,5 @@
 package render
 
-import "strconv"
-
 // SGR is written as a transition from the terminal's current pen: only
 // the attributes and colours that differ are sent, unless a reset
 // followed by the whole new style is shorter.
@@ -23,13 +21,79 @@ func appendSGR(dst []byte, from, to Style) []byte {
 	return append(dst, 'm')
 }
 
-// sgrLen is len(appendSGR(nil, from, to)).
+// sgrLen is len(appendSGR(nil, from, to)), counted without writing:
+// the encoder prices many more transitions than it writes.
 func sgrLen(from, to Style) int {
 	if from == to {
 		return 0
 	}
-	var delta, reset [64]byte
-	return 3 + min(len(sgrDelta(delta[:0], from, to)), len(sgrReset(reset[:0], to)))
+	return 3 + min(sgrDeltaLen(from, to), sgrResetLen(to))
+}
+
+// sgrResetLen is len(sgrReset(nil, to)).
+func sgrResetLen(to Style) int {
+	n := attrsOnLen(to.Attrs)
+	if to.Fg != DefaultColor {
+		n += colorLen(to.Fg, true)
+	}
+	if to.Bg != DefaultColor {
+		n += colorLen(to.Bg, false)
+	}
+	return n
+}
+
+// sgrDeltaLen is len(sgrDelta(nil, from, to)).
+func sgrDeltaLen(from, to Style) int {
+	off := from.Attrs &^ to.Attrs
+	on := to.Attrs &^ from.Attrs
+	n := 0
+	if off&(Bold|Dim) != 0 {
+		n += 3
+		on |= to.Attrs & (Bold | Dim)
+	}
+	for _, a := range [...]Attr{Italic, Underline, Reverse, Strikethrough} {
+		if off&a != 0 {
+			n += 3
+		}
+	}
+	n += attrsOnLen(on)
+	if from.Fg != to.Fg {
+		n += colorLen(to.Fg, true)
+	}
+	if from.Bg != to.Bg {
+		n += colorLen(to.Bg, false)
+	}
+	if n > 0 {
+		n-- // the leading ';'
+	}
+	return n
+}
+
+// attrsOnLen is len(appendAttrsOn(nil, a)): ";N" per attribute.
+func attrsOnLen(a Attr) int {
+	a &= Bold | Dim | Italic | Underline | Reverse | Strikethrough
+	n := 0
+	for ; a != 0; a &= a - 1 {
+		n += 2
+	}
+	return n
+}
+
+// colorLen is len(appendColor(nil, c, fg)).
+func colorLen(c Color, fg bool) int {
+	switch c.Kind() {
+	case KindDefault:
+		return 3
+	case KindANSI:
+		if c.Index() < 8 || fg {
+			return 3 // 30–37, 90–97, 40–47
+		}
+		return 4 // 100–107
+	case KindIndexed:
+		return 6 + digits(int(c.Index()))
+	}
+	r, g, b := c.RGB()
+	return 8 + digits(int(r)) + digits(int(g)) + digits(int(b))
 }
 
 // sgrReset is the parameter list "reset, then set everything in to". The
@@ -120,24 +184,36 @@ func appendColor(p []byte, c Color, fg bool) []byte {
 	p = append(p, ';')
 	switch c.Kind() {
 	case KindDefault:
-		return strconv.AppendInt(p, int64(base+9), 10)
+		return appendSmall(p, base+9)
 	case KindANSI:
 		i := int(c.Index())
 		if i < 8 {
-			return strconv.AppendInt(p, int64(base+i), 10)
+			return appendSmall(p, base+i)
 		}
-		return strconv.AppendInt(p, int64(base+60+i-8), 10)
+		return appendSmall(p, base+60+i-8)
 	case KindIndexed:
-		p = strconv.AppendInt(p, int64(base+8), 10)
+		p = appendSmall(p, base+8)
 		p = append(p, ";5;"...)
-		return strconv.AppendInt(p, int64(c.Index()), 10)
+		return appendSmall(p, int(c.Index()))
 	}
 	r, g, b := c.RGB()
-	p = strconv.AppendInt(p, int64(base+8), 10)
+	p = appendSmall(p, base+8)
 	p = append(p, ";2;"...)
-	p = strconv.AppendInt(p, int64(r), 10)
+	p = appendSmall(p, int(r))
 	p = append(p, ';')
-	p = strconv.AppendInt(p, int64(g), 10)
+	p = appendSmall(p, int(g))
 	p = append(p, ';')
-	return strconv.AppendInt(p, int64(b), 10)
+	return appendSmall(p, int(b))
+}
+
+// appendSmall appends n, which is below 1000, in decimal: every SGR
+// parameter is, and this is the encoder's hottest number formatting.
+func appendSmall(p []byte, n int) []byte {
+	switch {
+	case n >= 100:
+		return append(p, byte('0'+n/100), byte('0'+n/10%10), byte('0'+n%10))
+	case n >= 10:
+		return append(p, byte('0'+n/10), byte('0'+n%10))
+	}
+	return append(p, byte('0'+n))
 }
