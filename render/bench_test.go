@@ -207,6 +207,14 @@ func TestSteadyStateFramesDoNotAllocate(t *testing.T) {
 			d.top++
 			s.ScrollHint(1, d.h-2, 1)
 		}},
+		{"scroll a page", func(d *frameDrawer, s *render.Screen) {
+			d.top += d.h - 3
+			s.ScrollHint(1, d.h-2, d.h-3)
+		}},
+		{"repaint", func(d *frameDrawer, s *render.Screen) {
+			d.top += 7
+			s.Invalidate()
+		}},
 	} {
 		s := render.NewScreen(io.Discard, 120, 40, render.Options{Colors: render.ColorTrue, Hyperlinks: true})
 		d := newFrameDrawer(120, 40)

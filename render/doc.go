@@ -76,6 +76,13 @@
 //     bytes. A hint by the region's whole height (a page) keeps no row
 //     but still blanks the region in one scroll, so the new page is drawn
 //     onto blank rows with no erases, when that is shorter.
+//   - Deferred styles: a frame of 512 bytes or more of cell changes (a
+//     repaint after a resize, a page of scrolling) is priced again with
+//     the runs of its long, recurring styles (inline code in 24-bit
+//     colour, whose SGR is 33 bytes) left out of reading order and drawn
+//     last, one SGR per style and a cursor move per run, and the shorter
+//     encoding is written. Rows the second encoding would write the same
+//     way are copied from the first, so it costs little time.
 //   - Inline insertion: while the live region has room below it, it is
 //     pushed down with SD inside a region from its top to the bottom of
 //     the screen and the lines fill the gap; once it is at the bottom,

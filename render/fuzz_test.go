@@ -59,6 +59,9 @@ func FuzzScreen(f *testing.F) {
 		o := rendertest.NewOracle(w, h)
 		o.Colors = level
 		s := render.NewScreen(o, w, h, render.Options{Colors: level, Hyperlinks: true})
+		if ops.next()%2 == 1 {
+			render.ForceDeferral(s)
+		}
 		want := render.NewBuffer(w, h)
 		for frame := 0; len(ops.data) > 0 && frame < 16; frame++ {
 			switch ops.next() % 8 {

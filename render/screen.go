@@ -44,6 +44,12 @@ type Screen struct {
 	// Row hashes of the front and back, for finding scrolled rows when
 	// the caller gave no hint.
 	frontHash, backHash []uint64
+	// scrollStart is the encoder just after the last scroll was
+	// emitted, where that encoding's rows begin.
+	scrollStart encoder
+	dfr         deferral
+	// The rows of the last plain and scrolled encodings, for deferStyles.
+	frontLog, shiftedLog rowLog
 }
 
 type scrollHint struct {
@@ -62,6 +68,7 @@ func NewScreen(out io.Writer, width, height int, opts Options) *Screen {
 		back:    NewBuffer(width, height),
 		shifted: NewBuffer(0, 0),
 		visible: true,
+		dfr:     deferral{stage: NewBuffer(0, 0)},
 	}
 }
 
@@ -184,7 +191,8 @@ func (s *Screen) swap() {
 }
 
 // encodeFrame writes the cell changes, pricing a hinted scroll against a
-// plain redraw and keeping the cheaper.
+// plain redraw and keeping the cheaper, and then pricing the winner's
+// rows with expensive styles drawn last (deferred.go).
 func (s *Screen) encodeFrame() {
 	e := &s.enc
 	h := s.hint
@@ -202,10 +210,12 @@ func (s *Screen) encodeFrame() {
 		if cells >= 0 && len(e.buf) < len(scrolled.buf) {
 			e.stats.CellsChanged += cells
 			s.alt = scrolled.buf
+			s.deferStyles(&snapshot, s.front, &s.frontLog)
 			return
 		}
 		s.alt = e.buf
 		*e = scrolled
+		s.deferStyles(&s.scrollStart, s.shifted, &s.shiftedLog)
 		return
 	}
 	// No hint: redraw, and only when that touched enough rows look for a
@@ -215,19 +225,23 @@ func (s *Screen) encodeFrame() {
 	cells, rows := s.encodeRows(s.front, -1)
 	e.stats.CellsChanged += cells
 	if rows < detectRows {
+		s.deferStyles(&snapshot, s.front, &s.frontLog)
 		return
 	}
 	if h = s.detectScroll(); !h.set || !s.validScroll(h) {
+		s.deferStyles(&snapshot, s.front, &s.frontLog)
 		return
 	}
 	plain := *e
 	*e = snapshot
 	if s.encodeScrolled(h, prefix, len(plain.buf)) && len(e.buf) < len(plain.buf) {
 		s.alt = plain.buf
+		s.deferStyles(&s.scrollStart, s.shifted, &s.shiftedLog)
 		return
 	}
 	s.alt = e.buf
 	*e = plain
+	s.deferStyles(&snapshot, s.front, &s.frontLog)
 }
 
 // validScroll reports whether h describes a scroll the terminal can do.
@@ -247,6 +261,7 @@ func (s *Screen) encodeScrolled(h scrollHint, prefix, budget int) bool {
 	e := &s.enc
 	e.buf = append(s.alt[:0], e.buf[:prefix]...)
 	s.emitScroll(h)
+	s.scrollStart = *e
 	s.shiftFront(h)
 	cells, _ := s.encodeRows(s.shifted, budget)
 	if cells < 0 {
@@ -263,21 +278,20 @@ func abs(n int) int {
 	return n
 }
 
-// encodeRows writes the changes from old to the back buffer and returns
-// the number of cells and rows changed, or -1 cells as soon as the frame
-// grows past budget bytes (a negative budget is no limit).
+// encodeRows writes the changes from old (the front, or the front as a
+// scroll leaves it) to the back buffer and returns the number of cells
+// and rows changed, or -1 cells as soon as the frame grows past budget
+// bytes (a negative budget is no limit). The rows are logged for
+// deferStyles, one log per old buffer.
 func (s *Screen) encodeRows(old *Buffer, budget int) (cells, rows int) {
-	for y := range s.back.height {
-		n := s.enc.encodeRow(y, old.row(y), s.back.row(y))
-		cells += n
-		if n > 0 {
-			rows++
-		}
-		if budget >= 0 && len(s.enc.buf) >= budget {
-			return -1, rows
-		}
+	return s.encodeBetween(old, s.back, budget, s.logFor(old))
+}
+
+func (s *Screen) logFor(old *Buffer) *rowLog {
+	if old == s.shifted {
+		return &s.shiftedLog
 	}
-	return cells, rows
+	return &s.frontLog
 }
 
 // emitScroll scrolls rows [top, bottom) by n, using a scroll region when

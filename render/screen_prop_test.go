@@ -22,6 +22,9 @@ func TestScreenMatchesOracle(t *testing.T) {
 		o := rendertest.NewOracle(w, h)
 		o.Colors, o.Hyperlinks = level, links
 		s := render.NewScreen(o, w, h, render.Options{Colors: level, Hyperlinks: links, NoBCE: rapid.Bool().Draw(t, "nobce")})
+		if rapid.Bool().Draw(t, "deferral") {
+			render.ForceDeferral(s)
+		}
 		want := render.NewBuffer(w, h)
 		frames := rapid.IntRange(1, 12).Draw(t, "frames")
 		for f := range frames {
