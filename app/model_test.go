@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/quire-sh/quire/engine/event"
+	"github.com/quire-sh/quire/markdown"
 	"github.com/quire-sh/quire/render"
 	"github.com/quire-sh/quire/scrollback"
 	"github.com/quire-sh/quire/term"
@@ -313,5 +314,40 @@ func TestShiftEnterAdvertisedOnlyWhereItWorks(t *testing.T) {
 	m.HandleInput(term.KeyEvent{Key: term.KeyEnter, Mod: term.ModShift}, t0)
 	if m.editor.Text() != "\n" {
 		t.Fatalf("Shift+Enter inserted %q", m.editor.Text())
+	}
+}
+
+// Dragging over a code block in an answer copies the code between its
+// fences, without the frame the pager draws around it.
+func TestMouseDragOverAnswerCodeCopiesTheCode(t *testing.T) {
+	tr := scrollback.New(scrollback.Options{Width: 80, Height: 20, Assistant: func(w int) scrollback.BodyRenderer {
+		return markdown.NewStream(markdown.Options{Width: w})
+	}})
+	m := NewModel(tr, nil, Status{Model: "m", Sandbox: "workspace", Approval: "ask"}, false)
+	m.SetSize(80, 24)
+	m.HandleEvent(event.Event{Kind: event.UserMessage, Turn: 1, Text: "show me"}, t0)
+	answer := "Here:\n\n```go\nfunc main() {\n    run()\n}\n```\n"
+	m.HandleEvent(event.Event{Kind: event.AssistantMessage, Turn: 1, Text: answer}, t0)
+	rows := screenText(m, 80, 24)
+	top, bottom := -1, -1
+	for i, r := range rows {
+		if strings.Contains(r, "╭─ go") {
+			top = i
+		}
+		if strings.Contains(r, "╰─") {
+			bottom = i
+		}
+	}
+	if top < 0 || bottom < 0 {
+		t.Fatalf("the code block is not on screen:\n%s", strings.Join(rows, "\n"))
+	}
+	m.HandleInput(term.MouseEvent{X: 0, Y: top, Button: term.ButtonLeft}, t0)
+	m.HandleInput(term.MouseEvent{X: 10, Y: bottom, Button: term.ButtonLeft, Motion: true}, t0)
+	got := m.HandleInput(term.MouseEvent{X: 10, Y: bottom, Button: term.ButtonLeft, Release: true}, t0)
+	if len(got) != 1 {
+		t.Fatalf("releasing after a drag must copy, got %v", got)
+	}
+	if c, want := got[0].(CopyEffect).Text, "```go\nfunc main() {\n    run()\n}\n```"; c != want {
+		t.Fatalf("copied %q, want %q\n%s", c, want, strings.Join(rows, "\n"))
 	}
 }

@@ -36,15 +36,17 @@ type renderer struct {
 func (r *renderer) block(n ast.Node, width int) []render.Line {
 	switch n := n.(type) {
 	case *ast.Paragraph, *ast.TextBlock:
-		return spansToLines(wrap(r.inlines(n, r.theme.Text), width))
+		return wrapLines(r.inlines(n, r.theme.Text), width)
 	case *ast.Heading:
 		return r.heading(n, width)
 	case *ast.ThematicBreak:
-		return []render.Line{render.Plain(strings.Repeat("─", max(width, 1)), r.theme.Rule)}
+		rule := render.Plain(strings.Repeat("─", max(width, 1)), r.theme.Rule)
+		rule.Copy = render.Copy{Skip: max(width, 1), Lead: "---"}
+		return []render.Line{rule}
 	case *ast.FencedCodeBlock:
 		return r.fenced(n, width, nil, -1).lines
 	case *ast.CodeBlock:
-		return r.code(codeLines(n, r.src), "", r.settled(n), width, nil, -1).lines
+		return r.code(codeLines(n, r.src), "", "```", r.settled(n), width, nil, -1).lines
 	case *ast.Blockquote:
 		return r.quote(n, width)
 	case *ast.List:
@@ -60,20 +62,12 @@ func (r *renderer) block(n ast.Node, width int) []render.Line {
 	return r.flatten(n, width)
 }
 
-func spansToLines(ss [][]render.Span) []render.Line {
-	out := make([]render.Line, len(ss))
-	for i, s := range ss {
-		out[i] = render.Line{Spans: s}
-	}
-	return out
-}
-
 func (r *renderer) heading(n *ast.Heading, width int) []render.Line {
 	lvl := min(max(n.Level, 1), 6)
 	st := r.theme.Heading[lvl-1]
 	ps := []piece{{text: strings.Repeat("#", lvl) + " ", style: st}}
 	ps = append(ps, r.inlines(n, st)...)
-	return spansToLines(wrap(ps, width))
+	return wrapLines(ps, width)
 }
 
 // children renders a container's blocks, a blank line between them unless
@@ -93,16 +87,25 @@ func (r *renderer) children(n ast.Node, width int, tight bool) []render.Line {
 	return out
 }
 
-// prefixed prepends first to the first line and rest to the others.
-func prefixed(ls []render.Line, first, rest render.Span) []render.Line {
+// prefixed prepends first to the first line and rest to the others. A
+// copy keeps a prefix as the container's lead (firstLead, restLead) on
+// lines that start a source line, and leaves it out of lines that
+// continue a wrapped one, so those join up.
+func prefixed(ls []render.Line, first, rest render.Span, firstLead, restLead string) []render.Line {
 	for i := range ls {
-		p := rest
+		p, lead := rest, restLead
 		if i == 0 {
-			p = first
+			p, lead = first, firstLead
 		}
 		if len(ls[i].Spans) == 0 {
 			// No trailing blanks on empty lines: a quote keeps its bar.
 			p.Text = strings.TrimRight(p.Text, " ")
+			lead = strings.TrimRight(lead, " ")
+		}
+		c := &ls[i].Copy
+		c.Skip += render.StringWidth(p.Text)
+		if c.Join == render.JoinNewline {
+			c.Lead = lead + c.Lead
 		}
 		if p.Text == "" {
 			continue
@@ -132,7 +135,7 @@ func (r *renderer) quote(n *ast.Blockquote, width int) []render.Line {
 	if len(ls) == 0 {
 		ls = []render.Line{{}}
 	}
-	return prefixed(ls, bar, bar)
+	return prefixed(ls, bar, bar, "> ", "> ")
 }
 
 func (r *renderer) list(n *ast.List, width int) []render.Line {
@@ -172,7 +175,7 @@ func (r *renderer) list(n *ast.List, width int) []render.Line {
 		}
 		out = append(out, prefixed(ls,
 			render.Span{Text: marker, Style: r.theme.ListMarker},
-			render.Span{Text: indent})...)
+			render.Span{Text: indent}, marker, indent)...)
 	}
 	return out
 }
@@ -184,11 +187,11 @@ func (r *renderer) html(n *ast.HTMLBlock, width int) []render.Line {
 	lines := n.Lines()
 	add := func(s string) {
 		s = strings.TrimRight(s, "\r\n")
-		ls := wrap([]piece{{text: cleanText(s), style: r.theme.HTML}}, width)
+		ls := wrapLines([]piece{{text: cleanText(s), style: r.theme.HTML}}, width)
 		if len(ls) == 0 {
-			ls = [][]render.Span{nil}
+			ls = []render.Line{{}}
 		}
-		out = append(out, spansToLines(ls)...)
+		out = append(out, ls...)
 	}
 	for i := 0; i < lines.Len(); i++ {
 		seg := lines.At(i)
@@ -231,5 +234,5 @@ func (r *renderer) flatten(n ast.Node, width int) []render.Line {
 	if text == "" {
 		return nil
 	}
-	return spansToLines(wrap([]piece{{text: cleanText(text), style: r.theme.Text}}, width))
+	return wrapLines([]piece{{text: cleanText(text), style: r.theme.Text}}, width)
 }

@@ -47,7 +47,26 @@ func (r *renderer) fenced(n *ast.FencedCodeBlock, width int, cont *fenceState, s
 	if r.dropLastLine && len(lines) > 0 {
 		lines = lines[:len(lines)-1]
 	}
-	return r.code(lines, lang, r.settled(n), width, cont, snapAfter)
+	return r.code(lines, lang, fenceOf(r.src, n), r.settled(n), width, cont, snapAfter)
+}
+
+// fenceOf returns the run of backticks or tildes that opens n in src,
+// for a copy of the block to open and close with the fence it came in.
+// goldmark puts a block's position at its first character, after any
+// container prefix: here, the fence.
+func fenceOf(src []byte, n ast.Node) string {
+	i := n.Pos()
+	if i < 0 || i >= len(src) || src[i] != '`' && src[i] != '~' {
+		return "```"
+	}
+	j := i
+	for j < len(src) && src[j] == src[i] {
+		j++
+	}
+	if j-i < 3 {
+		return "```"
+	}
+	return string(src[i:j])
 }
 
 // settled reports whether anything follows a code block's content (a
@@ -94,7 +113,7 @@ func (r *renderer) langDecided(lang string, complete int) bool {
 // footer. cont, when set, continues a block whose first lines a stream
 // froze: no header, and the lexer resumes from the frozen state. When
 // snapAfter >= 0 the lexer state after that line is kept in the result.
-func (r *renderer) code(lines []string, lang string, settled bool, width int, cont *fenceState, snapAfter int) codeOut {
+func (r *renderer) code(lines []string, lang, fence string, settled bool, width int, cont *fenceState, snapAfter int) codeOut {
 	var lexer chroma.Lexer
 	switch {
 	case len(lines) == 0:
@@ -121,10 +140,15 @@ func (r *renderer) code(lines []string, lang string, settled bool, width int, co
 		if label == "" {
 			label = "code"
 		}
-		out.lines = append(out.lines, render.Line{Spans: []render.Span{
-			{Text: "╭─ ", Style: frame},
-			{Text: cleanText(label), Style: mergeStyle(frame, render.Style{Attrs: render.Bold})},
-		}})
+		label = cleanText(label)
+		out.lines = append(out.lines, render.Line{
+			Spans: []render.Span{
+				{Text: "╭─ ", Style: frame},
+				{Text: label, Style: mergeStyle(frame, render.Style{Attrs: render.Bold})},
+			},
+			// A copy shows the fence the block came in.
+			Copy: render.Copy{Skip: 3 + render.StringWidth(label), Lead: fence + cleanText(lang)},
+		})
 	}
 	for i := range lines {
 		lines[i] = expandTabs(lines[i])
@@ -162,7 +186,10 @@ func (r *renderer) code(lines []string, lang string, settled bool, width int, co
 		out.bodyStart[i] = len(out.lines)
 		out.lines = append(out.lines, r.codeLine(spans, inner)...)
 	}
-	out.lines = append(out.lines, render.Line{Spans: []render.Span{{Text: "╰─", Style: frame}}})
+	out.lines = append(out.lines, render.Line{
+		Spans: []render.Span{{Text: "╰─", Style: frame}},
+		Copy:  render.Copy{Skip: 2, Lead: fence},
+	})
 	return out
 }
 
@@ -281,6 +308,9 @@ func (r *renderer) codeLine(spans []render.Span, width int) []render.Line {
 	cont := render.Span{Text: "│↪", Style: r.theme.CodeMark}
 	row := []render.Span{bar}
 	var out []render.Line
+	// A copy leaves the bar and the continuation mark out and joins the
+	// rows of one line back together.
+	copyForm := render.Copy{Skip: 2}
 	col := 0
 	for _, sp := range spans {
 		if col+textWidth(sp.Text) <= width {
@@ -300,8 +330,9 @@ func (r *renderer) codeLine(spans []render.Span, width int) []render.Line {
 				if pos > start {
 					row = append(row, render.Span{Text: sp.Text[start:pos], Style: sp.Style})
 				}
-				out = append(out, render.Line{Spans: row})
+				out = append(out, render.Line{Spans: row, Copy: copyForm})
 				row = []render.Span{cont}
+				copyForm = render.Copy{Join: render.JoinNone, Skip: 2}
 				col = 0
 				start = pos
 			}
@@ -312,5 +343,5 @@ func (r *renderer) codeLine(spans []render.Span, width int) []render.Line {
 			row = append(row, render.Span{Text: sp.Text[start:pos], Style: sp.Style})
 		}
 	}
-	return append(out, render.Line{Spans: row})
+	return append(out, render.Line{Spans: row, Copy: copyForm})
 }

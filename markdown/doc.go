@@ -20,6 +20,12 @@
 // glyph (bold headings, reverse-video inline code, underlined links, quote
 // and code bars), so the text reads the same when colour is off.
 //
+// Every line also says how it reads when copied from the screen
+// ([render.Copy]): wrapped prose, list items and quotes join back into
+// the lines they were cut from, a quote's bar copies as "> ", and a code
+// block copies without its frame and continuation marks, between the
+// fences it came in.
+//
 // Text is untrusted: control characters and escape sequences become
 // visible glyphs (render.Sanitize), link targets lose their control
 // characters, nesting deeper than a cap is flattened to text, and every

@@ -100,7 +100,7 @@ func normalize(ls []render.Line) []render.Line {
 }
 
 func deepCopy(l render.Line) render.Line {
-	return render.Line{Spans: append([]render.Span(nil), l.Spans...)}
+	return render.Line{Spans: append([]render.Span(nil), l.Spans...), Copy: l.Copy}
 }
 
 func dump(ls []render.Line) string {

@@ -186,16 +186,12 @@ func (r *renderer) tableRecords(n *east.Table, rows [][]tableCell, width int) []
 				ps = append(ps, piece{text: ": ", style: r.theme.TableHead})
 			}
 			ps = append(ps, c.ps...)
-			ls := wrap(ps, width)
-			if len(ls) == 0 {
-				continue
-			}
-			out = append(out, spansToLines(ls)...)
+			out = append(out, wrapLines(ps, width)...)
 		}
 	}
 	if len(rows) == 0 && len(heads) > 0 {
 		for _, h := range heads {
-			out = append(out, spansToLines(wrap(h.ps, width))...)
+			out = append(out, wrapLines(h.ps, width)...)
 		}
 	}
 	return out

@@ -15,11 +15,26 @@ import (
 // they are wider than a whole line. Spaces at the end of a line are
 // dropped. Widths are the renderer's (render.StringWidth).
 func wrap(ps []piece, width int) [][]render.Span {
+	return wrapped(ps, width).out
+}
+
+// wrapLines is wrap with each line saying how it continues the one
+// before (render.Copy.Join), so a copy joins what the wrap cut.
+func wrapLines(ps []piece, width int) []render.Line {
+	w := wrapped(ps, width)
+	out := make([]render.Line, len(w.out))
+	for i, s := range w.out {
+		out[i] = render.Line{Spans: s, Copy: render.Copy{Join: w.joins[i]}}
+	}
+	return out
+}
+
+func wrapped(ps []piece, width int) *wrapper {
 	if len(ps) == 0 {
-		return nil
+		return &wrapper{}
 	}
 	width = max(width, 1)
-	w := wrapper{ps: ps, width: width}
+	w := &wrapper{ps: ps, width: width}
 	var b strings.Builder
 	w.starts = make([]int, len(ps))
 	for i, p := range ps {
@@ -28,7 +43,7 @@ func wrap(ps []piece, width int) [][]render.Span {
 	}
 	w.buf = b.String()
 	w.run()
-	return w.out
+	return w
 }
 
 type wrapper struct {
@@ -37,6 +52,8 @@ type wrapper struct {
 	buf    string
 	width  int
 	out    [][]render.Span
+	joins  []render.Join // how each line of out continues the one before
+	join   render.Join   // how the line being filled continues
 
 	lineStart, lineEnd int // bytes of the current line's visible content
 	lineW              int // its width
@@ -96,7 +113,12 @@ func (w *wrapper) place(a, b int) {
 			w.lineEnd = e
 			w.lineW += w.spaceW + ww
 		default:
+			next := render.JoinNone // a break between ideographs drops nothing
+			if w.spaceW > 0 {
+				next = render.JoinSpace
+			}
 			w.emit()
+			w.join = next
 			w.hasLine = true
 			w.lineStart, w.lineEnd, w.lineW = a, a, 0
 			w.placeWord(a, e, ww)
@@ -107,6 +129,7 @@ func (w *wrapper) place(a, b int) {
 	}
 	if hard {
 		w.emit()
+		w.join = render.JoinNewline
 		w.hasLine = true // the line after a hard break exists even if empty
 		w.lineStart, w.lineEnd = b+1, b+1
 	}
@@ -129,6 +152,7 @@ func (w *wrapper) placeWord(a, e, ww int) {
 		c, rest, cw, state = uniseg.FirstGraphemeClusterInString(rest, state)
 		if w.lineW > 0 && w.lineW+cw > w.width {
 			w.emit()
+			w.join = render.JoinNone
 			w.hasLine = true
 			w.lineStart, w.lineEnd, w.lineW = pos, pos, 0
 		}
@@ -152,6 +176,7 @@ func textWidth(s string) int {
 // boundaries.
 func (w *wrapper) emit() {
 	w.out = append(w.out, w.spans(w.lineStart, w.lineEnd))
+	w.joins = append(w.joins, w.join)
 	w.hasLine = false
 	w.lineW, w.spaceW = 0, 0
 }

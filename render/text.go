@@ -114,7 +114,41 @@ type Span struct {
 // produced it. The renderer clips what does not fit.
 type Line struct {
 	Spans []Span
+	// Copy is how the line reads when it is copied as text; drawing
+	// ignores it.
+	Copy Copy
 }
+
+// Copy describes how a line reads back as text, for the producers that
+// know more than its characters say: where they wrapped a longer line,
+// and which leading columns are decoration (a code frame's bar, a
+// quote's bar, a list item's hanging indent). The zero Copy is the
+// line's text as drawn, starting a new line.
+type Copy struct {
+	// Join is how the line continues the line before it.
+	Join Join
+	// Skip is how many leading columns are decoration, left out of the
+	// copy; Lead is copied in their place (a quote's "> ", a code
+	// frame's fence).
+	Skip int
+	Lead string
+}
+
+// Join is how a line continues the one before it when the text is read
+// back: a producer that broke one source line to fit the width knows the
+// break was not in the source.
+type Join uint8
+
+const (
+	// JoinNewline: the line starts a new source line.
+	JoinNewline Join = iota
+	// JoinSpace: the line continues the previous one after a word-wrap
+	// break that dropped white space.
+	JoinSpace
+	// JoinNone: the line continues the previous one after a break inside
+	// a word (or inside code, where nothing was dropped).
+	JoinNone
+)
 
 // Plain builds a single-span line.
 func Plain(text string, style Style) Line {

@@ -1,11 +1,6 @@
 package scrollback
 
-import (
-	"strings"
-	"unicode"
-
-	"github.com/quire-sh/quire/render"
-)
+import "github.com/quire-sh/quire/render"
 
 // CopyBlock is the text to put on the clipboard for a block: its source
 // as it arrived (the markdown of an answer, the words of a prompt, a
@@ -36,16 +31,18 @@ func (t *Transcript) PointAt(row, col int) Point {
 
 // SelectionText is the text of the selection from a up to b (b's column
 // excluded; order does not matter). Gutters and markers the transcript
-// draws are left out; prose that was wrapped to fit the screen is joined
-// back into one line, while code and tool output keep their lines and
-// indentation.
+// draws are left out, and so is the decoration the body renderer
+// reports (render.Copy): a code frame copies as its fences, a quote's bar
+// as "> ", and lines wrapped to fit the screen are joined back into the
+// line they were cut from, while code and tool output keep their lines
+// and indentation. A line the selection starts inside copies from the
+// selected column as drawn.
 func (t *Transcript) SelectionText(a, b Point) string {
 	if b.Line < a.Line || b.Line == a.Line && b.Col < a.Col {
 		a, b = b, a
 	}
 	var out []byte
 	var line render.Line
-	prevWidth, prevKind := -1, lineDecor
 	first := true
 	for y := max(a.Line, 0); y <= b.Line; y++ {
 		i := t.lay.Find(y)
@@ -59,35 +56,40 @@ func (t *Transcript) SelectionText(a, b Point) string {
 		}
 		v.line(ly, &line)
 		text := line.Text()
-		kind, join := v.kindOf(ly)
-		startCol := v.gutterWidth(ly)
-		if y == a.Line {
-			startCol = max(startCol, a.Col)
+		cp := v.copyOf(ly)
+		content := v.gutterWidth(ly) + cp.Skip // where the line's text begins
+		lead := cp.Lead
+		startCol := content
+		if y == a.Line && a.Col > content {
+			startCol, lead = a.Col, ""
 		}
-		endByte := len(text)
+		endCol := render.StringWidth(text)
 		if y == b.Line {
-			endByte = columnToByte(text, b.Col)
+			endCol = min(endCol, b.Col)
 		}
-		startByte := min(columnToByte(text, startCol), endByte)
-		piece := text[startByte:endByte]
-
-		if kind == lineProse && v.joiner == nil && join == JoinNewline && prevKind == lineProse && ly > len(v.head) {
-			join = guessJoin(prevWidth, strings.TrimRightFunc(piece, unicode.IsSpace), v.width-v.gutterWidth(ly))
+		piece := lead
+		switch {
+		case endCol > startCol:
+			piece += text[columnToByte(text, startCol):columnToByte(text, endCol)]
+		case content >= render.StringWidth(text) && endCol > v.gutterWidth(ly):
+			// A line of decoration only (a fence) counts as soon as any
+			// of it is selected.
+		default:
+			piece = ""
 		}
 		// Trailing blanks go only where a line really ends: a line
 		// broken inside code keeps the space it broke at.
 		if !first {
-			switch join {
-			case JoinSpace:
+			switch cp.Join {
+			case render.JoinSpace:
 				out = append(trimEnd(out), ' ')
-			case JoinNone:
+			case render.JoinNone:
 			default:
 				out = append(trimEnd(out), '\n')
 			}
 		}
 		first = false
 		out = append(out, piece...)
-		prevWidth, prevKind = render.StringWidth(text[min(columnToByte(text, v.gutterWidth(ly)), len(text)):]), kind
 	}
 	return string(trimEnd(out))
 }
@@ -98,27 +100,4 @@ func trimEnd(b []byte) []byte {
 		b = b[:len(b)-1]
 	}
 	return b
-}
-
-// guessJoin decides, for renderers that do not report their wraps,
-// whether a prose line continues the previous one: it does when its first
-// word would not have fitted at the end of the previous line, which is
-// exactly when a greedy wrap would have moved it down. Indented lines
-// and list items start lines of their own.
-func guessJoin(prevWidth int, line string, width int) Join {
-	if prevWidth <= 0 || line == "" || line[0] == ' ' || line[0] == '\t' {
-		return JoinNewline
-	}
-	word := line
-	if i := strings.IndexByte(line, ' '); i >= 0 {
-		word = line[:i]
-	}
-	switch word {
-	case "-", "*", "+", "•", "◦", "▪", ">", "│":
-		return JoinNewline
-	}
-	if prevWidth+1+render.StringWidth(word) > width {
-		return JoinSpace
-	}
-	return JoinNewline
 }

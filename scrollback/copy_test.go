@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/quire-sh/quire/engine/event"
+	"github.com/quire-sh/quire/markdown"
 	"github.com/quire-sh/quire/render"
 )
 
@@ -63,39 +64,6 @@ func TestSelectionJoinsProseAndKeepsCode(t *testing.T) {
 
 	if src, ok := tr.CopyBlock(tr.At(0).ID()); !ok || src != prompt {
 		t.Fatalf("CopyBlock of the prompt %q", src)
-	}
-}
-
-// opaque hides the Wrapper's LineJoiner, like a markdown renderer that
-// does not report its wraps.
-type opaque struct{ w *Wrapper }
-
-func (o opaque) Append(s string)      { o.w.Append(s) }
-func (o opaque) Finish()              { o.w.Finish() }
-func (o opaque) Lines() []render.Line { return o.w.Lines() }
-func (o opaque) Frozen() int          { return o.w.Frozen() }
-
-func TestSelectionGuessesWrapsOfOtherRenderers(t *testing.T) {
-	tr := New(Options{Width: 30, Height: 20, Assistant: func(w int) BodyRenderer {
-		return opaque{NewWrapper(WrapOptions{Width: w, Words: true})}
-	}})
-	s := (&script{}).prompt("q")
-	s.say("The renderer wraps this sentence because it is long.\n- item one\n- item two\n    indented code")
-	for _, e := range s.evs {
-		tr.Apply(e)
-	}
-	tr.ScrollTop()
-	f := tr.Frame()
-	last := 0
-	for i, l := range screen(f) {
-		if l != "" {
-			last = i
-		}
-	}
-	got := tr.SelectionText(Point{3, 0}, Point{last, 99})
-	want := "The renderer wraps this sentence because it is long.\n- item one\n- item two\n    indented code"
-	if got != want {
-		t.Fatalf("copy %q, want %q\n%s", got, want, dump(f))
 	}
 }
 
@@ -162,5 +130,52 @@ func TestPointAtUnderTheStickyPrompt(t *testing.T) {
 	}
 	if got := tr.SelectionText(tr.PointAt(1, 0), tr.PointAt(1, 30)); got != "turn 0 line 3" {
 		t.Fatalf("row 1 copies as %q\n%s", got, dump(f))
+	}
+}
+
+// A markdown answer copies as text a reader would paste: wrapped prose,
+// list items and quotes joined back into their lines, the quote bar as
+// "> ", code without its frame bar and continuation marks, between the
+// fences it came in, and a rule as "---".
+func TestSelectionOfMarkdownCopiesItsText(t *testing.T) {
+	answer := "The renderer wraps this sentence because it is long enough to need two lines.\n\n" +
+		"- item one, which is long enough to wrap onto another line\n- item two\n\n" +
+		"> a quoted remark that also wraps across the lines of the screen\n\n" +
+		"~~~go\nfunc main() {\n    println(\"a long line of code that needs a continuation mark\")\n}\n~~~\n\n" +
+		"---\n\nLast words."
+	tr := New(Options{Width: 40, Height: 60, Assistant: func(w int) BodyRenderer {
+		return markdown.NewStream(markdown.Options{Width: w})
+	}})
+	s := (&script{}).prompt("q")
+	s.say(answer)
+	for _, e := range s.evs {
+		tr.Apply(e)
+	}
+	tr.ScrollTop()
+	f := tr.Frame()
+	lines := screen(f)
+	first, last := -1, 0
+	for i, l := range lines {
+		if strings.HasPrefix(l, "The renderer") {
+			first = i
+		}
+		if l != "" {
+			last = i
+		}
+	}
+	if first < 0 {
+		t.Fatalf("answer not on screen:\n%s", dump(f))
+	}
+	want := "The renderer wraps this sentence because it is long enough to need two lines.\n\n" +
+		"• item one, which is long enough to wrap onto another line\n• item two\n\n" +
+		"> a quoted remark that also wraps across the lines of the screen\n\n" +
+		"~~~go\nfunc main() {\n    println(\"a long line of code that needs a continuation mark\")\n}\n~~~\n\n" +
+		"---\n\nLast words."
+	if got := tr.SelectionText(Point{first, 0}, Point{last, 99}); got != want {
+		t.Fatalf("copy:\n%s\n---- want:\n%s\n---- screen:\n%s", got, want, dump(f))
+	}
+	// A selection that starts inside a line copies from there as drawn.
+	if got := tr.SelectionText(Point{first, 4}, Point{first, 12}); got != "renderer" {
+		t.Fatalf("partial copy %q", got)
 	}
 }

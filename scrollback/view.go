@@ -18,12 +18,10 @@ type blockView struct {
 	head        []render.Line
 	body        []render.Line
 	bodyN       int         // body lines shown (folding may show fewer)
-	joiner      LineJoiner  // how body lines join when copied; nil if unknown
 	gutterFirst render.Span // prefixed to the first body line
 	gutter      render.Span // prefixed to the other body lines
 	foot        []render.Line
-	code        bool // body is program output or a diff: copy keeps it verbatim
-	frozen      int  // leading lines that never change
+	frozen      int // leading lines that never change
 }
 
 const blockMargin = 1 // blank lines above every block
@@ -52,31 +50,14 @@ func (v *blockView) line(i int, dst *render.Line) {
 	dst.Spans = append(dst.Spans, v.foot[i-v.bodyN].Spans...)
 }
 
-// lineKind classifies view line i for copying.
-type lineKind uint8
-
-const (
-	lineDecor lineKind = iota // margin, header, fold note
-	lineProse
-	lineCode
-)
-
-func (v *blockView) kindOf(i int) (lineKind, Join) {
-	if i < len(v.head) {
-		return lineDecor, JoinNewline
-	}
+// copyOf is how view line i reads when copied: the body renderer's
+// word for body lines; the view's own lines are text as drawn.
+func (v *blockView) copyOf(i int) render.Copy {
 	i -= len(v.head)
-	if i >= v.bodyN {
-		return lineDecor, JoinNewline
+	if i < 0 || i >= v.bodyN {
+		return render.Copy{}
 	}
-	join := JoinNewline
-	if v.joiner != nil {
-		join = v.joiner.Join(i)
-	}
-	if v.code {
-		return lineCode, join
-	}
-	return lineProse, join
+	return v.body[i].Copy
 }
 
 func (v *blockView) gutterWidth(i int) int {
@@ -174,7 +155,6 @@ func (t *Transcript) layoutText(b *Block, v *blockView, width int, factory Rende
 	}
 	v.body = b.body.Lines()
 	v.bodyN = len(v.body)
-	v.joiner, _ = b.body.(LineJoiner)
 }
 
 func (t *Transcript) layoutTool(b *Block, v *blockView, width int) {
@@ -221,7 +201,6 @@ func (t *Transcript) layoutTool(b *Block, v *blockView, width int) {
 		}
 		head.Spans = append(head.Spans, render.Span{Text: "  " + strings.Join(meta, " · "), Style: style})
 	}
-	v.code = true
 	v.gutterFirst = render.Span{Text: "  │ ", Style: th.Muted}
 	v.gutter = v.gutterFirst
 	inner := max(width-4, 1)

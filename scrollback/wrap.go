@@ -32,16 +32,15 @@ type WrapOptions struct {
 // once later text exists.
 type Wrapper struct {
 	opt   WrapOptions
-	lines []render.Line
-	joins []Join
-	done  int // lines[:done] are frozen
+	lines []render.Line // each carries how it joins the one before
+	done  int           // lines[:done] are frozen
 
 	// cur is the text from the start of the current (unfrozen) visual
 	// line to the end of the input; curJoin is how that visual line
 	// continues the previous one. col is the display width of the
 	// current source line so far, for tab stops.
 	cur      strings.Builder
-	curJoin  Join
+	curJoin  render.Join
 	col      int
 	pendCR   bool
 	carry    string // an incomplete UTF-8 sequence at the end of the last chunk
@@ -211,7 +210,7 @@ func isASCII(s string) bool {
 // including an empty one (a blank line in the source).
 func (w *Wrapper) endSourceLine() {
 	w.rewrap(true)
-	w.curJoin = JoinNewline
+	w.curJoin = render.JoinNewline
 	w.col = 0
 }
 
@@ -236,10 +235,9 @@ func (w *Wrapper) Finish() {
 // just begun shows nothing until it gets text or ends.
 func (w *Wrapper) rewrap(final bool) {
 	w.lines = w.lines[:w.done]
-	w.joins = w.joins[:w.done]
 	orig := w.cur.String()
 	s, join := orig, w.curJoin
-	if join == JoinSpace { // spaces at a word-wrap break are dropped
+	if join == render.JoinSpace { // spaces at a word-wrap break are dropped
 		s = strings.TrimLeft(s, " ")
 	}
 	for {
@@ -251,7 +249,7 @@ func (w *Wrapper) rewrap(final bool) {
 		w.done = len(w.lines)
 		s, join = rest, next
 	}
-	show := s != "" || (final && join == JoinNewline)
+	show := s != "" || (final && join == render.JoinNewline)
 	if show {
 		w.appendLine(s, join)
 	}
@@ -267,14 +265,16 @@ func (w *Wrapper) rewrap(final bool) {
 	}
 }
 
-func (w *Wrapper) appendLine(text string, join Join) {
-	w.lines = append(w.lines, render.Line{Spans: []render.Span{{Text: text, Style: w.opt.Style}}})
-	w.joins = append(w.joins, join)
+func (w *Wrapper) appendLine(text string, join render.Join) {
+	w.lines = append(w.lines, render.Line{
+		Spans: []render.Span{{Text: text, Style: w.opt.Style}},
+		Copy:  render.Copy{Join: join},
+	})
 }
 
 // wrapOnce splits the first visual line off s. broke is false when all of
 // s fits in width columns.
-func wrapOnce(s string, width int, words bool) (line, rest string, join Join, broke bool) {
+func wrapOnce(s string, width int, words bool) (line, rest string, join render.Join, broke bool) {
 	col := 0
 	spaceStart, spaceEnd := -1, -1 // last run of spaces after some text
 	inSpace := false
@@ -309,19 +309,19 @@ func wrapOnce(s string, width int, words bool) (line, rest string, join Join, br
 				for end < len(s) && s[end] == ' ' {
 					end++
 				}
-				return s[:spaceStart], s[end:], JoinSpace, true
+				return s[:spaceStart], s[end:], render.JoinSpace, true
 			case words && spaceStart > 0:
-				return s[:spaceStart], s[spaceEnd:], JoinSpace, true
+				return s[:spaceStart], s[spaceEnd:], render.JoinSpace, true
 			case i == 0: // a cluster wider than the whole line: place it anyway
-				return s[:next], s[next:], JoinNone, true
+				return s[:next], s[next:], render.JoinNone, true
 			default:
-				return s[:i], s[i:], JoinNone, true
+				return s[:i], s[i:], render.JoinNone, true
 			}
 		}
 		col += cw
 		i = next
 	}
-	return s, "", JoinNewline, false
+	return s, "", render.JoinNewline, false
 }
 
 // Lines returns the wrapped lines; the slice is the Wrapper's own.
@@ -334,6 +334,3 @@ func (w *Wrapper) Frozen() int {
 	}
 	return w.done
 }
-
-// Join reports how line i continues line i-1 (see LineJoiner).
-func (w *Wrapper) Join(i int) Join { return w.joins[i] }

@@ -23,14 +23,14 @@ func TestWrapperExamples(t *testing.T) {
 		opt   WrapOptions
 		in    string
 		want  []string
-		joins []Join
+		joins []render.Join
 	}{
-		{"fits", WrapOptions{Width: 10, Words: true}, "hello", []string{"hello"}, []Join{JoinNewline}},
-		{"word break", WrapOptions{Width: 10, Words: true}, "hello brave new world", []string{"hello", "brave new", "world"}, []Join{JoinNewline, JoinSpace, JoinSpace}},
-		{"long word", WrapOptions{Width: 4, Words: true}, "abcdefghij", []string{"abcd", "efgh", "ij"}, []Join{JoinNewline, JoinNone, JoinNone}},
+		{"fits", WrapOptions{Width: 10, Words: true}, "hello", []string{"hello"}, []render.Join{render.JoinNewline}},
+		{"word break", WrapOptions{Width: 10, Words: true}, "hello brave new world", []string{"hello", "brave new", "world"}, []render.Join{render.JoinNewline, render.JoinSpace, render.JoinSpace}},
+		{"long word", WrapOptions{Width: 4, Words: true}, "abcdefghij", []string{"abcd", "efgh", "ij"}, []render.Join{render.JoinNewline, render.JoinNone, render.JoinNone}},
 		{"indent kept", WrapOptions{Width: 20, Words: true}, "  x := 1\n\n\tgo", []string{"  x := 1", "", "        go"}, nil},
 		{"trailing newline", WrapOptions{Width: 20}, "a\nb\n", []string{"a", "b"}, nil},
-		{"char wrap", WrapOptions{Width: 3}, "abc def", []string{"abc", " de", "f"}, []Join{JoinNewline, JoinNone, JoinNone}},
+		{"char wrap", WrapOptions{Width: 3}, "abc def", []string{"abc", " de", "f"}, []render.Join{render.JoinNewline, render.JoinNone, render.JoinNone}},
 		{"wide", WrapOptions{Width: 5}, "世界世界", []string{"世界", "世界"}, nil},
 		{"crlf", WrapOptions{Width: 10}, "a\r\nb\rc", []string{"a", "b", "c"}, nil},
 		{"escapes stripped", WrapOptions{Width: 20, StripEscapes: true}, "\x1b[31mred\x1b[0m \x1b]0;title\x07ok", []string{"red ok"}, nil},
@@ -46,8 +46,8 @@ func TestWrapperExamples(t *testing.T) {
 			}
 			if tt.joins != nil {
 				for i, j := range tt.joins {
-					if w.Join(i) != j {
-						t.Fatalf("Join(%d) = %d, want %d", i, w.Join(i), j)
+					if got := w.Lines()[i].Copy.Join; got != j {
+						t.Fatalf("line %d joins with %d, want %d", i, got, j)
 					}
 				}
 			}
