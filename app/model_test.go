@@ -251,6 +251,44 @@ func TestApprovalPanelShowsTheDiff(t *testing.T) {
 	}
 }
 
+// A long command is shown whole, wrapped, in the approval panel: its end
+// is where something unwanted would hide.
+func TestApprovalPanelShowsALongCommandWhole(t *testing.T) {
+	m := newTestModel()
+	startTurn(m)
+	cmd := "grep -rn 'name)' . && go test ./... && echo the very end of a command that is far too long for one row; rm -rf build"
+	m.HandleEvent(event.Event{Kind: event.ApprovalRequested, Turn: 1, Approval: &event.Approval{
+		CallID: "s1", Tool: "shell", Target: cmd, Preview: cmd,
+	}}, t0)
+	rows := screenText(m, 60, 24)
+	var shown []string
+	header := -1
+	for i, r := range rows {
+		if strings.HasPrefix(r, "Allow shell ") {
+			header = i
+		}
+		if header >= 0 && i > header && strings.HasPrefix(r, "[y] yes") {
+			break
+		}
+		if header >= 0 && i > header {
+			text := strings.TrimPrefix(strings.TrimPrefix(r, "↪ "), "  ")
+			shown = append(shown, strings.TrimRight(text, " "))
+		}
+	}
+	if header < 0 {
+		t.Fatalf("no approval panel:\n%s", strings.Join(rows, "\n"))
+	}
+	if h := rows[header]; !strings.HasSuffix(strings.TrimRight(h, " "), "… ?") || render.StringWidth(h) > 60 {
+		t.Errorf("header %q: want the target cut with … and the question mark kept", h)
+	}
+	if got := strings.Join(shown, ""); got != cmd {
+		t.Errorf("the panel shows\n%q\nwant the whole command\n%q\n%s", got, cmd, strings.Join(rows, "\n"))
+	}
+	if !strings.HasPrefix(rows[header+2], "↪") {
+		t.Errorf("a wrapped row is not marked as a continuation: %q", rows[header+2])
+	}
+}
+
 func TestStatusLineDropsPartsToFit(t *testing.T) {
 	m := newTestModel()
 	rows := screenText(m, 40, 10)

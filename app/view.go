@@ -272,11 +272,34 @@ func (m *Model) approvalRows(w, h int) int {
 	if len(m.approvals) == 0 {
 		return 0
 	}
-	preview := strings.Count(strings.TrimRight(m.approvals[0].Preview, "\n"), "\n") + 1
-	if m.approvals[0].Preview == "" {
-		preview = 0
+	return min(2+len(approvalPreview(m.approvals[0].Preview, w)), max(h/2, 3))
+}
+
+// previewRow is one row of an approval preview.
+type previewRow struct {
+	text  string
+	style render.Style
+	cont  bool // continues the row above: the line was wrapped
+}
+
+// approvalPreview lays a call's preview out at width w. Long lines are
+// wrapped, never clipped: a command is approved for all it says, and
+// the end of a long one is where something unwanted would hide.
+func approvalPreview(preview string, w int) []previewRow {
+	if preview == "" {
+		return nil
 	}
-	return min(2+preview, max(h/2, 3))
+	var rows []previewRow
+	for _, l := range strings.Split(strings.TrimRight(preview, "\n"), "\n") {
+		shown := expandTabs(l)
+		if l != "" && strings.ContainsRune("+- ", rune(l[0])) && !strings.HasPrefix(l, "+++") && !strings.HasPrefix(l, "---") {
+			shown = l[:1] + expandTabs(l[1:]) // tab stops count from the text, not the diff marker
+		}
+		for i, part := range wrapPrompt(shown, max(w-2, 1)) {
+			rows = append(rows, previewRow{text: part, style: diffStyle(l), cont: i > 0})
+		}
+	}
+	return rows
 }
 
 // drawApproval draws the question about the oldest pending call.
@@ -285,24 +308,40 @@ func (m *Model) drawApproval(b *render.Buffer, w, y, rows int) {
 	x := b.SetString(0, y, "Allow ", styleWarn, "")
 	x += b.SetString(x, y, a.Tool, render.Style{Attrs: render.Bold}, "")
 	if a.Target != "" {
-		b.SetString(x, y, " "+firstLine(a.Target)+" ?", render.Style{}, "")
+		// The question mark stays in view; the preview below shows the
+		// target whole.
+		target := fitWidth(firstLine(a.Target), w-x-3)
+		b.SetString(x, y, " "+target+" ?", render.Style{}, "")
 	}
-	lines := strings.Split(strings.TrimRight(a.Preview, "\n"), "\n")
+	lines := approvalPreview(a.Preview, w)
 	room := rows - 2
 	for i := 0; i < room && i < len(lines); i++ {
-		l := lines[i]
 		if i == room-1 && len(lines) > room {
-			b.SetString(2, y+1+i, fmt.Sprintf("… %d more lines", len(lines)-i), styleMuted, "")
+			b.SetString(2, y+1+i, fmt.Sprintf("… %d more rows", len(lines)-i), styleMuted, "")
 			break
 		}
-		shown := expandTabs(l)
-		if l != "" && strings.ContainsRune("+- ", rune(l[0])) && !strings.HasPrefix(l, "+++") && !strings.HasPrefix(l, "---") {
-			shown = l[:1] + expandTabs(l[1:]) // tab stops count from the text, not the diff marker
+		if lines[i].cont {
+			b.SetString(0, y+1+i, "↪", styleMuted, "")
 		}
-		b.SetString(2, y+1+i, shown, diffStyle(l), "")
+		b.SetString(2, y+1+i, lines[i].text, lines[i].style, "")
 	}
 	keys := "[y] yes  [a] yes for this session  [n] no, with a reason  [Esc] no"
+	if render.StringWidth(keys) > w {
+		keys = "[y] yes  [a] session  [n] no+reason  [Esc] no"
+	}
 	b.SetString(0, y+rows-1, keys, styleAccent, "")
+}
+
+// fitWidth cuts s to at most w columns, ending it with "…" when cut.
+func fitWidth(s string, w int) string {
+	if render.StringWidth(s) <= w {
+		return s
+	}
+	if w <= 0 {
+		return ""
+	}
+	rows := wrapPrompt(s, max(w-1, 1))
+	return rows[0] + "…"
 }
 
 func diffStyle(l string) render.Style {
