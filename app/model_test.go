@@ -289,6 +289,23 @@ func TestApprovalPanelShowsALongCommandWhole(t *testing.T) {
 	}
 }
 
+func TestPromptHintDropsPartsToFit(t *testing.T) {
+	m := newTestModel()
+	for _, tc := range []struct {
+		width int
+		want  string
+	}{
+		{80, "› Ask anything · Enter sends · Ctrl+J newline · Esc pager · F1 help"},
+		{60, "› Ask anything · Enter sends · Ctrl+J newline · Esc pager"},
+		{20, "› Ask anything"},
+	} {
+		rows := screenText(m, tc.width, 10)
+		if got := strings.TrimRight(rows[8], " "); got != tc.want {
+			t.Errorf("at %d columns the hint reads %q, want %q", tc.width, got, tc.want)
+		}
+	}
+}
+
 func TestStatusLineDropsPartsToFit(t *testing.T) {
 	m := newTestModel()
 	rows := screenText(m, 40, 10)

@@ -210,19 +210,30 @@ func (m *Model) drawPrompt(b *render.Buffer, w, y, rows int) {
 		if m.status.ShiftEnter {
 			newline = "Shift+Enter"
 		}
-		hint := "Ask anything · Enter sends · " + newline + " newline · Esc pager · F1 help"
+		hint := []string{"Ask anything", "Enter sends", newline + " newline", "Esc pager", "F1 help"}
 		switch {
 		case m.status.Replay:
-			hint = "replay · p pause/resume · . step · q quit · / search · h/l turns · F1 help"
+			hint = []string{"replay", "p pause/resume", ". step", "q quit", "/ search", "h/l turns", "F1 help"}
 		case m.running:
-			hint = "Esc cancels · type to queue the next prompt"
+			hint = []string{"Esc cancels", "type to queue the next prompt"}
 		case m.minimal:
-			hint = "Ask anything · Enter sends · " + newline + " newline · F1 help · /mode full for the pager"
+			hint = []string{"Ask anything", "Enter sends", newline + " newline", "F1 help", "/mode full for the pager"}
 		}
-		b.SetString(2, y, hint, styleMuted, "")
+		b.SetString(2, y, fitParts(hint, w-2), styleMuted, "")
 	}
 	visible := len(m.approvals) == 0 || m.input.kind != inputNone
 	m.cursor = Cursor{X: 2 + ccol, Y: y + crow - first, Visible: visible && m.focus == focusPrompt}
+}
+
+// fitParts joins the parts of a hint with " · ", leaving out the last
+// ones until it fits in w columns: a hint cut mid-word reads as a bug.
+func fitParts(parts []string, w int) string {
+	for n := len(parts); n > 1; n-- {
+		if s := strings.Join(parts[:n], " · "); render.StringWidth(s) <= w {
+			return s
+		}
+	}
+	return parts[0]
 }
 
 // wrapPrompt splits text into display rows of at most width columns,
