@@ -217,7 +217,7 @@ func (m *Model) drawPrompt(b *render.Buffer, w, y, rows int) {
 		case m.running:
 			hint = []string{"Esc cancels", "type to queue the next prompt"}
 		case m.minimal:
-			hint = []string{"Ask anything", "Enter sends", newline + " newline", "F1 help", "/mode full for the pager"}
+			hint = []string{"Ask anything", "Enter sends", newline + " newline", "/mode full for the pager", "F1 help"}
 		}
 		b.SetString(2, y, fitParts(hint, w-2), styleMuted, "")
 	}

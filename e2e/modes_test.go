@@ -50,7 +50,7 @@ func TestSwitchingModesTwiceKeepsScrollback(t *testing.T) {
 	p.waitText("Esc pager", 5*time.Second) // only the full-screen prompt offers the pager
 	p.literal("/mode minimal")
 	p.keys("Enter")
-	p.waitText("/mode full for the", 5*time.Second) // only the inline prompt offers it
+	p.waitText("/mode full for the pager", 5*time.Second) // only the inline prompt offers it
 	p.literal("two")
 	p.keys("Enter")
 	p.waitFor("the second answer", 20*time.Second, func(s string) bool {
