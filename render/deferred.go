@@ -236,7 +236,7 @@ func (d *deferral) choose(e *encoder, old, want *Buffer) int {
 	for y := range want.height {
 		o, w := old.row(y), want.row(y)
 		for x := 0; x < len(w); {
-			if o[x] == w[x] {
+			if o[x].same(&w[x]) {
 				x++
 				continue
 			}
@@ -324,7 +324,7 @@ func runEnd(old, want []Cell, x int) int {
 	st, link := want[x].Style, want[x].Link
 	blank := blankStyle(st)
 	end := x + 1
-	for end < len(want) && old[end] != want[end] && want[end].Link == link &&
+	for end < len(want) && !old[end].same(&want[end]) && want[end].Link == link &&
 		(want[end].Style == st || want[end].IsBlank() && want[end].Style == blank) {
 		end++
 	}

@@ -333,10 +333,10 @@ func (e *encoder) leadInto(c *Cell, x, last int, old, want []Cell) {
 		return
 	}
 	j := x + 1
-	for j <= last && want[j].IsBlank() && old[j] != want[j] && e.adapt(want[j].Style) == st {
+	for j <= last && want[j].IsBlank() && !old[j].same(&want[j]) && e.adapt(want[j].Style) == st {
 		j++
 	}
-	if j > last || old[j] == want[j] || want[j].IsBlank() || want[j].kind == continuation {
+	if j > last || old[j].same(&want[j]) || want[j].IsBlank() || want[j].kind == continuation {
 		return
 	}
 	next := e.adapt(want[j].Style)
@@ -413,14 +413,14 @@ func (e *encoder) linkCost(from, to string) int {
 func (e *encoder) encodeRow(y int, old, want []Cell) int {
 	w := len(want)
 	x := 0
-	for x < w && old[x] == want[x] {
+	for x < w && old[x].same(&want[x]) {
 		x++
 	}
 	if x == w {
 		return 0
 	}
 	last := w - 1
-	for old[last] == want[last] {
+	for old[last].same(&want[last]) {
 		last--
 	}
 	if n, ok := e.tryEraseLeft(y, x, old, want); ok {
@@ -475,7 +475,7 @@ func (e *encoder) tryEraseLeft(y, x int, old, want []Cell) (changed int, ok bool
 	e.shiftBytes = altBytes
 	e.buf = e.buf[:start]
 	last := w - 1
-	for old[last] == want[last] {
+	for old[last].same(&want[last]) {
 		last--
 	}
 	changed = e.drawRow(y, x, last, old, want)
@@ -503,7 +503,7 @@ func (e *encoder) drawRow(y, x, last int, old, want []Cell) int {
 	changed := 0
 	for x <= last {
 		c := &want[x]
-		if old[x] == *c {
+		if old[x].same(c) {
 			x++
 			continue
 		}
@@ -540,7 +540,7 @@ func (e *encoder) drawRow(y, x, last int, old, want []Cell) int {
 func countChanged(old, want []Cell) int {
 	n := 0
 	for i := range want {
-		if old[i] != want[i] {
+		if !old[i].same(&want[i]) {
 			n++
 		}
 	}
@@ -604,7 +604,7 @@ func (e *encoder) tryEraseLine(x, y int, old, want []Cell) bool {
 	draw := e.plan(x, y).cost + sgrLen(e.pen, e.penFor(e.pen, &want[x]))
 	gap := 0
 	for i := x; i < len(want) && draw < el; i++ {
-		if old[i] == want[i] {
+		if old[i].same(&want[i]) {
 			gap++
 			continue
 		}
@@ -633,7 +633,7 @@ func (e *encoder) tryEraseChars(x, y, limit int, old, want []Cell) int {
 	end := x
 	lastChanged := x
 	for end < limit && e.erasable(&want[end]) && want[end].Style.Bg == bg {
-		if old[end] != want[end] {
+		if !old[end].same(&want[end]) {
 			lastChanged = end
 		}
 		end++
@@ -645,7 +645,7 @@ func (e *encoder) tryEraseChars(x, y, limit int, old, want []Cell) int {
 	// The next cell to draw after the run decides what each choice costs
 	// afterwards.
 	next := lastChanged + 1
-	for next < len(want) && old[next] == want[next] {
+	for next < len(want) && old[next].same(&want[next]) {
 		next++
 	}
 	at := e.plan(x, y).cost

@@ -51,9 +51,9 @@ func sgrDeltaLen(from, to Style) int {
 		n += 3
 		on |= to.Attrs & (Bold | Dim)
 	}
-	for _, a := range [...]Attr{Italic, Underline, Reverse, Strikethrough} {
-		if off&a != 0 {
-			n += 3
+	for _, c := range attrCodes {
+		if off&c.attr != 0 && c.off != "" {
+			n += 1 + len(c.off)
 		}
 	}
 	n += attrsOnLen(on)
@@ -69,11 +69,11 @@ func sgrDeltaLen(from, to Style) int {
 	return n
 }
 
-// attrsOnLen is len(appendAttrsOn(nil, a)): ";N" per attribute.
+// attrsOnLen is len(appendAttrsOn(nil, a)): every code that sets an
+// attribute is one digit, so it is ";N" per attribute set.
 func attrsOnLen(a Attr) int {
-	a &= Bold | Dim | Italic | Underline | Reverse | Strikethrough
 	n := 0
-	for ; a != 0; a &= a - 1 {
+	for a &= Bold | Dim | Italic | Underline | Reverse | Strikethrough; a != 0; a &= a - 1 {
 		n += 2
 	}
 	return n
@@ -120,17 +120,10 @@ func sgrDelta(p []byte, from, to Style) []byte {
 		p = appendParam(p, "22")
 		on |= to.Attrs & (Bold | Dim) // 22 clears both; restore the survivor
 	}
-	if off&Italic != 0 {
-		p = appendParam(p, "23")
-	}
-	if off&Underline != 0 {
-		p = appendParam(p, "24")
-	}
-	if off&Reverse != 0 {
-		p = appendParam(p, "27")
-	}
-	if off&Strikethrough != 0 {
-		p = appendParam(p, "29")
+	for _, c := range attrCodes {
+		if off&c.attr != 0 && c.off != "" {
+			p = appendParam(p, c.off)
+		}
 	}
 	p = appendAttrsOn(p, on)
 	if from.Fg != to.Fg {
@@ -153,25 +146,26 @@ func appendParam(p []byte, v string) []byte {
 }
 
 func appendAttrsOn(p []byte, a Attr) []byte {
-	if a&Bold != 0 {
-		p = appendParam(p, "1")
-	}
-	if a&Dim != 0 {
-		p = appendParam(p, "2")
-	}
-	if a&Italic != 0 {
-		p = appendParam(p, "3")
-	}
-	if a&Underline != 0 {
-		p = appendParam(p, "4")
-	}
-	if a&Reverse != 0 {
-		p = appendParam(p, "7")
-	}
-	if a&Strikethrough != 0 {
-		p = appendParam(p, "9")
+	for _, c := range attrCodes {
+		if a&c.attr != 0 {
+			p = appendParam(p, c.on)
+		}
 	}
 	return p
+}
+
+// attrCodes are the SGR parameters that set each attribute and clear it
+// alone; bold and dim have no clear of their own (22 clears both).
+var attrCodes = [...]struct {
+	attr    Attr
+	on, off string
+}{
+	{Bold, "1", ""},
+	{Dim, "2", ""},
+	{Italic, "3", "23"},
+	{Underline, "4", "24"},
+	{Reverse, "7", "27"},
+	{Strikethrough, "9", "29"},
 }
 
 // appendColor appends ";" and the parameters selecting c as foreground

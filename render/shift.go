@@ -84,14 +84,14 @@ func (e *encoder) tryShift(y, x, last int, old, want []Cell) (changed int, ok bo
 // encodeShifted draws want over a row that shows shifted.
 func (e *encoder) encodeShifted(y int, shifted, want []Cell) int {
 	x := 0
-	for x < len(want) && shifted[x] == want[x] {
+	for x < len(want) && shifted[x].same(&want[x]) {
 		x++
 	}
 	if x == len(want) {
 		return 0
 	}
 	last := len(want) - 1
-	for shifted[last] == want[last] {
+	for shifted[last].same(&want[last]) {
 		last--
 	}
 	return e.drawRow(y, x, last, shifted, want)
@@ -109,7 +109,7 @@ func findShift(x, last int, old, want []Cell) (p, k int, insert bool) {
 	for n := 1; n <= maxShift && x+n <= last; n++ {
 		// Insertion of n at q: want[i] == old[i-n] for i in [q+n, last].
 		i := last
-		for i-n >= x && want[i] == old[i-n] {
+		for i-n >= x && want[i].same(&old[i-n]) {
 			i--
 		}
 		if run := last - i; run > best && shiftable(old, want, i+1-n) {
@@ -118,7 +118,7 @@ func findShift(x, last int, old, want []Cell) (p, k int, insert bool) {
 		// Deletion of n at q: want[i] == old[i+n] for i in [q, end].
 		end := min(last, w-1-n)
 		i = end
-		for i >= x && want[i] == old[i+n] {
+		for i >= x && want[i].same(&old[i+n]) {
 			i--
 		}
 		if run := end - i; run > best && shiftable(old, want, i+1) {
