@@ -454,6 +454,12 @@ func (e *encoder) tryEraseLeft(y, x int, old, want []Cell) (changed int, ok bool
 	if j < 2 || x >= j || j < w && old[j].kind == continuation {
 		return 0, false
 	}
+	// Drawing the changed blanks costs a byte each; erasing them costs
+	// the 4 bytes of EL 1 and a step right after it. Up to 4 blanks,
+	// drawing wins without pricing.
+	if j-x <= 4 {
+		return 0, false
+	}
 	if cap(e.shiftRow) < w {
 		e.shiftRow = make([]Cell, w)
 	}
