@@ -124,7 +124,8 @@ func (m *Model) interrupt(now time.Time) []Effect {
 }
 
 // approvalKey answers the oldest pending approval: y yes, a yes for this
-// session, n no (then an optional reason), Esc no.
+// session, n no (then an optional reason), Esc no; ↑↓ (or k and j)
+// scroll a preview taller than the panel.
 func (m *Model) approvalKey(ev term.KeyEvent) []Effect {
 	a := m.approvals[0]
 	switch {
@@ -138,8 +139,22 @@ func (m *Model) approvalKey(ev term.KeyEvent) []Effect {
 		return m.answer(a.CallID, event.Deny, "")
 	case ev.Key == term.KeyPageUp || ev.Key == term.KeyPageDown:
 		return m.pagerKey(ev, time.Time{})
+	case ev.Key == term.KeyDown || plain(ev, 'j'):
+		m.scrollPreview(a.CallID, 1)
+	case ev.Key == term.KeyUp || plain(ev, 'k'):
+		m.scrollPreview(a.CallID, -1)
 	}
 	return nil
+}
+
+// scrollPreview moves the oldest approval's preview by n rows; drawing
+// keeps it in range.
+func (m *Model) scrollPreview(callID string, n int) {
+	if m.previewOf != callID {
+		m.previewOf, m.previewTop = callID, 0
+	}
+	m.previewTop = max(m.previewTop+n, 0)
+	m.dirty = true
 }
 
 func (m *Model) answer(callID string, d event.Decision, reason string) []Effect {

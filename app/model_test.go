@@ -1,6 +1,7 @@
 package app
 
 import (
+	"fmt"
 	"reflect"
 	"strings"
 	"testing"
@@ -286,6 +287,52 @@ func TestApprovalPanelShowsALongCommandWhole(t *testing.T) {
 	}
 	if !strings.HasPrefix(rows[header+2], "↪") {
 		t.Errorf("a wrapped row is not marked as a continuation: %q", rows[header+2])
+	}
+}
+
+// A preview taller than the approval panel scrolls with ↑↓ (and k, j),
+// so an edit is never approved with part of its diff unseen.
+func TestApprovalPreviewScrolls(t *testing.T) {
+	m := newTestModel()
+	startTurn(m)
+	var diff strings.Builder
+	diff.WriteString("--- a/big.go\n+++ b/big.go\n@@ -1,30 +1,30 @@\n")
+	for i := 1; i <= 30; i++ {
+		fmt.Fprintf(&diff, "+line %02d\n", i)
+	}
+	m.HandleEvent(event.Event{Kind: event.ApprovalRequested, Turn: 1, Approval: &event.Approval{
+		CallID: "e1", Tool: "edit_file", Target: "big.go", Preview: diff.String(),
+	}}, t0)
+	panel := func() string { return strings.Join(screenText(m, 80, 24), "\n") }
+	if p := panel(); !strings.Contains(p, "+line 01") || strings.Contains(p, "+line 30") || !strings.Contains(p, "more rows · ↑↓ scroll") {
+		t.Fatalf("the panel should open at the top with the rest marked:\n%s", p)
+	}
+	for range 40 {
+		m.HandleInput(named(term.KeyDown), t0)
+	}
+	p := panel()
+	if !strings.Contains(p, "+line 30") || strings.Contains(p, "+line 01") || !strings.Contains(p, "↑ ") {
+		t.Fatalf("scrolled to the end, the panel should show the last line and mark the rows above:\n%s", p)
+	}
+	if strings.Contains(p, "↓ ") {
+		t.Fatalf("at the end nothing is left below:\n%s", p)
+	}
+	for range 40 {
+		m.HandleInput(key('k'), t0)
+	}
+	if p := panel(); !strings.Contains(p, "--- a/big.go") {
+		t.Fatalf("k scrolls back to the top:\n%s", p)
+	}
+	// The next approval starts at its top.
+	for range 5 {
+		m.HandleInput(key('j'), t0)
+	}
+	m.HandleInput(key('y'), t0)
+	m.HandleEvent(event.Event{Kind: event.ApprovalRequested, Turn: 1, Approval: &event.Approval{
+		CallID: "e2", Tool: "edit_file", Target: "big.go", Preview: diff.String(),
+	}}, t0)
+	if p := panel(); !strings.Contains(p, "--- a/big.go") {
+		t.Fatalf("a new approval opens at its top:\n%s", p)
 	}
 }
 

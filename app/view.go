@@ -326,15 +326,27 @@ func (m *Model) drawApproval(b *render.Buffer, w, y, rows int) {
 	}
 	lines := approvalPreview(a.Preview, w)
 	room := rows - 2
-	for i := 0; i < room && i < len(lines); i++ {
-		if i == room-1 && len(lines) > room {
-			b.SetString(2, y+1+i, fmt.Sprintf("… %d more rows", len(lines)-i), styleMuted, "")
+	top := 0
+	if m.previewOf == a.CallID && len(lines) > room {
+		// With the rows above marked, room-1 rows show the end.
+		top = min(m.previewTop, len(lines)-room+1)
+	}
+	m.previewOf, m.previewTop = a.CallID, top
+	row := y + 1
+	if top > 0 {
+		b.SetString(2, row, fmt.Sprintf("↑ %d more rows", top), styleMuted, "")
+		row++
+	}
+	for i := top; i < len(lines) && row < y+1+room; i++ {
+		if row == y+room && i < len(lines)-1 {
+			b.SetString(2, row, fmt.Sprintf("↓ %d more rows · ↑↓ scroll", len(lines)-i), styleMuted, "")
 			break
 		}
 		if lines[i].cont {
-			b.SetString(0, y+1+i, "↪", styleMuted, "")
+			b.SetString(0, row, "↪", styleMuted, "")
 		}
-		b.SetString(2, y+1+i, lines[i].text, lines[i].style, "")
+		b.SetString(2, row, lines[i].text, lines[i].style, "")
+		row++
 	}
 	keys := "[y] yes  [a] yes for this session  [n] no, with a reason  [Esc] no"
 	if render.StringWidth(keys) > w {
@@ -484,6 +496,7 @@ func helpLines() []string {
 		"                  / ? search · n/N next/prev · & filter · F follow · y copy block · 10j counts",
 		"                  m mouse capture on/off · q or i back to the prompt",
 		"Approvals         y yes · a yes for this session · n no (+reason) · Esc no",
+		"                  ↑/↓ or k/j scroll a long preview · PgUp/PgDn scroll the transcript",
 		"Anywhere          Ctrl+C cancel / clear / twice to quit · Ctrl+Z suspend · Ctrl+L redraw",
 		"",
 	}
