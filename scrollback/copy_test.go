@@ -179,3 +179,33 @@ func TestSelectionOfMarkdownCopiesItsText(t *testing.T) {
 		t.Fatalf("partial copy %q", got)
 	}
 }
+
+// A selection over an edit's diff copies the diff's own lines: the hunk
+// header whole, each line's sign and text, no line numbers, and a line
+// wrapped to fit joined back.
+func TestSelectionOfADiffCopiesUnifiedLines(t *testing.T) {
+	diff := "--- a/x.go\n+++ b/x.go\n@@ -8,3 +8,3 @@ func main() {\n ctx\n-old line\n+new line that is long enough to wrap at this width\n tail\n"
+	s := (&script{}).prompt("edit")
+	s.call("c1", "edit_file", "edit", "x.go")
+	s.add(event.Event{Kind: event.ToolFinished, Result: &event.ToolResult{CallID: "c1", Status: event.ToolOK, Output: "ok", Diff: diff, DurationMS: 4}})
+	tr := newTranscript(36, 30, s.evs...)
+	tr.ScrollTop()
+	f := tr.Frame()
+	lines := screen(f)
+	first, last := -1, -1
+	for i, l := range lines {
+		if strings.Contains(l, "@@") && first < 0 {
+			first = i
+		}
+		if strings.Contains(l, "tail") {
+			last = i
+		}
+	}
+	if first < 0 || last < 0 {
+		t.Fatalf("the diff is not on screen:\n%s", dump(f))
+	}
+	want := "@@ -8,3 +8,3 @@ func main() {\n ctx\n-old line\n+new line that is long enough to wrap at this width\n tail"
+	if got := tr.SelectionText(Point{first, 0}, Point{last, 99}); got != want {
+		t.Fatalf("copy:\n%q\nwant:\n%q\n%s", got, want, dump(f))
+	}
+}

@@ -51,7 +51,9 @@ func renderDiff(diff string, width int, th *Theme) []render.Line {
 	var out []render.Line
 	for _, r := range rows {
 		if r.sign == '@' || r.sign == '\\' {
-			out = append(out, truncate(render.Line{Spans: []render.Span{{Text: r.text, Style: r.style}}}, width))
+			l := truncate(render.Line{Spans: []render.Span{{Text: r.text, Style: r.style}}}, width)
+			l.Copy = render.Copy{Skip: width, Lead: r.text} // whole, however it was cut to fit
+			out = append(out, l)
 			continue
 		}
 		num := strings.Repeat(" ", numW)
@@ -72,7 +74,13 @@ func renderDiff(diff string, width int, th *Theme) []render.Line {
 				lead = strings.Repeat(" ", numW+3)
 			}
 			spans := append([]render.Span{{Text: lead[:numW], Style: th.LineNumber}, {Text: lead[numW:], Style: r.style}}, p.Spans...)
-			out = append(out, render.Line{Spans: spans})
+			// A copy reads as the diff's own lines: the sign, then the
+			// text, without the line numbers.
+			cp := render.Copy{Join: p.Copy.Join, Skip: numW + 3}
+			if i == 0 {
+				cp.Lead = string(r.sign)
+			}
+			out = append(out, render.Line{Spans: spans, Copy: cp})
 		}
 	}
 	return out
