@@ -453,3 +453,35 @@ func TestMouseDragOverAnswerCodeCopiesTheCode(t *testing.T) {
 		t.Fatalf("copied %q, want %q\n%s", c, want, strings.Join(rows, "\n"))
 	}
 }
+
+func TestPreviewWindow(t *testing.T) {
+	for _, tc := range []struct {
+		n, room, top int
+		first, count int
+		above, below bool
+	}{
+		{n: 3, room: 5, top: 2, first: 0, count: 3},
+		{n: 10, room: 5, top: 0, first: 0, count: 4, below: true},
+		{n: 10, room: 5, top: 2, first: 2, count: 3, above: true, below: true},
+		{n: 10, room: 5, top: 99, first: 6, count: 4, above: true},
+		{n: 10, room: 2, top: 3, first: 3, count: 2},
+		{n: 10, room: 2, top: 99, first: 8, count: 2},
+		{n: 10, room: 1, top: -4, first: 0, count: 1},
+	} {
+		first, count, above, below := previewWindow(tc.n, tc.room, tc.top)
+		if first != tc.first || count != tc.count || above != tc.above || below != tc.below {
+			t.Errorf("previewWindow(%d, %d, %d) = %d, %d, %v, %v; want %d, %d, %v, %v",
+				tc.n, tc.room, tc.top, first, count, above, below, tc.first, tc.count, tc.above, tc.below)
+		}
+		if rows := count + b2i(above) + b2i(below); rows > tc.room {
+			t.Errorf("previewWindow(%d, %d, %d) uses %d rows of %d", tc.n, tc.room, tc.top, rows, tc.room)
+		}
+	}
+}
+
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}

@@ -325,34 +325,60 @@ func (m *Model) drawApproval(b *render.Buffer, w, y, rows int) {
 		b.SetString(x, y, " "+target+" ?", render.Style{}, "")
 	}
 	lines := approvalPreview(a.Preview, w)
-	room := rows - 2
 	top := 0
-	if m.previewOf == a.CallID && len(lines) > room {
-		// With the rows above marked, room-1 rows show the end.
-		top = min(m.previewTop, len(lines)-room+1)
+	if m.previewOf == a.CallID {
+		top = m.previewTop
 	}
-	m.previewOf, m.previewTop = a.CallID, top
+	first, count, above, below := previewWindow(len(lines), rows-2, top)
+	m.previewOf, m.previewTop = a.CallID, first
 	row := y + 1
-	if top > 0 {
-		b.SetString(2, row, fmt.Sprintf("↑ %d more rows", top), styleMuted, "")
+	if above {
+		b.SetString(2, row, fmt.Sprintf("↑ %d more rows", first), styleMuted, "")
 		row++
 	}
-	for i := top; i < len(lines) && row < y+1+room; i++ {
-		if row == y+room && i < len(lines)-1 {
-			b.SetString(2, row, fmt.Sprintf("↓ %d more rows · ↑↓ scroll", len(lines)-i), styleMuted, "")
-			break
-		}
-		if lines[i].cont {
+	for _, l := range lines[first : first+count] {
+		if l.cont {
 			b.SetString(0, row, "↪", styleMuted, "")
 		}
-		b.SetString(2, row, lines[i].text, lines[i].style, "")
+		b.SetString(2, row, l.text, l.style, "")
 		row++
+	}
+	if below {
+		b.SetString(2, row, fmt.Sprintf("↓ %d more rows · ↑↓ scroll", len(lines)-first-count), styleMuted, "")
 	}
 	keys := "[y] yes  [a] yes for this session  [n] no, with a reason  [Esc] no"
 	if render.StringWidth(keys) > w {
 		keys = "[y] yes  [a] session  [n] no+reason  [Esc] no"
 	}
 	b.SetString(0, y+rows-1, keys, styleAccent, "")
+}
+
+// previewWindow picks the rows of an n-row preview that show in room
+// rows when scrolled to top: count rows from first, and whether a row
+// above or below is spent marking what is out of view. A panel of fewer
+// than three rows has no marks: they would leave no room for the
+// preview.
+func previewWindow(n, room, top int) (first, count int, above, below bool) {
+	if n <= room {
+		return 0, n, false, false
+	}
+	if room < 3 {
+		first = min(max(top, 0), n-room)
+		return first, room, false, false
+	}
+	// At the end the mark above takes a row, so one more row of scroll
+	// is needed to show the last.
+	first = min(max(top, 0), n-room+1)
+	above = first > 0
+	count = room
+	if above {
+		count--
+	}
+	if n-first > count {
+		below = true
+		count--
+	}
+	return first, count, above, below
 }
 
 // fitWidth cuts s to at most w columns, ending it with "…" when cut.
