@@ -347,7 +347,11 @@ func (m *Model) drawApproval(b *render.Buffer, w, y, rows int) {
 		b.SetString(2, row, fmt.Sprintf("↓ %d more rows · ↑↓ scroll", len(lines)-first-count), styleMuted, "")
 	}
 	keys := "[y] yes  [a] yes for this session  [n] no, with a reason  [Esc] no"
-	if render.StringWidth(keys) > w {
+	switch {
+	case count < len(lines) && !above && !below:
+		// No room to mark the rows out of view: say here that there are.
+		keys = "[y] yes  [a] session  [n] no+reason  [Esc] no  [↑↓] more"
+	case render.StringWidth(keys) > w:
 		keys = "[y] yes  [a] session  [n] no+reason  [Esc] no"
 	}
 	b.SetString(0, y+rows-1, keys, styleAccent, "")
