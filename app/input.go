@@ -369,6 +369,8 @@ func (m *Model) slash(inv SlashInvocation, now time.Time) []Effect {
 		m.overlay = helpLines()
 	case "quit":
 		m.quit = true
+	case "perf":
+		m.togglePerf()
 	case "compact":
 		return []Effect{CompactEffect{Focus: strings.Join(inv.Args, " ")}}
 	case "mode":

@@ -392,6 +392,7 @@ func (l *Loop) maybeDraw(now time.Time) bool {
 
 // draw paints the state and flushes the difference.
 func (l *Loop) draw(now time.Time) {
+	start := time.Now()
 	var st render.Stats
 	var err error
 	switch {
@@ -411,7 +412,11 @@ func (l *Loop) draw(now time.Time) {
 		l.inline.SetCursor(c.X, c.Y, c.Visible)
 		st, err = l.inline.Flush()
 	}
-	if err == nil && l.opt.OnFrame != nil {
+	if err != nil {
+		return
+	}
+	l.m.RecordFrame(now, st, time.Since(start), l.term.Pending())
+	if l.opt.OnFrame != nil {
 		l.opt.OnFrame(st)
 	}
 }

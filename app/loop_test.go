@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"io"
+	"regexp"
 	"strings"
 	"sync"
 	"testing"
@@ -153,5 +154,39 @@ func TestTypedKeysReachTheScreen(t *testing.T) {
 	})
 	if err := rendertest.CheckSync(ft.all()); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// /perf shows what the frames cost on this terminal, measured by the
+// loop as it flushes them, and showing it does not make an idle quire
+// draw.
+func TestPerfRowShowsFrameCosts(t *testing.T) {
+	ft, _, _, stop := runTestLoop(t, false)
+	defer stop()
+	waitUntil(t, "the first frame", func() bool { return ft.frameCount() > 0 })
+	for _, r := range "/perf" {
+		ft.events <- term.KeyEvent{Key: term.KeyRune, Rune: r}
+	}
+	ft.events <- term.KeyEvent{Key: term.KeyEnter}
+	for _, r := range "typing" {
+		ft.events <- term.KeyEvent{Key: term.KeyRune, Rune: r}
+	}
+	// 60 columns hold all but the queue.
+	perfRow := regexp.MustCompile(`perf · [1-9][0-9]* B/frame · [1-9][0-9]* frames/s · [0-9.]+ k?B/s · draw [0-9.]+ ms\s*$`)
+	waitUntil(t, "the perf row", func() bool {
+		oracle := rendertest.NewOracle(60, 16)
+		oracle.Write(ft.all())
+		for _, row := range oracle.ScreenText() {
+			if perfRow.MatchString(row) {
+				return true
+			}
+		}
+		return false
+	})
+	time.Sleep(30 * time.Millisecond)
+	n := ft.frameCount()
+	time.Sleep(300 * time.Millisecond)
+	if got := ft.frameCount(); got != n {
+		t.Fatalf("with /perf on, an idle quire wrote %d frames in 300 ms", got-n)
 	}
 }

@@ -92,6 +92,9 @@ type Model struct {
 	previewTop int
 	previewOf  string
 
+	// perf is the /perf meter, nil while the row is off.
+	perf *perfMeter
+
 	running     bool
 	turnStarted time.Time
 	usage       event.Usage

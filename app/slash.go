@@ -23,6 +23,7 @@ var slashCommands = []slashCommand{
 	{"export", "[file]", "write this session as a JSONL transcript"},
 	{"clear", "", "start a new session with an empty transcript"},
 	{"mode", "[full|minimal]", "switch between full-screen and inline"},
+	{"perf", "", "show or hide what each frame costs: frames/s, bytes, draw time"},
 	{"quit", "", "leave quire (the session stays resumable)"},
 }
 

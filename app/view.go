@@ -152,16 +152,23 @@ func (m *Model) drawBottom(b *render.Buffer, w, h int, now time.Time, pos *scrol
 		y -= n
 		m.drawApproval(b, w, y, n)
 	}
+	if m.perf != nil && y > 0 {
+		y--
+		b.SetString(0, y, fitParts(m.perf.summary(), w), styleMuted, "")
+	}
 	return y
 }
 
 // chromeRows is how many rows drawBottom uses at the bottom of a w×h
-// surface: the status line, the prompt, the rule, and the approval panel
-// when one waits and fits.
+// surface: the status line, the prompt, the rule, the approval panel
+// when one waits and fits, and the /perf row when it is on.
 func (m *Model) chromeRows(w, h int) int {
 	rows := 2 + m.promptRows(w)
 	if n := m.approvalRows(w, h); n > 0 && h-rows-n >= 0 {
 		rows += n
+	}
+	if m.perf != nil && rows < h {
+		rows++
 	}
 	return min(rows, h)
 }
