@@ -24,7 +24,7 @@
 // ([render.Copy]): wrapped prose, list items and quotes join back into
 // the lines they were cut from, a quote's bar copies as "> ", and a code
 // block copies without its frame and continuation marks, between the
-// fences it came in.
+// fences it came in, and a table as a markdown table.
 //
 // Text is untrusted: control characters and escape sequences become
 // visible glyphs (render.Sanitize), link targets lose their control

@@ -57,9 +57,9 @@ func (r *renderer) table(n *east.Table, width int) []render.Line {
 	fitColumns(widths, mins, avail)
 	align := n.Alignments
 	frame := r.theme.TableFrame
-	rule := func(l, m, rr string) render.Line {
+	rule := func(left, m, rr string) render.Line {
 		var b strings.Builder
-		b.WriteString(l)
+		b.WriteString(left)
 		for i, w := range widths {
 			if i > 0 {
 				b.WriteString(m)
@@ -67,7 +67,14 @@ func (r *renderer) table(n *east.Table, width int) []render.Line {
 			b.WriteString(strings.Repeat("─", w+2))
 		}
 		b.WriteString(rr)
-		return render.Plain(b.String(), frame)
+		l := render.Plain(b.String(), frame)
+		// A copy reads as a markdown table: the frame's top and bottom
+		// are left out and the rule under the header is the delimiter row.
+		l.Copy = render.Copy{Join: render.JoinNone, Skip: width}
+		if left == "├" {
+			l.Copy = render.Copy{Skip: width, Lead: delimiterRow(align, ncol)}
+		}
+		return l
 	}
 	out := []render.Line{rule("┌", "┬", "┐")}
 	for ri, row := range rows {
@@ -102,13 +109,61 @@ func (r *renderer) table(n *east.Table, width int) []render.Line {
 				spans = append(spans, content...)
 				spans = append(spans, render.Span{Text: blanks(1 + pad - left)}, render.Span{Text: "│", Style: frame})
 			}
-			out = append(out, render.Line{Spans: spans})
+			// The row's first line copies as the whole row, its other
+			// lines as nothing.
+			cp := render.Copy{Join: render.JoinNone, Skip: width}
+			if li == 0 {
+				cp = render.Copy{Skip: width, Lead: markdownRow(row, ncol)}
+			}
+			out = append(out, render.Line{Spans: spans, Copy: cp})
 		}
 		if ri == 0 && row0IsHeader(n) && len(rows) > 1 {
 			out = append(out, rule("├", "┼", "┤"))
 		}
 	}
 	return append(out, rule("└", "┴", "┘"))
+}
+
+// markdownRow is a table row as a line of a markdown table.
+func markdownRow(row []tableCell, ncol int) string {
+	var b strings.Builder
+	b.WriteString("|")
+	for i := range ncol {
+		b.WriteByte(' ')
+		if i < len(row) {
+			for _, p := range row[i].ps {
+				if !p.hard {
+					b.WriteString(strings.ReplaceAll(p.text, "|", `\|`))
+				}
+			}
+		}
+		b.WriteString(" |")
+	}
+	return b.String()
+}
+
+// delimiterRow is the markdown row under a table's header, with the
+// columns' alignments.
+func delimiterRow(align []east.Alignment, ncol int) string {
+	var b strings.Builder
+	b.WriteString("|")
+	for i := range ncol {
+		a := east.AlignNone
+		if i < len(align) {
+			a = align[i]
+		}
+		switch a {
+		case east.AlignLeft:
+			b.WriteString(" :-- |")
+		case east.AlignRight:
+			b.WriteString(" --: |")
+		case east.AlignCenter:
+			b.WriteString(" :-: |")
+		default:
+			b.WriteString(" --- |")
+		}
+	}
+	return b.String()
 }
 
 const spaces = "                                                                                                                                "
