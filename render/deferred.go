@@ -95,7 +95,8 @@ func (l *rowLog) enters(e *encoder, y int) bool {
 }
 
 // replay writes row y as the logged encoding did, from its bytes in
-// logged, and leaves e in the state that encoding left the row in.
+// logged, and leaves e in the state that encoding left the row in. Row
+// encoding counts only moves, SGR, erases, shifts and links.
 func (l *rowLog) replay(e *encoder, y int, logged []byte) {
 	from, to := &l.marks[y], &l.marks[y+1]
 	e.buf = append(e.buf, logged[from.off:to.off]...)
