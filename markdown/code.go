@@ -47,7 +47,61 @@ func (r *renderer) fenced(n *ast.FencedCodeBlock, width int, cont *fenceState, s
 	if r.dropLastLine && len(lines) > 0 {
 		lines = lines[:len(lines)-1]
 	}
-	return r.code(lines, lang, fenceOf(r.src, n), r.settled(n), width, cont, snapAfter)
+	fence := fenceOf(r.src, n)
+	if strings.EqualFold(lang, "mermaid") {
+		// A diagram is drawn once its block is whole; until then it is
+		// code, never frozen line by line, since it will be redrawn.
+		if r.settled(n) && !r.dropLastLine {
+			if out, ok := r.diagram(lines, fence, width); ok {
+				return out
+			}
+		}
+		out := r.code(lines, lang, fence, r.settled(n), width, cont, snapAfter)
+		out.resumable = false
+		return out
+	}
+	return r.code(lines, lang, fence, r.settled(n), width, cont, snapAfter)
+}
+
+// diagram draws a mermaid flowchart inside a code frame, or reports
+// false when the block is not one it can draw whole in width columns.
+// Drawing is guarded: a bug in it must cost the diagram, not the answer.
+func (r *renderer) diagram(lines []string, fence string, width int) (out codeOut, ok bool) {
+	defer func() {
+		if recover() != nil {
+			out, ok = codeOut{}, false
+		}
+	}()
+	src := strings.Join(lines, "\n")
+	fc, ok := parseFlowchart(src)
+	if !ok {
+		return codeOut{}, false
+	}
+	rows, ok := drawFlowchart(fc, width-2)
+	if !ok {
+		return codeOut{}, false
+	}
+	frame := r.theme.CodeFrame
+	out = codeOut{lexer: "mermaid", bodyStart: make([]int, len(lines))}
+	out.lines = append(out.lines, render.Line{
+		Spans: []render.Span{
+			{Text: "╭─ ", Style: frame},
+			{Text: "mermaid", Style: mergeStyle(frame, render.Style{Attrs: render.Bold})},
+		},
+		// A copy gives the diagram's source, not its drawing.
+		Copy: render.Copy{Skip: 10, Lead: fence + "mermaid\n" + src},
+	})
+	for _, row := range rows {
+		out.lines = append(out.lines, render.Line{
+			Spans: []render.Span{{Text: "│ ", Style: frame}, {Text: row, Style: r.theme.CodeText}},
+			Copy:  render.Copy{Join: render.JoinNone, Skip: width},
+		})
+	}
+	out.lines = append(out.lines, render.Line{
+		Spans: []render.Span{{Text: "╰─", Style: frame}},
+		Copy:  render.Copy{Skip: 2, Lead: fence},
+	})
+	return out, true
 }
 
 // fenceOf returns the run of backticks or tildes that opens n in src,

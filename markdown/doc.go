@@ -12,7 +12,10 @@
 // links), quotes with a bar, nested and task lists with hanging indents,
 // code highlighted by chroma with long lines wrapped behind a continuation
 // mark, tables aligned by display width (shown as "header: value" records
-// when too wide), thematic breaks, and HTML and math shown as text.
+// when too wide), thematic breaks, HTML and math shown as text, and
+// mermaid flowcharts drawn with box-drawing characters once their block
+// is whole (other diagram kinds, and charts that cannot be drawn whole
+// in the width, stay code).
 //
 // Colours are full-fidelity RGB from the [Theme] ([DarkTheme] by default,
 // [LightTheme]); the renderer degrades them to the terminal at its output
