@@ -136,14 +136,16 @@ func TestPointAtUnderTheStickyPrompt(t *testing.T) {
 // A markdown answer copies as text a reader would paste: wrapped prose,
 // list items and quotes joined back into their lines, the quote bar as
 // "> ", code without its frame bar and continuation marks, between the
-// fences it came in, a rule as "---", and a table as a markdown table.
+// fences it came in, a rule as "---", a table as a markdown table, and
+// a drawn diagram as its source.
 func TestSelectionOfMarkdownCopiesItsText(t *testing.T) {
 	answer := "The renderer wraps this sentence because it is long enough to need two lines.\n\n" +
 		"- item one, which is long enough to wrap onto another line\n- item two\n\n" +
 		"> a quoted remark that also wraps across the lines of the screen\n\n" +
 		"~~~go\nfunc main() {\n    println(\"a long line of code that needs a continuation mark\")\n}\n~~~\n\n" +
-		"---\n\n| step | tool |\n|:--|--:|\n| read | a cell long enough to wrap in its column of the grid |\n\nLast words."
-	tr := New(Options{Width: 40, Height: 60, Assistant: func(w int) BodyRenderer {
+		"---\n\n| step | tool |\n|:--|--:|\n| read | a cell long enough to wrap in its column of the grid |\n\n" +
+		"```mermaid\ngraph TD; A[Start] --> B[End]\n```\n\nLast words."
+	tr := New(Options{Width: 40, Height: 80, Assistant: func(w int) BodyRenderer {
 		return markdown.NewStream(markdown.Options{Width: w})
 	}})
 	s := (&script{}).prompt("q")
@@ -170,7 +172,8 @@ func TestSelectionOfMarkdownCopiesItsText(t *testing.T) {
 		"• item one, which is long enough to wrap onto another line\n• item two\n\n" +
 		"> a quoted remark that also wraps across the lines of the screen\n\n" +
 		"~~~go\nfunc main() {\n    println(\"a long line of code that needs a continuation mark\")\n}\n~~~\n\n" +
-		"---\n\n| step | tool |\n| :-- | --: |\n| read | a cell long enough to wrap in its column of the grid |\n\nLast words."
+		"---\n\n| step | tool |\n| :-- | --: |\n| read | a cell long enough to wrap in its column of the grid |\n\n" +
+		"```mermaid\ngraph TD; A[Start] --> B[End]\n```\n\nLast words."
 	if got := tr.SelectionText(Point{first, 0}, Point{last, 99}); got != want {
 		t.Fatalf("copy:\n%s\n---- want:\n%s\n---- screen:\n%s", got, want, dump(f))
 	}
