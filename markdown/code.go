@@ -63,8 +63,9 @@ func (r *renderer) fenced(n *ast.FencedCodeBlock, width int, cont *fenceState, s
 	return r.code(lines, lang, fence, r.settled(n), width, cont, snapAfter)
 }
 
-// diagram draws a mermaid flowchart inside a code frame, or reports
-// false when the block is not one it can draw whole in width columns.
+// diagram draws a mermaid flowchart or sequence diagram inside a code
+// frame, or reports false when the block is not one it can draw whole
+// in width columns.
 // Drawing is guarded: a bug in it must cost the diagram, not the answer.
 func (r *renderer) diagram(lines []string, fence string, width int) (out codeOut, ok bool) {
 	defer func() {
@@ -73,12 +74,18 @@ func (r *renderer) diagram(lines []string, fence string, width int) (out codeOut
 		}
 	}()
 	src := strings.Join(lines, "\n")
-	fc, ok := parseFlowchart(src)
-	if !ok {
-		return codeOut{}, false
-	}
-	rows, ok := drawFlowchart(fc, width-2)
-	if !ok {
+	var rows []string
+	if fc, ok := parseFlowchart(src); ok {
+		rows, ok = drawFlowchart(fc, width-2)
+		if !ok {
+			return codeOut{}, false
+		}
+	} else if sq, ok := parseSequence(src); ok {
+		rows, ok = drawSequence(sq, width-2)
+		if !ok {
+			return codeOut{}, false
+		}
+	} else {
 		return codeOut{}, false
 	}
 	frame := r.theme.CodeFrame

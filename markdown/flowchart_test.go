@@ -209,21 +209,29 @@ func TestFlowchartRandomGraphs(t *testing.T) {
 	}
 }
 
-// FuzzFlowchart: any block body parses or not without panicking, and a
-// drawing is never wider than asked, and shows every node's label.
-func FuzzFlowchart(f *testing.F) {
+// FuzzDiagram: any block body parses as a diagram or not without
+// panicking, and a drawing is never wider than asked and shows every
+// node's or participant's label.
+func FuzzDiagram(f *testing.F) {
 	f.Add("graph TD; A[Start] --> B[End]", 80)
 	f.Add("graph LR\n  A -- x --> B & C\n  C -.-> A\n  B ==>|y| D((d))", 40)
 	f.Add("flowchart BT\n  a --> b --> c --> a", 20)
+	f.Add("sequenceDiagram\n  autonumber\n  participant A as Alice\n  A->>B: hi\n  B--xA: no", 60)
 	f.Fuzz(func(t *testing.T, src string, width int) {
 		width = 1 + abs(width)%200
-		fc, ok := parseFlowchart(src)
-		if !ok {
-			return
-		}
-		rows, ok := drawFlowchart(fc, width)
-		if !ok {
-			return
+		var rows, labels []string
+		if fc, ok := parseFlowchart(src); ok {
+			if rows, ok = drawFlowchart(fc, width); !ok {
+				return
+			}
+			for _, n := range fc.nodes {
+				labels = append(labels, n.label)
+			}
+		} else if sq, ok := parseSequence(src); ok {
+			if rows, ok = drawSequence(sq, width); !ok {
+				return
+			}
+			labels = sq.names
 		}
 		all := strings.Join(rows, "\n")
 		for _, r := range rows {
@@ -231,9 +239,9 @@ func FuzzFlowchart(f *testing.F) {
 				t.Fatalf("row %q wider than %d", r, width)
 			}
 		}
-		for _, n := range fc.nodes {
-			if !strings.Contains(all, n.label) {
-				t.Fatalf("label %q missing from\n%s", n.label, all)
+		for _, l := range labels {
+			if !strings.Contains(all, l) {
+				t.Fatalf("label %q missing from\n%s", l, all)
 			}
 		}
 	})

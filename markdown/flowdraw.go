@@ -333,7 +333,9 @@ func swapRune(r rune, pairs string) rune {
 func (c *canvas) rows() []string {
 	byRow := make([][]placedLabel, c.h)
 	for _, l := range c.labels {
-		byRow[l.y] = append(byRow[l.y], l)
+		if l.text != "" {
+			byRow[l.y] = append(byRow[l.y], l)
+		}
 	}
 	out := make([]string, c.h)
 	for y := range c.h {
