@@ -63,8 +63,8 @@ func (r *renderer) fenced(n *ast.FencedCodeBlock, width int, cont *fenceState, s
 	return r.code(lines, lang, fence, r.settled(n), width, cont, snapAfter)
 }
 
-// diagram draws a mermaid flowchart or sequence diagram inside a code
-// frame, or reports false when the block is not one it can draw whole
+// diagram draws a mermaid flowchart, state or sequence diagram inside a
+// code frame, or reports false when the block is not one it can draw whole
 // in width columns.
 // Drawing is guarded: a bug in it must cost the diagram, not the answer.
 func (r *renderer) diagram(lines []string, fence string, width int) (out codeOut, ok bool) {
@@ -75,7 +75,11 @@ func (r *renderer) diagram(lines []string, fence string, width int) (out codeOut
 	}()
 	src := strings.Join(lines, "\n")
 	var rows []string
-	if fc, ok := parseFlowchart(src); ok {
+	fc, ok := parseFlowchart(src)
+	if !ok {
+		fc, ok = parseState(src)
+	}
+	if ok {
 		rows, ok = drawFlowchart(fc, width-2)
 		if !ok {
 			return codeOut{}, false

@@ -13,8 +13,8 @@
 // code highlighted by chroma with long lines wrapped behind a continuation
 // mark, tables aligned by display width (shown as "header: value" records
 // when too wide), thematic breaks, HTML and math shown as text, and
-// mermaid flowcharts and sequence diagrams drawn with box-drawing
-// characters once their block is whole (other diagram kinds, and charts
+// mermaid flowcharts, state diagrams and sequence diagrams drawn with
+// box-drawing characters once their block is whole (other diagram kinds, and charts
 // that cannot be drawn whole in the width, stay code).
 //
 // Colours are full-fidelity RGB from the [Theme] ([DarkTheme] by default,

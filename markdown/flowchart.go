@@ -29,16 +29,30 @@ func drawFlowchart(fc *flowchart, width int) ([]string, bool) {
 			return nil, false
 		}
 	}
+	// A start point leaves its band's first row empty.
+	for len(rows) > 0 && rows[0] == "" {
+		rows = rows[1:]
+	}
+	for len(rows) > 0 && rows[len(rows)-1] == "" {
+		rows = rows[:len(rows)-1]
+	}
 	return rows, true
 }
 
 // boxWidth is the frame width of node v's box: its label with a blank
-// and a border on each side; a dummy point is one column.
+// and a border on each side; a thin vertex is one column.
 func (l *flowLayout) boxWidth(v int) int {
-	if n := l.verts[v].node; n >= 0 {
-		return textWidth(l.fc.nodes[n].label) + 4
+	if l.thin(v) {
+		return 1
 	}
-	return 1
+	return textWidth(l.fc.nodes[l.verts[v].node].label) + 4
+}
+
+// thin reports whether vertex v is drawn as a line or a point rather
+// than a box: a dummy on a long edge, or a state diagram's start or end.
+func (l *flowLayout) thin(v int) bool {
+	n := l.verts[v].node
+	return n < 0 || l.fc.nodes[n].point != 0
 }
 
 // ports spreads n attachment points over the span [lo, hi] of a box
@@ -92,7 +106,7 @@ func (l *flowLayout) drawDown() *canvas {
 		// Room for every edge leaving the bottom with its label beside
 		// it, and for the edges arriving at the top.
 		need := l.boxWidth(v)
-		if l.verts[v].node >= 0 {
+		if !l.thin(v) {
 			ports := 1
 			for _, i := range out[v] {
 				ports += textWidth(l.segs[i].label) + 3
@@ -112,15 +126,32 @@ func (l *flowLayout) drawDown() *canvas {
 	dstX := make([]int, len(l.segs))
 	for v, vx := range l.verts {
 		x, cw := colX[vx.pos], colW[vx.pos]
+		if l.thin(v) || len(out[v]) == 1 {
+			for _, i := range out[v] {
+				srcX[i] = x + cw/2
+			}
+		} else {
+			// Each port leaves room for its edge's label before the
+			// next; the group is centred under the box.
+			steps := make([]int, len(out[v]))
+			total := 0
+			for j, i := range out[v] {
+				steps[j] = 2
+				if lw := textWidth(l.segs[i].label); lw > 0 {
+					steps[j] = lw + 3
+				}
+				if j < len(out[v])-1 {
+					total += steps[j]
+				}
+			}
+			px := x + 1 + (cw-2-1-total)/2
+			for j, i := range out[v] {
+				srcX[i] = px
+				px += steps[j]
+			}
+		}
 		lo, hi := x+1, x+cw-2
-		if vx.node < 0 || len(out[v]) == 1 {
-			lo, hi = x+cw/2, x+cw/2
-		}
-		for i, px := range ports(lo, hi, len(out[v])) {
-			srcX[out[v][i]] = px
-		}
-		lo, hi = x+1, x+cw-2
-		if vx.node < 0 || len(in[v]) == 1 {
+		if l.thin(v) || len(in[v]) == 1 {
 			lo, hi = x+cw/2, x+cw/2
 		}
 		for i, px := range ports(lo, hi, len(in[v])) {
@@ -140,14 +171,21 @@ func (l *flowLayout) drawDown() *canvas {
 	}
 	h -= 2 + jogs[len(l.layers)-1]
 	c := newCanvas(w+labelW+2, max(h, 1))
-	for _, vx := range l.verts {
-		y := layerY[vx.layer]
-		if vx.node < 0 {
-			x := colX[vx.pos] + colW[vx.pos]/2
+	for v, vx := range l.verts {
+		y, x := layerY[vx.layer], colX[vx.pos]+colW[vx.pos]/2
+		switch {
+		case vx.node < 0:
 			c.vline(x, y, y+boxHeight-1)
-			continue
+		case l.thin(v):
+			// A point: edges arrive on the row above it (see below)
+			// and leave by a stub down.
+			if len(out[v]) > 0 {
+				c.vline(x, y+1, y+2)
+			}
+			c.put(x, y+1, l.fc.nodes[vx.node].point)
+		default:
+			c.box(colX[vx.pos], y, colW[vx.pos], l.fc.nodes[vx.node])
 		}
-		c.box(colX[vx.pos], y, colW[vx.pos], l.fc.nodes[vx.node])
 	}
 	for i, s := range l.segs {
 		xs, xt := srcX[i], dstX[i]
@@ -160,7 +198,13 @@ func (l *flowLayout) drawDown() *canvas {
 			c.put(xs, start, '▲')
 		}
 		end := top
-		if s.arrowDown {
+		point := l.verts[s.to].node >= 0 && l.thin(s.to)
+		switch {
+		case point && s.arrowDown:
+			c.put(xt, end, '▼') // right above the point
+		case point:
+			c.line(xt, end, bitDown) // the line runs into the point
+		case s.arrowDown:
 			end = top - 1
 			c.put(xt, end, '▼')
 		}
@@ -172,10 +216,10 @@ func (l *flowLayout) drawDown() *canvas {
 			c.hline(xs, xt, y)
 			c.vline(xt, y, end)
 		}
-		if l.verts[s.to].node < 0 {
+		if l.thin(s.to) && !point {
 			c.line(xt, top, bitUp) // into the dummy's own line
 		}
-		if l.verts[s.from].node < 0 {
+		if l.thin(s.from) {
 			c.line(xs, bottom, bitDown)
 		}
 	}
@@ -252,7 +296,7 @@ func (c *canvas) free(x, y, w int) bool {
 func (l *flowLayout) drawAcross() *canvas {
 	out, in := l.sides()
 	height := func(v int) int {
-		if l.verts[v].node < 0 {
+		if l.thin(v) {
 			return 1
 		}
 		return max(boxHeight, len(out[v])+2, len(in[v])+2)
@@ -287,7 +331,7 @@ func (l *flowLayout) drawAcross() *canvas {
 	for v := range l.verts {
 		y, vh := topOf(v), height(v)
 		lo, hi := y+1, y+vh-2
-		if l.verts[v].node < 0 {
+		if l.thin(v) {
 			lo, hi = y, y
 		}
 		for i, py := range ports(lo, hi, len(out[v])) {
@@ -318,12 +362,22 @@ func (l *flowLayout) drawAcross() *canvas {
 	}
 	c := newCanvas(max(w, 1), max(h, 1))
 	for v, vx := range l.verts {
-		x, y := colX[vx.layer], topOf(v)
-		if vx.node < 0 {
-			c.hline(x, x+colW[vx.layer]-1, y)
-			continue
+		x, y, cw := colX[vx.layer], topOf(v), colW[vx.layer]
+		switch {
+		case vx.node < 0:
+			c.hline(x, x+cw-1, y)
+		case l.thin(v):
+			mid := x + cw/2
+			if len(in[v]) > 0 {
+				c.hline(x, mid, y)
+			}
+			if len(out[v]) > 0 {
+				c.hline(mid, x+cw-1, y)
+			}
+			c.put(mid, y, l.fc.nodes[vx.node].point)
+		default:
+			c.boxTall(x, y, cw, height(v), l.fc.nodes[vx.node])
 		}
-		c.boxTall(x, y, colW[vx.layer], height(v), l.fc.nodes[vx.node])
 	}
 	for i, s := range l.segs {
 		k := l.verts[s.from].layer
@@ -348,10 +402,10 @@ func (l *flowLayout) drawAcross() *canvas {
 			c.vline(x, ys, yt)
 			c.hline(x, end, yt)
 		}
-		if l.verts[s.to].node < 0 {
+		if l.thin(s.to) {
 			c.line(left, yt, bitLeft)
 		}
-		if l.verts[s.from].node < 0 {
+		if l.thin(s.from) {
 			c.line(right, ys, bitRight)
 		}
 	}

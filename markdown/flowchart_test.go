@@ -217,10 +217,15 @@ func FuzzDiagram(f *testing.F) {
 	f.Add("graph LR\n  A -- x --> B & C\n  C -.-> A\n  B ==>|y| D((d))", 40)
 	f.Add("flowchart BT\n  a --> b --> c --> a", 20)
 	f.Add("sequenceDiagram\n  autonumber\n  participant A as Alice\n  A->>B: hi\n  B--xA: no", 60)
+	f.Add("stateDiagram-v2\n  direction LR\n  [*] --> A\n  A --> B : go\n  B --> [*]", 50)
 	f.Fuzz(func(t *testing.T, src string, width int) {
 		width = 1 + abs(width)%200
 		var rows, labels []string
-		if fc, ok := parseFlowchart(src); ok {
+		fc, ok := parseFlowchart(src)
+		if !ok {
+			fc, ok = parseState(src)
+		}
+		if ok {
 			if rows, ok = drawFlowchart(fc, width); !ok {
 				return
 			}

@@ -20,6 +20,7 @@ const (
 type flowNode struct {
 	id, label string
 	rounded   bool // ( ), (( )), ([ ]), { }: drawn with rounded corners
+	point     rune // a state diagram's start or end: a glyph, no box
 }
 
 type flowEdge struct {
