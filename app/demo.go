@@ -78,8 +78,8 @@ func copyDemoProject(dir string) error {
 	})
 }
 
-// demoAnswer is the final answer: a heading, a list, a table and a
-// highlighted code block, streamed.
+// demoAnswer is the final answer: a heading, a list, a table, a
+// diagram and a highlighted code block, streamed.
 const demoAnswer = "## Fixed: a typo in `Greeting`\n\n" +
 	"The function referred to `nam`, which does not exist, so the package did not compile.\n\n" +
 	"What I did:\n\n" +
@@ -91,6 +91,10 @@ const demoAnswer = "## Fixed: a typo in `Greeting`\n\n" +
 	"| read | `read_file` | found `nam` on line 7 |\n" +
 	"| edit | `edit_file` | 1 line changed |\n" +
 	"| check | `shell` | fixed; outside write denied |\n\n" +
+	"```mermaid\n" +
+	"flowchart LR\n" +
+	"  read[read greet.go] --> edit[edit line 7] -->|approved| check[grep in the sandbox]\n" +
+	"```\n\n" +
 	"The function now reads:\n\n" +
 	"```go\n" +
 	"// Greeting returns the line printed for name.\n" +
