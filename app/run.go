@@ -98,7 +98,16 @@ func Run(ctx context.Context, opt RunOptions) error {
 func runLoop(ctx context.Context, cfg *Config, sess Session, cwd string, status Status, prior []event.Event, prompt string, h Handlers) error {
 	// The kitty keyboard protocol tells Shift+Enter from Enter where the
 	// terminal speaks it; others ignore the request.
-	t, err := term.Open(term.Options{KittyKeyboard: true})
+	opts := term.Options{KittyKeyboard: true}
+	if cfg.Record != "" {
+		f, err := os.OpenFile(cfg.Record, os.O_CREATE|os.O_TRUNC|os.O_WRONLY, 0o600)
+		if err != nil {
+			return fmt.Errorf("recording the terminal: %w", err)
+		}
+		defer f.Close() // after the terminal's restore, which is recorded too
+		opts.Record = f
+	}
+	t, err := term.Open(opts)
 	if err != nil {
 		return fmt.Errorf("opening the terminal: %w", err)
 	}

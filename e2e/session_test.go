@@ -1,6 +1,7 @@
 package e2e
 
 import (
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -10,6 +11,7 @@ import (
 	"time"
 
 	"github.com/quire-sh/quire/engine/testserver"
+	"github.com/quire-sh/quire/render/rendertest"
 )
 
 const answer = "# Release checklist\n\n" +
@@ -207,4 +209,52 @@ func lineOf(s, text string) string {
 		}
 	}
 	return ""
+}
+
+// --record writes what the terminal was sent, as asciicast v2: played
+// into a terminal emulator it shows the screen tmux showed.
+func TestRecordingReplaysTheScreen(t *testing.T) {
+	srv := startServer(t, testserver.Script{Responses: []testserver.Response{textResponse(answer, time.Millisecond)}})
+	p := newPane(t, 90, 30)
+	cast := filepath.Join(t.TempDir(), "session.cast")
+	p.run(srv.URL(), "--record", cast)
+	p.waitText("Ask anything", 10*time.Second)
+	p.literal("what is left before the release?")
+	p.keys("Enter")
+	p.waitFor("the answer, settled", 10*time.Second, func(s string) bool {
+		return strings.Contains(s, "nothing else") && strings.Contains(s, "ready")
+	})
+	quit(p)
+
+	data, err := os.ReadFile(cast)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSpace(string(data)), "\n")
+	var head struct{ Version, Width, Height int }
+	if err := json.Unmarshal([]byte(lines[0]), &head); err != nil || head.Version != 2 || head.Width != 90 || head.Height != 30 {
+		t.Fatalf("header %q (%v)", lines[0], err)
+	}
+	// Play everything up to the restore that leaves the alternate screen.
+	emu := rendertest.NewOracle(head.Width, head.Height)
+	for _, l := range lines[1:] {
+		var ev [3]any
+		if err := json.Unmarshal([]byte(l), &ev); err != nil {
+			t.Fatalf("event %q: %v", l, err)
+		}
+		out, _ := ev[2].(string)
+		if ev[1] != "o" {
+			continue
+		}
+		if strings.Contains(out, "\x1b[?1049l") {
+			break
+		}
+		emu.Write([]byte(out))
+	}
+	screen := strings.Join(emu.ScreenText(), "\n")
+	for _, want := range []string{"Release checklist", "build is green", "nothing else", "press Ctrl+C again to quit"} {
+		if !strings.Contains(screen, want) {
+			t.Errorf("the recording played back lacks %q:\n%s", want, screen)
+		}
+	}
 }

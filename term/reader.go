@@ -185,6 +185,9 @@ func (t *Terminal) decodeLoop() {
 			emit(ev)
 		case <-t.resized:
 			if w, h, ok := t.refreshSize(); ok {
+				if t.rec != nil {
+					t.rec.resize(w, h)
+				}
 				emit(ResizeEvent{Width: w, Height: h})
 			}
 		case ev := <-d.tev:

@@ -40,6 +40,9 @@ type Options struct {
 	Stderr *os.File
 	// Env reads environment variables for DetectCaps; nil is os.Getenv.
 	Env func(string) string
+	// Record, if set, receives a recording of every byte written to the
+	// terminal, in asciicast v2 (see record.go).
+	Record io.Writer
 	// NoSignals leaves signal handling to the caller: no restore on
 	// SIGTERM/SIGHUP/SIGINT/SIGQUIT, no Ctrl+Z handling on SIGTSTP.
 	NoSignals bool
@@ -114,6 +117,7 @@ type Terminal struct {
 	input   chan []byte
 	inject  chan Event
 	resized chan struct{}
+	rec     *recorder // nil unless Options.Record
 	done    chan struct{}
 	once    sync.Once
 
@@ -177,6 +181,13 @@ func OpenTty(tty tcell.Tty, opts Options) (*Terminal, error) {
 		return nil, fmt.Errorf("put the terminal in raw mode: %w", err)
 	}
 	ws, err := tty.WindowSize()
+	if err == nil && opts.Record != nil {
+		t.rec, err = newRecorder(opts.Record, ws.Width, ws.Height, opts.Env, time.Now())
+		if err == nil {
+			tty = &recordingTty{Tty: tty, rec: t.rec}
+			t.tty = tty
+		}
+	}
 	if err == nil {
 		_, err = tty.Write([]byte(enterSeq(t.modes)))
 	}

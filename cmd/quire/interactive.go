@@ -30,6 +30,7 @@ func newSessionFlags(name string) *sessionFlags {
 	str("approval", "approval mode: ask, auto-edit or yolo")
 	str("sandbox", "sandbox profile: off, workspace, read-only, strict or a custom one")
 	str("theme", "markdown theme: dark or light")
+	str("record", "write what the terminal is sent to this file, with timings (asciicast v2: asciinema play FILE)")
 	sf.fs.BoolFunc("minimal", "run inline in the terminal's own scrollback instead of full-screen", func(string) error {
 		sf.set["minimal"] = "true"
 		return nil
