@@ -19,8 +19,10 @@ type Terminal interface {
 	Events() <-chan term.Event
 	Size() (w, h int)
 	Writer() io.Writer
-	// Pending is how many frames the writer has not put out yet.
+	// Pending is how many frames the writer has not put out yet, and
+	// LastWrite how long the last one took to write.
 	Pending() int
+	LastWrite() time.Duration
 	Caps() term.Caps
 	SetAltScreen(on bool) error
 	SetMouse(on bool) error
@@ -415,7 +417,7 @@ func (l *Loop) draw(now time.Time) {
 	if err != nil {
 		return
 	}
-	l.m.RecordFrame(now, st, time.Since(start), l.term.Pending())
+	l.m.RecordFrame(now, st, time.Since(start), l.term.Pending(), l.term.LastWrite())
 	if l.opt.OnFrame != nil {
 		l.opt.OnFrame(st)
 	}

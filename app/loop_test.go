@@ -34,6 +34,7 @@ func (f *fakeTerm) Events() <-chan term.Event { return f.events }
 func (f *fakeTerm) Size() (int, int)          { return f.w, f.h }
 func (f *fakeTerm) Writer() io.Writer         { return f }
 func (f *fakeTerm) Pending() int              { return 0 }
+func (f *fakeTerm) LastWrite() time.Duration  { return 50 * time.Microsecond }
 func (f *fakeTerm) Caps() term.Caps           { return term.Caps{Colors: render.Color256, Hyperlinks: true} }
 func (f *fakeTerm) SetAltScreen(bool) error   { return nil }
 func (f *fakeTerm) SetMouse(bool) error       { return nil }
@@ -171,7 +172,7 @@ func TestPerfRowShowsFrameCosts(t *testing.T) {
 	for _, r := range "typing" {
 		ft.events <- term.KeyEvent{Key: term.KeyRune, Rune: r}
 	}
-	// 60 columns hold all but the queue.
+	// 60 columns hold all but the tty time and the queue.
 	perfRow := regexp.MustCompile(`perf · [1-9][0-9]* B/frame · [1-9][0-9]* frames/s · [0-9.]+ k?B/s · draw [0-9.]+ ms\s*$`)
 	waitUntil(t, "the perf row", func() bool {
 		oracle := rendertest.NewOracle(60, 16)

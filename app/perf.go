@@ -13,7 +13,8 @@ import (
 type perfMeter struct {
 	frames  [perfFrames]perfFrame // a ring, newest at next-1
 	n, next int
-	pending int // frames the writer had not put out after the last one
+	pending int           // frames the writer had not put out after the last one
+	write   time.Duration // how long the tty took to take the last frame written
 }
 
 // perfFrames bounds the ring; at the fastest frame rate the loop allows
@@ -28,8 +29,8 @@ type perfFrame struct {
 
 // record adds a flushed frame. Frames that wrote nothing are not frames
 // on the wire, and do not count.
-func (p *perfMeter) record(at time.Time, st render.Stats, took time.Duration, pending int) {
-	p.pending = pending
+func (p *perfMeter) record(at time.Time, st render.Stats, took time.Duration, pending int, write time.Duration) {
+	p.pending, p.write = pending, write
 	if st.Bytes == 0 {
 		return
 	}
@@ -64,6 +65,7 @@ func (p *perfMeter) summary() []string {
 		fmt.Sprintf("%d frames/s", frames),
 		formatBytes(bytes) + "/s",
 		fmt.Sprintf("draw %.2f ms", float64(took)/float64(frames)/1e6),
+		fmt.Sprintf("tty %.2f ms", float64(p.write)/1e6),
 		fmt.Sprintf("queue %d", p.pending),
 	}
 }
@@ -79,11 +81,12 @@ func formatBytes(n int) string {
 }
 
 // RecordFrame tells the /perf meter, when it is on, about a frame the
-// loop flushed: its stats, how long drawing and flushing took, and how
-// many frames the writer still holds.
-func (m *Model) RecordFrame(at time.Time, st render.Stats, took time.Duration, pending int) {
+// loop flushed: its stats, how long drawing and flushing took, how many
+// frames the writer still holds and how long the tty took to take the
+// last one it wrote.
+func (m *Model) RecordFrame(at time.Time, st render.Stats, took time.Duration, pending int, write time.Duration) {
 	if m.perf != nil {
-		m.perf.record(at, st, took, pending)
+		m.perf.record(at, st, took, pending, write)
 	}
 }
 

@@ -16,13 +16,13 @@ func TestPerfMeterSummarisesTheLastSecondThatDrew(t *testing.T) {
 	}
 	// An old burst, then four frames within a second; an unchanged
 	// frame (0 bytes) is not a frame on the wire.
-	p.record(t0, render.Stats{Bytes: 9000}, time.Millisecond, 0)
+	p.record(t0, render.Stats{Bytes: 9000}, time.Millisecond, 0, 0)
 	base := t0.Add(5 * time.Second)
 	for i, n := range []int{100, 200, 300, 400} {
-		p.record(base.Add(time.Duration(i)*100*time.Millisecond), render.Stats{Bytes: n}, 2*time.Millisecond, 1)
+		p.record(base.Add(time.Duration(i)*100*time.Millisecond), render.Stats{Bytes: n}, 2*time.Millisecond, 1, 0)
 	}
-	p.record(base.Add(time.Second/2), render.Stats{}, time.Millisecond, 3)
-	want := "perf · 250 B/frame · 4 frames/s · 1.0 kB/s · draw 2.00 ms · queue 3"
+	p.record(base.Add(time.Second/2), render.Stats{}, time.Millisecond, 3, 1500*time.Microsecond)
+	want := "perf · 250 B/frame · 4 frames/s · 1.0 kB/s · draw 2.00 ms · tty 1.50 ms · queue 3"
 	if got := strings.Join(p.summary(), " · "); got != want {
 		t.Fatalf("summary %q, want %q", got, want)
 	}

@@ -43,6 +43,9 @@ func TestRecordingIsWhatTheTerminalReceived(t *testing.T) {
 	if !term.WaitDrained(5 * time.Second) {
 		t.Fatal("frame not written")
 	}
+	if term.LastWrite() <= 0 {
+		t.Errorf("LastWrite = %v after a frame was written", term.LastWrite())
+	}
 	p.setSize(t, 100, 30)
 	if err := syscall.Kill(os.Getpid(), syscall.SIGWINCH); err != nil {
 		t.Fatal(err)

@@ -118,8 +118,11 @@ type Terminal struct {
 	inject  chan Event
 	resized chan struct{}
 	rec     *recorder // nil unless Options.Record
-	done    chan struct{}
-	once    sync.Once
+	// lastWrite is how long the last frame took to write, in ns: on a
+	// slow link (ssh) the tty blocks for as long as it takes.
+	lastWrite atomic.Int64
+	done      chan struct{}
+	once      sync.Once
 
 	park parking
 
@@ -246,6 +249,10 @@ func (t *Terminal) Writer() io.Writer { return frameWriter{t} }
 
 // Pending is the number of frames queued but not yet written.
 func (t *Terminal) Pending() int { return t.q.pending() }
+
+// LastWrite is how long writing the last frame to the tty took: the time
+// the terminal, or the link to it, needed to take the bytes.
+func (t *Terminal) LastWrite() time.Duration { return time.Duration(t.lastWrite.Load()) }
 
 // WaitDrained waits until every frame submitted before the call has been
 // written, or timeout passes, and reports whether it drained. On a

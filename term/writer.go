@@ -228,7 +228,9 @@ func (t *Terminal) writeFrame(p []byte) {
 				return
 			}
 		}
+		start := time.Now()
 		_, err := t.tty.Write(p)
+		t.lastWrite.Store(int64(time.Since(start)))
 		t.outMu.Unlock()
 		if err != nil {
 			t.noteWriteErr(err)

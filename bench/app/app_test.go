@@ -29,6 +29,7 @@ func (f *fakeTerm) Events() <-chan term.Event { return f.events }
 func (f *fakeTerm) Size() (int, int)          { return f.w, f.h }
 func (f *fakeTerm) Writer() io.Writer         { return writerFunc(f.onWrite) }
 func (f *fakeTerm) Pending() int              { return 0 }
+func (f *fakeTerm) LastWrite() time.Duration  { return 0 }
 func (f *fakeTerm) Caps() term.Caps {
 	return term.Caps{Colors: render.ColorTrue, Hyperlinks: true}
 }
