@@ -19,9 +19,9 @@ func drawFlowchart(fc *flowchart, width int) ([]string, bool) {
 	}
 	switch fc.dir {
 	case "BT":
-		c.flipV()
+		c.flip(true)
 	case "RL":
-		c.flipH()
+		c.flip(false)
 	}
 	rows := c.rows()
 	for _, r := range rows {
@@ -272,7 +272,7 @@ func (c *canvas) labelBeside(x, y int, text string) {
 	w := textWidth(text)
 	for _, at := range []int{x + 2, x - 1 - w} {
 		if at >= 0 && at+w <= c.w && c.free(at, y, w) {
-			c.label(at, y, text)
+			c.label(at, y, text, 0)
 			return
 		}
 	}
@@ -412,25 +412,8 @@ func (l *flowLayout) drawAcross() *canvas {
 	for i, s := range l.segs {
 		if s.label != "" {
 			k := l.verts[s.from].layer
-			c.labelOnLine(colX[k]+colW[k]+1+jogs[k], dstY[i], " "+s.label+" ")
+			c.label(colX[k]+colW[k]+1+jogs[k], dstY[i], " "+s.label+" ", bitLeft|bitRight)
 		}
 	}
 	return c
-}
-
-// labelOnLine writes a label over the horizontal line it names.
-func (c *canvas) labelOnLine(x, y int, text string) {
-	w := textWidth(text)
-	if x+w > c.w {
-		c.clash = true
-		return
-	}
-	for i := x; i < x+w; i++ {
-		cell := c.at(i, y)
-		if cell.fixed != 0 || cell.label || cell.bits&(bitUp|bitDown) != 0 {
-			c.clash = true
-		}
-		cell.label = true
-	}
-	c.labels = append(c.labels, placedLabel{x: x, y: y, text: text})
 }

@@ -238,15 +238,18 @@ func (c *canvas) vline(x, y0, y1 int) {
 	}
 }
 
-func (c *canvas) label(x, y int, text string) {
+// label places text at (x, y), over nothing but lines whose bits are
+// all in over (a label may sit on the horizontal line it names); it
+// marks a clash when the text would cover anything else or not fit.
+func (c *canvas) label(x, y int, text string, over uint8) {
 	w := textWidth(text)
-	if x+w > c.w {
+	if x < 0 || x+w > c.w {
 		c.clash = true
 		return
 	}
 	for i := x; i < x+w; i++ {
 		cell := c.at(i, y)
-		if cell.bits != 0 || cell.fixed != 0 || cell.label {
+		if cell.bits&^over != 0 || cell.fixed != 0 || cell.label {
 			c.clash = true
 		}
 		cell.label = true
@@ -277,41 +280,45 @@ func (c *canvas) boxTall(x, y, w, h int, n flowNode) {
 	}
 }
 
-// flipV turns the drawing upside down, for bottom-up diagrams.
-func (c *canvas) flipV() {
-	for y := range c.h / 2 {
-		for x := range c.w {
-			a, b := c.at(x, y), c.at(x, c.h-1-y)
-			*a, *b = *b, *a
+// flip turns the drawing upside down (vertical), for bottom-up charts,
+// or mirrors it left to right, for right-left ones; labels keep reading
+// left to right.
+func (c *canvas) flip(vertical bool) {
+	mirror := func(i int) int { // the cell i lands on
+		x, y := i%c.w, i/c.w
+		if vertical {
+			return (c.h-1-y)*c.w + x
 		}
+		return y*c.w + c.w - 1 - x
+	}
+	for i := range c.cells {
+		if j := mirror(i); i < j {
+			c.cells[i], c.cells[j] = c.cells[j], c.cells[i]
+		}
+	}
+	a, b, pairs := bitUp, bitDown, "▼▲╭╰╮╯"
+	if !vertical {
+		a, b, pairs = bitLeft, bitRight, "▶◀╭╮╰╯"
 	}
 	for i := range c.cells {
 		cell := &c.cells[i]
-		cell.bits = cell.bits&^(bitUp|bitDown) | (cell.bits&bitUp)<<1 | (cell.bits&bitDown)>>1
-		cell.fixed = swapRune(cell.fixed, "▼▲╭╰╮╯")
-	}
-	for i := range c.labels {
-		c.labels[i].y = c.h - 1 - c.labels[i].y
-	}
-}
-
-// flipH mirrors the drawing left to right, for right-left diagrams;
-// labels keep reading left to right.
-func (c *canvas) flipH() {
-	for y := range c.h {
-		for x := range c.w / 2 {
-			a, b := c.at(x, y), c.at(c.w-1-x, y)
-			*a, *b = *b, *a
+		bits := cell.bits &^ (a | b)
+		if cell.bits&a != 0 {
+			bits |= b
 		}
-	}
-	for i := range c.cells {
-		cell := &c.cells[i]
-		cell.bits = cell.bits&^(bitLeft|bitRight) | (cell.bits&bitLeft)<<1 | (cell.bits&bitRight)>>1
-		cell.fixed = swapRune(cell.fixed, "▶◀╭╮╰╯")
+		if cell.bits&b != 0 {
+			bits |= a
+		}
+		cell.bits = bits
+		cell.fixed = swapRune(cell.fixed, pairs)
 	}
 	for i := range c.labels {
 		l := &c.labels[i]
-		l.x = c.w - l.x - textWidth(l.text)
+		if vertical {
+			l.y = c.h - 1 - l.y
+		} else {
+			l.x = c.w - l.x - textWidth(l.text)
+		}
 	}
 }
 

@@ -36,23 +36,36 @@ type flowchart struct {
 	byID  map[string]int
 }
 
-// parseFlowchart parses src, the body of a mermaid block.
-func parseFlowchart(src string) (*flowchart, bool) {
+// diagramLines returns the lines of a mermaid block's body, trimmed,
+// with "%%" comments and blank lines dropped, split again at sep when it
+// is not "" ("; " separates flowchart statements). It refuses a body over
+// maxFlowSource, or one with nothing in it.
+func diagramLines(src, sep string) ([]string, bool) {
 	if len(src) > maxFlowSource {
 		return nil, false
 	}
-	var stmts []string
+	var out []string
 	for _, line := range strings.Split(src, "\n") {
 		if i := strings.Index(line, "%%"); i >= 0 {
 			line = line[:i]
 		}
-		for _, s := range strings.Split(line, ";") {
+		parts := []string{line}
+		if sep != "" {
+			parts = strings.Split(line, sep)
+		}
+		for _, s := range parts {
 			if s = strings.TrimSpace(s); s != "" {
-				stmts = append(stmts, s)
+				out = append(out, s)
 			}
 		}
 	}
-	if len(stmts) == 0 {
+	return out, len(out) > 0
+}
+
+// parseFlowchart parses src, the body of a mermaid block.
+func parseFlowchart(src string) (*flowchart, bool) {
+	stmts, ok := diagramLines(src, ";")
+	if !ok {
 		return nil, false
 	}
 	head := strings.Fields(stmts[0])

@@ -37,19 +37,8 @@ var seqArrows = [...]struct {
 }
 
 func parseSequence(src string) (*sequence, bool) {
-	if len(src) > maxFlowSource {
-		return nil, false
-	}
-	var lines []string
-	for _, l := range strings.Split(src, "\n") {
-		if i := strings.Index(l, "%%"); i >= 0 {
-			l = l[:i]
-		}
-		if l = strings.TrimSpace(l); l != "" {
-			lines = append(lines, l)
-		}
-	}
-	if len(lines) == 0 || lines[0] != "sequenceDiagram" {
+	lines, ok := diagramLines(src, "")
+	if !ok || lines[0] != "sequenceDiagram" {
 		return nil, false
 	}
 	sq := &sequence{ids: map[string]int{}}

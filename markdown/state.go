@@ -13,19 +13,8 @@ const (
 )
 
 func parseState(src string) (*flowchart, bool) {
-	if len(src) > maxFlowSource {
-		return nil, false
-	}
-	var lines []string
-	for _, l := range strings.Split(src, "\n") {
-		if i := strings.Index(l, "%%"); i >= 0 {
-			l = l[:i]
-		}
-		if l = strings.TrimSpace(l); l != "" {
-			lines = append(lines, l)
-		}
-	}
-	if len(lines) == 0 || lines[0] != "stateDiagram" && lines[0] != "stateDiagram-v2" {
+	lines, ok := diagramLines(src, "")
+	if !ok || lines[0] != "stateDiagram" && lines[0] != "stateDiagram-v2" {
 		return nil, false
 	}
 	fc := &flowchart{dir: "TD", byID: map[string]int{}}
