@@ -485,3 +485,51 @@ func b2i(b bool) int {
 	}
 	return 0
 }
+
+// Inline, the approval panel fills the rows the live region was given
+// for it: sized for the screen both times, with no blank rows left over.
+func TestInlineApprovalPanelFillsItsRegion(t *testing.T) {
+	tr := scrollback.New(scrollback.Options{Width: 60, Height: 20})
+	m := NewModel(tr, nil, Status{Model: "m", Sandbox: "workspace", Approval: "ask"}, true)
+	m.SetSize(60, 20)
+	startTurn(m)
+	var diff strings.Builder
+	for i := range 12 {
+		fmt.Fprintf(&diff, "+line %d\n", i)
+	}
+	m.HandleEvent(event.Event{Kind: event.ApprovalRequested, Turn: 1, Approval: &event.Approval{
+		CallID: "e1", Tool: "edit_file", Target: "x.go", Preview: diff.String(),
+	}}, t0)
+	h := m.LiveHeight(60, 20, 0)
+	b := render.NewBuffer(60, h)
+	m.DrawLive(b, nil, t0)
+	var rows []string
+	for y := range h {
+		var sb strings.Builder
+		for x := range 60 {
+			c := b.Cell(x, y)
+			sb.WriteString(c.String())
+		}
+		rows = append(rows, strings.TrimRight(sb.String(), " "))
+	}
+	header, keys := -1, -1
+	for i, r := range rows {
+		if strings.HasPrefix(r, "Allow edit_file") {
+			header = i
+		}
+		if strings.HasPrefix(r, "[y] yes") {
+			keys = i
+		}
+	}
+	if header < 0 || keys < 0 {
+		t.Fatalf("no panel:\n%s", strings.Join(rows, "\n"))
+	}
+	for _, r := range rows[header+1 : keys] {
+		if r == "" {
+			t.Fatalf("a blank row inside the panel:\n%s", strings.Join(rows, "\n"))
+		}
+	}
+	if got, want := keys-header+1, m.approvalRows(60, 20); got != want {
+		t.Fatalf("the panel has %d rows, the region was sized for %d:\n%s", got, want, strings.Join(rows, "\n"))
+	}
+}

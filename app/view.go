@@ -148,7 +148,13 @@ func (m *Model) drawBottom(b *render.Buffer, w, h int, now time.Time, pos *scrol
 		return 0
 	}
 	b.SetString(0, y, strings.Repeat("─", w), styleRule, "")
-	if n := m.approvalRows(w, h); n > 0 && y-n >= 0 {
+	// The panel is sized for the screen, as chromeRows sized the inline
+	// region for it, not for the region it is drawn in.
+	screenH := h
+	if m.minimal && m.height > 0 {
+		screenH = m.height
+	}
+	if n := m.approvalRows(w, screenH); n > 0 && y-n >= 0 {
 		y -= n
 		m.drawApproval(b, w, y, n)
 	}
