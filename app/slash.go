@@ -16,14 +16,14 @@ type slashCommand struct {
 // slashCommands lists every /command, in the order /help prints them.
 var slashCommands = []slashCommand{
 	{"help", "", "show keys and commands"},
-	{"compact", "[focus]", "summarise the conversation to free context, optionally focused"},
+	{"compact", "[focus]", "summarise the conversation to free context"},
 	{"model", "[name]", "show or switch the model"},
-	{"rewind", "[N] [conversation|files|both]", "go back to prompt N: the conversation, the files, or both"},
+	{"rewind", "[N] [conversation|files|both]", "go back to prompt N (conversation, files or both)"},
 	{"sessions", "", "list sessions (quire resume ID opens one)"},
 	{"export", "[file]", "write this session as a JSONL transcript"},
 	{"clear", "", "start a new session with an empty transcript"},
 	{"mode", "[full|minimal]", "switch between full-screen and inline"},
-	{"perf", "", "show or hide what each frame costs: frames/s, bytes, draw time"},
+	{"perf", "", "show or hide what each frame costs"},
 	{"quit", "", "leave quire (the session stays resumable)"},
 }
 
