@@ -533,3 +533,27 @@ func TestInlineApprovalPanelFillsItsRegion(t *testing.T) {
 		t.Fatalf("the panel has %d rows, the region was sized for %d:\n%s", got, want, strings.Join(rows, "\n"))
 	}
 }
+
+// The help fits narrow screens by wrapping, not clipping: every word is
+// there, no row is too wide, and continuations line up with their text.
+func TestHelpWrapsToTheScreen(t *testing.T) {
+	words := strings.Fields(strings.Join(helpLines(), " "))
+	for _, w := range []int{50, 80, 120} {
+		rows := wrapOverlay(helpLines(), w)
+		for _, r := range rows {
+			if render.StringWidth(r) > w {
+				t.Errorf("at %d columns a row is %d wide: %q", w, render.StringWidth(r), r)
+			}
+		}
+		if got := strings.Fields(strings.Join(rows, " ")); !reflect.DeepEqual(got, words) {
+			t.Errorf("at %d columns the words changed:\n%s", w, strings.Join(rows, "\n"))
+		}
+	}
+	for w := 1; w < 12; w++ {
+		wrapOverlay(helpLines(), w) // ends, however narrow
+	}
+	rows := wrapOverlay([]string{"/compact    [focus]      summarise the conversation to free context"}, 40)
+	if len(rows) != 3 || !strings.HasPrefix(rows[1], strings.Repeat(" ", 25)+"conversation") {
+		t.Errorf("a wrapped description does not line up with its column:\n%s", strings.Join(rows, "\n"))
+	}
+}

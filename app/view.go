@@ -120,7 +120,7 @@ func (m *Model) LiveContent(tail []render.Line) []render.Line {
 		return tail
 	}
 	lines := make([]render.Line, 0, len(m.overlay)+1)
-	for _, s := range m.overlay {
+	for _, s := range wrapOverlay(m.overlay, m.width-1) {
 		lines = append(lines, render.Plain(s, render.Style{}))
 	}
 	return append(lines, render.Plain("any key closes this", styleMuted))
@@ -527,6 +527,42 @@ func formatTokens(n int) string {
 	return fmt.Sprintf("%.1fk", float64(n)/1000)
 }
 
+// wrapOverlay fits overlay lines (a label column, then text) into w
+// columns: a line too wide breaks at a space, and what follows goes on
+// lines of its own, indented to where its text began.
+func wrapOverlay(lines []string, w int) []string {
+	out := make([]string, 0, len(lines))
+	for _, l := range lines {
+		for render.StringWidth(l) > w {
+			cut := columnCut(l, w)
+			// The text column starts after the last gap of two or more
+			// spaces before the cut.
+			indent := 0
+			if g := strings.LastIndex(l[:cut], "  "); g >= 0 {
+				text := cut - len(strings.TrimLeft(l[g:cut], " "))
+				indent = render.StringWidth(l[:text])
+			}
+			if indent+8 > w {
+				indent = min(4, w/4) // the column is too far right to keep
+			}
+			if sp := strings.LastIndexByte(l[:cut], ' '); sp > indent {
+				cut = sp
+			}
+			out = append(out, strings.TrimRight(l[:cut], " "))
+			l = strings.Repeat(" ", indent) + strings.TrimLeft(l[cut:], " ")
+		}
+		out = append(out, l)
+	}
+	return out
+}
+
+// columnCut is the byte offset of the first cluster of s that does not
+// fit in w columns.
+func columnCut(s string, w int) int {
+	rows := wrapPrompt(s, max(w, 1))
+	return len(rows[0])
+}
+
 // helpLines is the F1 overlay.
 func helpLines() []string {
 	keys := []string{
@@ -548,6 +584,7 @@ func helpLines() []string {
 
 // drawOverlay draws text over the top rows of the transcript.
 func drawOverlay(b *render.Buffer, lines []string, w, h int) {
+	lines = wrapOverlay(lines, w-2)
 	for i := 0; i < len(lines) && i+1 < h; i++ {
 		b.Fill(0, i, w, 1, render.Style{})
 		b.SetString(1, i, lines[i], render.Style{}, "")
