@@ -14,7 +14,7 @@ func drawFlowchart(fc *flowchart, width int) ([]string, bool) {
 	default:
 		c = l.drawDown()
 	}
-	if c == nil || c.clash {
+	if c.clash {
 		return nil, false
 	}
 	switch fc.dir {
