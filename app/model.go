@@ -89,8 +89,9 @@ type Model struct {
 	// previewTop is the first row of the oldest approval's preview on
 	// screen, for a preview taller than its panel; it belongs to the call
 	// previewOf and starts again at 0 for the next.
-	previewTop int
-	previewOf  string
+	previewTop  int
+	previewOf   string
+	previewRows previewCache
 
 	// perf is the /perf meter, nil while the row is off.
 	perf *perfMeter

@@ -296,7 +296,7 @@ func (m *Model) approvalRows(w, h int) int {
 	if len(m.approvals) == 0 {
 		return 0
 	}
-	return min(2+len(approvalPreview(m.approvals[0].Preview, w)), max(h/2, 3))
+	return min(2+len(m.preview(w)), max(h/2, 3))
 }
 
 // previewRow is one row of an approval preview.
@@ -304,6 +304,23 @@ type previewRow struct {
 	text  string
 	style render.Style
 	cont  bool // continues the row above: the line was wrapped
+}
+
+// preview is the oldest approval's preview laid out at width w, kept
+// while the call and the width stay the same: a large diff is wrapped
+// once, not twice a frame.
+func (m *Model) preview(w int) []previewRow {
+	a := &m.approvals[0]
+	if c := &m.previewRows; c.id != a.CallID || c.width != w {
+		*c = previewCache{id: a.CallID, width: w, rows: approvalPreview(a.Preview, w)}
+	}
+	return m.previewRows.rows
+}
+
+type previewCache struct {
+	id    string
+	width int
+	rows  []previewRow
 }
 
 // approvalPreview lays a call's preview out at width w. Long lines are
@@ -337,7 +354,7 @@ func (m *Model) drawApproval(b *render.Buffer, w, y, rows int) {
 		target := fitWidth(firstLine(a.Target), w-x-3)
 		b.SetString(x, y, " "+target+" ?", render.Style{}, "")
 	}
-	lines := approvalPreview(a.Preview, w)
+	lines := m.preview(w)
 	top := 0
 	if m.previewOf == a.CallID {
 		top = m.previewTop
