@@ -311,16 +311,16 @@ type previewRow struct {
 // once, not twice a frame.
 func (m *Model) preview(w int) []previewRow {
 	a := &m.approvals[0]
-	if c := &m.previewRows; c.id != a.CallID || c.width != w {
-		*c = previewCache{id: a.CallID, width: w, rows: approvalPreview(a.Preview, w)}
+	if c := &m.previewRows; c.id != a.CallID || c.width != w || c.text != a.Preview {
+		*c = previewCache{id: a.CallID, width: w, text: a.Preview, rows: approvalPreview(a.Preview, w)}
 	}
 	return m.previewRows.rows
 }
 
 type previewCache struct {
-	id    string
-	width int
-	rows  []previewRow
+	id, text string
+	width    int
+	rows     []previewRow
 }
 
 // approvalPreview lays a call's preview out at width w. Long lines are
