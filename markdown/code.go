@@ -63,8 +63,8 @@ func (r *renderer) fenced(n *ast.FencedCodeBlock, width int, cont *fenceState, s
 	return r.code(lines, lang, fence, r.settled(n), width, cont, snapAfter)
 }
 
-// diagram draws a mermaid flowchart, state or sequence diagram inside a
-// code frame, or reports false when the block is not one it can draw whole
+// diagram draws a mermaid flowchart, state or sequence diagram, or a pie
+// chart as bars, inside a code frame, or reports false when the block is not one it can draw whole
 // in width columns.
 // Drawing is guarded: a bug in it must cost the diagram, not the answer.
 func (r *renderer) diagram(lines []string, fence string, width int) (out codeOut, ok bool) {
@@ -86,6 +86,11 @@ func (r *renderer) diagram(lines []string, fence string, width int) (out codeOut
 		}
 	} else if sq, ok := parseSequence(src); ok {
 		rows, ok = drawSequence(sq, width-2)
+		if !ok {
+			return codeOut{}, false
+		}
+	} else if pc, ok := parsePie(src); ok {
+		rows, ok = drawPie(pc, width-2)
 		if !ok {
 			return codeOut{}, false
 		}

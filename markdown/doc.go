@@ -14,7 +14,8 @@
 // mark, tables aligned by display width (shown as "header: value" records
 // when too wide), thematic breaks, HTML and math shown as text, and
 // mermaid flowcharts, state diagrams and sequence diagrams drawn with
-// box-drawing characters once their block is whole (other diagram kinds, and charts
+// box-drawing characters, and pie charts as bars, once their block is
+// whole (other diagram kinds, and charts
 // that cannot be drawn whole in the width, stay code).
 //
 // Colours are full-fidelity RGB from the [Theme] ([DarkTheme] by default,

@@ -211,13 +211,14 @@ func TestFlowchartRandomGraphs(t *testing.T) {
 
 // FuzzDiagram: any block body parses as a diagram or not without
 // panicking, and a drawing is never wider than asked and shows every
-// node's or participant's label.
+// node's, participant's or slice's label.
 func FuzzDiagram(f *testing.F) {
 	f.Add("graph TD; A[Start] --> B[End]", 80)
 	f.Add("graph LR\n  A -- x --> B & C\n  C -.-> A\n  B ==>|y| D((d))", 40)
 	f.Add("flowchart BT\n  a --> b --> c --> a", 20)
 	f.Add("sequenceDiagram\n  autonumber\n  participant A as Alice\n  A->>B: hi\n  B--xA: no", 60)
 	f.Add("stateDiagram-v2\n  direction LR\n  [*] --> A\n  A --> B : go\n  B --> [*]", 50)
+	f.Add("pie showData title T\n  \"a\" : 1\n  \"b\" : 2.5", 40)
 	f.Fuzz(func(t *testing.T, src string, width int) {
 		width = 1 + abs(width)%200
 		var rows, labels []string
@@ -237,6 +238,13 @@ func FuzzDiagram(f *testing.F) {
 				return
 			}
 			labels = sq.names
+		} else if pc, ok := parsePie(src); ok {
+			if rows, ok = drawPie(pc, width); !ok {
+				return
+			}
+			for _, s := range pc.slices {
+				labels = append(labels, s.label)
+			}
 		}
 		all := strings.Join(rows, "\n")
 		for _, r := range rows {
