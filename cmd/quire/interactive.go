@@ -26,11 +26,11 @@ func newSessionFlags(name string) *sessionFlags {
 	str := func(key, usage string) {
 		sf.fs.Func(strings.ReplaceAll(key, "_", "-"), usage, func(v string) error { sf.set[key] = v; return nil })
 	}
-	str("model", "model name (default $QUIRE_MODEL or config)")
-	str("approval", "approval mode: ask, auto-edit or yolo")
-	str("sandbox", "sandbox profile: off, workspace, read-only, strict or a custom one")
-	str("theme", "markdown theme: dark or light")
-	str("record", "write what the terminal is sent to this file, with timings (asciicast v2: asciinema play FILE)")
+	str("model", "model `name` (default $QUIRE_MODEL or config)")
+	str("approval", "approval `mode`: ask, auto-edit or yolo")
+	str("sandbox", "sandbox `profile`: off, workspace, read-only, strict or a custom one")
+	str("theme", "markdown `theme`: dark or light")
+	str("record", "write what the terminal is sent to `file`, with timings (asciicast v2: asciinema play file)")
 	sf.fs.BoolFunc("minimal", "run inline in the terminal's own scrollback instead of full-screen", func(string) error {
 		sf.set["minimal"] = "true"
 		return nil
