@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"maps"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"time"
 
 	"unicode/utf8"
@@ -55,7 +57,8 @@ func newLexerSet() *lexerSet {
 // byName is lexers.Get, remembered; nil when name names no lexer.
 // Only plausible language or file names are looked up: chroma matches
 // unknown names against every lexer's file patterns, which costs time
-// growing with the name, and an info string is untrusted text.
+// growing with the name (milliseconds for "mermaid"), and an info string
+// is untrusted text.
 func (s *lexerSet) byName(name string) chroma.Lexer {
 	if l, ok := s.named[name]; ok {
 		return l
@@ -63,10 +66,44 @@ func (s *lexerSet) byName(name string) chroma.Lexer {
 	if !plausibleName(name) {
 		return nil
 	}
-	l := lexers.Get(name)
+	var l chroma.Lexer
+	if v, ok := lexerNames.Load(name); ok {
+		l, _ = v.(chroma.Lexer)
+	} else {
+		l = lexers.Get(name)
+		if lexerNames.Len() < maxLexerNames {
+			lexerNames.Store(name, l)
+		}
+	}
 	s.named[name] = l
 	return l
 }
+
+// lexerNames is the one piece of package state: a process-wide memo of
+// chroma's name lookups (name → chroma.Lexer, nil for none). The lookups
+// are pure and the lexers chroma's own globals, and without it every
+// stream (one per answer, and again after each resize) would pay the
+// slow miss again. It is bounded, since names come from untrusted text.
+var lexerNames = boundedMap{}
+
+// maxLexerNames bounds lexerNames.
+const maxLexerNames = 1024
+
+// boundedMap is a sync.Map that knows its size.
+type boundedMap struct {
+	m sync.Map
+	n atomic.Int64
+}
+
+func (b *boundedMap) Load(k string) (any, bool) { return b.m.Load(k) }
+
+func (b *boundedMap) Store(k string, v any) {
+	if _, loaded := b.m.LoadOrStore(k, v); !loaded {
+		b.n.Add(1)
+	}
+}
+
+func (b *boundedMap) Len() int { return int(b.n.Load()) }
 
 func plausibleName(name string) bool {
 	if name == "" || len(name) > 40 {
