@@ -44,12 +44,18 @@ func (t *Transcript) SelectionText(a, b Point) string {
 	var out []byte
 	var line render.Line
 	first := true
+	// A block off screen is laid out afresh by each peek; lay it out once
+	// for all its lines.
+	var v *blockView
+	vi := -1
 	for y := max(a.Line, 0); y <= b.Line; y++ {
 		i := t.lay.Find(y)
 		if i >= len(t.blocks) {
 			break
 		}
-		v := t.peek(i)
+		if i != vi {
+			v, vi = t.peek(i), i
+		}
 		ly := y - t.lay.Top(i)
 		if ly >= v.height() {
 			continue

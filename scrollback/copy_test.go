@@ -1,6 +1,7 @@
 package scrollback
 
 import (
+	"math/rand/v2"
 	"strings"
 	"testing"
 
@@ -210,5 +211,38 @@ func TestSelectionOfADiffCopiesUnifiedLines(t *testing.T) {
 	want := "@@ -8,3 +8,3 @@ func main() {\n ctx\n-old line\n+new line that is long enough to wrap at this width\n tail"
 	if got := tr.SelectionText(Point{first, 0}, Point{last, 99}); got != want {
 		t.Fatalf("copy:\n%q\nwant:\n%q\n%s", got, want, dump(f))
+	}
+}
+
+// Any selection over any kind of block, at any width, copies without
+// panicking, and a whole-transcript selection never carries the code
+// frame's continuation mark.
+func TestSelectionAnywhere(t *testing.T) {
+	answer := "Prose that wraps across the narrow screen more than once, twice.\n\n" +
+		"- a list item long enough to wrap\n  - nested\n\n> quoted\n\n" +
+		"```go\nfunc f() { return \"a very long line of code to wrap\" }\n```\n\n" +
+		"| a | b |\n|---|---|\n| 1 | a cell that wraps |\n\n" +
+		"```mermaid\ngraph LR; A --> B\n```\n"
+	rng := rand.New(rand.NewPCG(3, 3))
+	for _, w := range []int{12, 24, 40, 80} {
+		tr := New(Options{Width: w, Height: 20, Assistant: func(w int) BodyRenderer {
+			return markdown.NewStream(markdown.Options{Width: w})
+		}})
+		s := (&script{}).prompt("q")
+		s.call("c1", "edit_file", "edit", "x.go")
+		s.add(event.Event{Kind: event.ToolFinished, Result: &event.ToolResult{CallID: "c1", Status: event.ToolOK, Diff: "@@ -1 +1 @@\n-old\n+new line\n"}})
+		s.say(answer)
+		for _, e := range s.evs {
+			tr.Apply(e)
+		}
+		total := len(allLines(tr))
+		for range 200 {
+			a := Point{rng.IntN(total + 2), rng.IntN(w + 5)}
+			b := Point{rng.IntN(total + 2), rng.IntN(w + 5)}
+			tr.SelectionText(a, b)
+		}
+		if got := tr.SelectionText(Point{0, 0}, Point{total, w}); strings.Contains(got, "│↪") {
+			t.Errorf("at %d columns the copy holds a continuation mark:\n%s", w, got)
+		}
 	}
 }
