@@ -328,7 +328,7 @@ func (m *Model) promptKey(ev term.KeyEvent, now time.Time) []Effect {
 			return m.pagerKey(ev, now)
 		}
 	case ev.Key == term.KeyF1:
-		m.overlay = helpLines()
+		m.overlay = helpLines(m.status.ShiftEnter)
 	default:
 		editKey(&m.editor, ev)
 	}
@@ -366,7 +366,7 @@ func (m *Model) submit(now time.Time) []Effect {
 func (m *Model) slash(inv SlashInvocation, now time.Time) []Effect {
 	switch inv.Name {
 	case "help":
-		m.overlay = helpLines()
+		m.overlay = helpLines(m.status.ShiftEnter)
 	case "quit":
 		m.quit = true
 	case "perf":

@@ -580,10 +580,15 @@ func columnCut(s string, w int) int {
 	return len(rows[0])
 }
 
-// helpLines is the F1 overlay.
-func helpLines() []string {
+// helpLines is the F1 overlay. Shift+Enter is offered only where the
+// terminal tells it from Enter.
+func helpLines(shiftEnter bool) []string {
+	newline := "Ctrl+J / Alt+Enter newline"
+	if shiftEnter {
+		newline = "Ctrl+J / Alt+Enter / Shift+Enter newline"
+	}
 	keys := []string{
-		"Prompt            Enter send · Ctrl+J / Alt+Enter / Shift+Enter newline",
+		"Prompt            Enter send · " + newline,
 		"                  Ctrl+A/E line start/end · Alt+B/F word · Ctrl+K/U/W/Y kill, yank",
 		"                  Up/Down history · Ctrl+R search history · Tab complete /cmd, @path",
 		"                  Ctrl+G edit in $EDITOR · Esc cancel turn or open the pager",
