@@ -43,8 +43,10 @@ bench: bench-render bench-markdown bench-layout bench-store bench-app
 bench-render:
 	$(GO) run ./bench/cmd/benchtable -suite render -benchtime $(BENCHTIME)
 
+# The markdown targets are ratios of two timings of a few dozen
+# milliseconds each; three runs, averaged, keep GC noise out of them.
 bench-markdown:
-	$(GO) run ./bench/cmd/benchtable -suite markdown -benchtime $(BENCHTIME)
+	$(GO) run ./bench/cmd/benchtable -suite markdown -benchtime $(BENCHTIME) -count 3
 
 bench-layout:
 	$(GO) run ./bench/cmd/benchtable -suite layout -benchtime $(BENCHTIME)
