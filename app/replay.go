@@ -2,7 +2,9 @@ package app
 
 import (
 	"bufio"
+	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -150,7 +152,11 @@ func LoadRecording(source string) ([]event.Event, error) {
 			return nil, fmt.Errorf("opening %s: %w", source, err)
 		}
 		defer f.Close()
-		_, events, err := store.ReadTranscript(bufio.NewReader(f))
+		br := bufio.NewReader(f)
+		if isTerminalRecording(br) {
+			return nil, fmt.Errorf("%s is a recording of the terminal (--record), not a transcript: play it with `asciinema play %s`", source, source)
+		}
+		_, events, err := store.ReadTranscript(br)
 		if err != nil {
 			return nil, fmt.Errorf("%s is not a readable quire transcript: %w", source, err)
 		}
@@ -170,6 +176,20 @@ func LoadRecording(source string) ([]event.Event, error) {
 	}
 	defer r.Close()
 	return r.ReadAll()
+}
+
+// isTerminalRecording reports whether r starts with an asciicast v2
+// header, what --record writes, without consuming it.
+func isTerminalRecording(r *bufio.Reader) bool {
+	line, _ := r.Peek(4096)
+	if i := bytes.IndexByte(line, '\n'); i >= 0 {
+		line = line[:i]
+	}
+	var head struct {
+		Version int `json:"version"`
+		Width   int `json:"width"`
+	}
+	return json.Unmarshal(line, &head) == nil && head.Version == 2 && head.Width > 0
 }
 
 // ReplayOptions configure `quire replay`.

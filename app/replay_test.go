@@ -6,6 +6,7 @@ import (
 	"flag"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -126,5 +127,17 @@ func TestInstantPlayerDeliversAll(t *testing.T) {
 	}
 	if n != len(recording()) {
 		t.Fatalf("instant replay delivered %d events", n)
+	}
+}
+
+// A terminal recording given to replay gets a pointer to what plays it.
+func TestReplayNamesATerminalRecording(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "s.cast")
+	if err := os.WriteFile(path, []byte("{\"version\": 2, \"width\": 80, \"height\": 24, \"timestamp\": 1}\n[0.1, \"o\", \"hi\"]\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	_, err := LoadRecording(path)
+	if err == nil || !strings.Contains(err.Error(), "asciinema play") {
+		t.Fatalf("err = %v", err)
 	}
 }
