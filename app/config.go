@@ -31,6 +31,9 @@ type Config struct {
 	DrawInterval  time.Duration
 	ContextWindow int
 	RetentionDays int
+	// Bell rings the terminal's bell when quire needs the user and its
+	// window is not focused.
+	Bell bool
 	// Record names a file to write an asciicast recording of the
 	// terminal output to; "" records nothing.
 	Record string
@@ -131,6 +134,7 @@ func settings() []setting {
 		{"draw_interval_ms", "QUIRE_DRAW_INTERVAL_MS", "8", "minimum milliseconds between frames", milliseconds(func(c *Config) *time.Duration { return &c.DrawInterval })},
 		{"context_window", "QUIRE_CONTEXT_WINDOW", "128000", "the model's context window in tokens", positive(func(c *Config) *int { return &c.ContextWindow })},
 		{"retention_days", "QUIRE_RETENTION_DAYS", "30", "days before old sessions are removed", positive(func(c *Config) *int { return &c.RetentionDays })},
+		{"bell", "QUIRE_BELL", "true", "ring the bell when an approval waits or a turn ends and quire's window is not focused", boolean(func(c *Config) *bool { return &c.Bell })},
 		{"record", "QUIRE_RECORD", "", "file to record the terminal output to (asciicast v2, for asciinema play)", str(func(c *Config) *string { return &c.Record })},
 	}
 }

@@ -35,6 +35,8 @@ func (m *Model) HandleInput(ev term.Event, now time.Time) []Effect {
 		return m.handleMouse(ev)
 	case term.ResizeEvent:
 		m.SetSize(ev.Width, ev.Height)
+	case term.FocusEvent:
+		m.unfocused = !ev.Focused
 	case term.ResumeEvent:
 		m.dirty = true
 		return []Effect{RedrawEffect{}}

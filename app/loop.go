@@ -397,8 +397,12 @@ func (l *Loop) draw(now time.Time) {
 	start := time.Now()
 	var st render.Stats
 	var err error
+	bell := l.m.TakeBell()
 	switch {
 	case l.screen != nil:
+		if bell {
+			l.screen.AppendRaw([]byte{'\a'})
+		}
 		c := l.m.DrawFull(l.screen.Back(), now)
 		l.screen.SetCursor(c.X, c.Y, c.Visible)
 		st, err = l.screen.Flush()
@@ -410,6 +414,9 @@ func (l *Loop) draw(now time.Time) {
 		w, h := l.m.width, l.m.height
 		l.m.tr.Resize(w, max(h, 1))
 		l.inline.SetLiveHeight(l.m.LiveHeight(w, h, len(live)))
+		if bell {
+			l.inline.AppendRaw([]byte{'\a'})
+		}
 		c := l.m.DrawLive(l.inline.Live(), live, now)
 		l.inline.SetCursor(c.X, c.Y, c.Visible)
 		st, err = l.inline.Flush()

@@ -191,3 +191,32 @@ func TestPerfRowShowsFrameCosts(t *testing.T) {
 		t.Fatalf("with /perf on, an idle quire wrote %d frames in 300 ms", got-n)
 	}
 }
+
+// An approval that arrives while the window is unfocused rings the bell
+// in the next frame, inside its synchronized update.
+func TestBellRingsInAFrame(t *testing.T) {
+	for _, minimal := range []bool{false, true} {
+		ft := newFakeTerm(60, 16)
+		fs := &fakeSession{events: make(chan event.Event, 64)}
+		tr := scrollback.New(scrollback.Options{Width: 60, Height: 16})
+		m := NewModel(tr, nil, Status{Model: "m", Sandbox: "workspace", Approval: "ask", Bell: true}, minimal)
+		loop := NewLoop(m, ft, fs, LoopOptions{})
+		ctx, cancel := context.WithCancel(context.Background())
+		done := make(chan error, 1)
+		go func() { done <- loop.Run(ctx) }()
+		waitUntil(t, "the first frame", func() bool { return ft.frameCount() > 0 })
+		ft.events <- term.FocusEvent{Focused: false}
+		fs.events <- event.Event{Kind: event.UserMessage, Turn: 1, Text: "hi"}
+		fs.events <- event.Event{Kind: event.TurnStarted, Turn: 1}
+		fs.events <- event.Event{Kind: event.ApprovalRequested, Turn: 1, Approval: &event.Approval{CallID: "c1", Tool: "shell", Target: "ls", Preview: "ls"}}
+		waitUntil(t, "the bell", func() bool { return bytes.Contains(ft.all(), []byte("\a")) })
+		if err := rendertest.CheckSync(ft.all()); err != nil {
+			t.Errorf("minimal=%v: %v", minimal, err)
+		}
+		if n := bytes.Count(ft.all(), []byte("\a")); n != 1 {
+			t.Errorf("minimal=%v: the bell rang %d times", minimal, n)
+		}
+		cancel()
+		<-done
+	}
+}

@@ -55,6 +55,9 @@ type Status struct {
 	// ShiftEnter: the terminal sends Shift+Enter apart from Enter, so the
 	// prompt advertises it for a newline (Ctrl+J works everywhere).
 	ShiftEnter bool
+	// Bell rings the terminal's bell when quire needs the user (an
+	// approval waits, a turn ended) while its window is not focused.
+	Bell bool
 }
 
 // Model is the app's central state. Every change happens on the loop's
@@ -95,6 +98,11 @@ type Model struct {
 
 	// perf is the /perf meter, nil while the row is off.
 	perf *perfMeter
+
+	// unfocused is set while the terminal reports its window unfocused;
+	// ring asks the next frame to carry a bell.
+	unfocused bool
+	ring      bool
 
 	running     bool
 	turnStarted time.Time
@@ -173,6 +181,7 @@ func (m *Model) HandleEvent(e event.Event, now time.Time) {
 	case event.ApprovalRequested:
 		if e.Approval != nil {
 			m.approvals = append(m.approvals, *e.Approval)
+			m.callUser()
 		}
 	case event.ApprovalAnswered:
 		if e.Approval != nil {
@@ -183,6 +192,9 @@ func (m *Model) HandleEvent(e event.Event, now time.Time) {
 			m.dropApproval(e.Result.CallID)
 		}
 	case event.TurnEnded:
+		if m.running {
+			m.callUser()
+		}
 		m.running = false
 		m.approvals = m.approvals[:0]
 		if m.input.kind == inputDenyReason {
@@ -201,6 +213,21 @@ func (m *Model) HandleEvent(e event.Event, now time.Time) {
 			m.ctxTokens = e.Compaction.AfterTokens
 		}
 	}
+}
+
+// callUser rings the bell, when that is on, if the user is looking at
+// another window: quire is waiting for them.
+func (m *Model) callUser() {
+	if m.status.Bell && m.unfocused {
+		m.ring, m.dirty = true, true
+	}
+}
+
+// TakeBell reports whether the next frame should ring the bell, once.
+func (m *Model) TakeBell() bool {
+	r := m.ring
+	m.ring = false
+	return r
 }
 
 func (m *Model) dropApproval(callID string) {

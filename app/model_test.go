@@ -568,3 +568,35 @@ func TestHelpWrapsToTheScreen(t *testing.T) {
 		t.Errorf("a wrapped description does not line up with its column:\n%s", strings.Join(rows, "\n"))
 	}
 }
+
+// The bell rings once when an approval waits or a turn ends while the
+// window is not focused, and never while it is, or when it is off.
+func TestBellCallsAnAbsentUser(t *testing.T) {
+	for _, tc := range []struct {
+		name            string
+		bell, unfocused bool
+		wantApproval    bool
+		wantEnd         bool
+	}{
+		{"away", true, true, true, true},
+		{"looking", true, false, false, false},
+		{"off", false, true, false, false},
+	} {
+		tr := scrollback.New(scrollback.Options{Width: 80, Height: 20})
+		m := NewModel(tr, nil, Status{Model: "m", Bell: tc.bell}, false)
+		m.SetSize(80, 24)
+		m.HandleInput(term.FocusEvent{Focused: !tc.unfocused}, t0)
+		startTurn(m)
+		askApproval(m, "c1")
+		if got := m.TakeBell(); got != tc.wantApproval {
+			t.Errorf("%s: bell on approval = %v", tc.name, got)
+		}
+		if m.TakeBell() {
+			t.Errorf("%s: the bell rang twice", tc.name)
+		}
+		m.HandleEvent(event.Event{Kind: event.TurnEnded, Turn: 1, End: &event.TurnEnd{State: event.TurnCompleted}}, t0)
+		if got := m.TakeBell(); got != tc.wantEnd {
+			t.Errorf("%s: bell on the turn's end = %v", tc.name, got)
+		}
+	}
+}

@@ -98,7 +98,8 @@ func Run(ctx context.Context, opt RunOptions) error {
 func runLoop(ctx context.Context, cfg *Config, sess Session, cwd string, status Status, prior []event.Event, prompt string, h Handlers) error {
 	// The kitty keyboard protocol tells Shift+Enter from Enter where the
 	// terminal speaks it; others ignore the request.
-	opts := term.Options{KittyKeyboard: true}
+	// Focus reports tell the bell when the user is looking elsewhere.
+	opts := term.Options{KittyKeyboard: true, Focus: cfg.Bell && !status.Replay}
 	if cfg.Record != "" {
 		f, err := os.OpenFile(cfg.Record, os.O_CREATE|os.O_TRUNC|os.O_WRONLY, 0o600)
 		if err != nil {
@@ -120,6 +121,7 @@ func runLoop(ctx context.Context, cfg *Config, sess Session, cwd string, status 
 	}
 	hist, herr := LoadHistory(filepath.Join(StateDir(os.Getenv), "history.jsonl"))
 	status.ShiftEnter = shiftEnterWorks(t.Caps())
+	status.Bell = cfg.Bell && !status.Replay // a replay's turns need nobody
 	m := NewModel(tr, hist, status, cfg.Minimal)
 	m.newTranscript = func(prior []event.Event) *scrollback.Transcript {
 		t := NewTranscript(cfg, cwd, max(m.width, 1), max(m.height, 1))

@@ -58,6 +58,38 @@ func TestInlineIdleFrameWritesNothing(t *testing.T) {
 	}
 }
 
+// Raw bytes (a bell) ride in the next inline frame, inside its bracket,
+// also when no cell changed, and the region is left as it was.
+func TestInlineRawBytesFrame(t *testing.T) {
+	out := &writes{}
+	o := rendertest.NewOracle(20, 10)
+	o.Write([]byte("\r\n\r\n\r\n")) // the shell's cursor is on row 3
+	v := render.NewInline(ioMulti(o, out), 20, 10, 3, plainOpts)
+	v.SetLiveHeight(2)
+	draw := func() { v.Live().SetString(0, 1, "› prompt", render.Style{}, "") }
+	draw()
+	v.SetCursor(2, 1, true)
+	if _, err := v.Flush(); err != nil {
+		t.Fatal(err)
+	}
+	screen := strings.Join(o.ScreenText(), "\n")
+	cx, cy, _ := o.Cursor()
+	draw()
+	v.AppendRaw([]byte("\a"))
+	if _, err := v.Flush(); err != nil {
+		t.Fatal(err)
+	}
+	if body := frameBody(t, out.last()); !strings.Contains(body, "\a") {
+		t.Fatalf("frame body %q lacks the bell", body)
+	}
+	if got := strings.Join(o.ScreenText(), "\n"); got != screen || !strings.Contains(got, "› prompt") {
+		t.Fatalf("the region changed:\n%s\nwas:\n%s", got, screen)
+	}
+	if x, y, _ := o.Cursor(); x != cx || y != cy {
+		t.Fatalf("cursor at (%d,%d), was (%d,%d)", x, y, cx, cy)
+	}
+}
+
 // While the region has room below it, inserted lines take its place and
 // push it down (scrolling only the rows from the region down); once it is
 // at the bottom they scroll a region above it into scrollback.

@@ -30,8 +30,14 @@ type Inline struct {
 	started  bool
 	purge    bool
 	reanchor bool
-	invalid  bool // the terminal's pen and cursor are unknown
+	invalid  bool   // the terminal's pen and cursor are unknown
+	raw      []byte // bytes for the next frame after its cells (AppendRaw)
 }
+
+// AppendRaw queues bytes (a bell, say) to be written inside the next
+// frame's bracket after its cells. A frame carrying raw bytes is never
+// empty, and the cursor is repositioned after them.
+func (v *Inline) AppendRaw(p []byte) { v.raw = append(v.raw, p...) }
 
 // NewInline returns an inline viewport for a terminal of the given width
 // and screen height whose cursor is at the start of row cursorRow
@@ -182,6 +188,11 @@ func (v *Inline) Flush() (Stats, error) {
 		e.stats.CellsChanged += e.encodeRow(v.top+y, v.front.row(y), v.back.row(y))
 	}
 	e.setLink("")
+	if len(v.raw) > 0 {
+		e.buf = append(e.buf, v.raw...)
+		v.raw = v.raw[:0]
+		e.cx, e.cy = -1, -1
+	}
 	wrote := len(e.buf) > len(syncBegin)
 	want := v.want
 	want.X = min(max(want.X, 0), v.width-1)
