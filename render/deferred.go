@@ -61,10 +61,11 @@ type deferredRun struct {
 	style     int
 }
 
-// rowLog records, for an encoding of a frame's rows, where each row's
-// bytes begin and the encoder's state there: marks[y] before row y,
-// marks[height] after the last.
+// rowLog records, for an encoding of a frame's rows, the encoder it
+// started from, and where each row's bytes begin and the encoder's state
+// there: marks[y] before row y, marks[height] after the last.
 type rowLog struct {
+	start encoder
 	marks []rowMark
 }
 
@@ -78,7 +79,11 @@ type rowMark struct {
 	stats  Stats
 }
 
-func (l *rowLog) reset() { l.marks = l.marks[:0] }
+// begin starts a log of an encoding whose rows start from e.
+func (l *rowLog) begin(e *encoder) {
+	l.start = *e
+	l.marks = l.marks[:0]
+}
 
 func (l *rowLog) mark(e *encoder) {
 	l.marks = append(l.marks, rowMark{off: len(e.buf), cx: e.cx, cy: e.cy, pen: e.pen, link: e.link, stats: e.stats})
@@ -109,11 +114,12 @@ func (l *rowLog) replay(e *encoder, y int, logged []byte) {
 }
 
 // deferStyles prices the rows just encoded, which turned old into the
-// back buffer starting from the encoder state start and are logged in
-// log, against encoding them with the styles worth deferring drawn last,
-// and keeps the shorter.
-func (s *Screen) deferStyles(start *encoder, old *Buffer, log *rowLog) {
+// back buffer, against encoding them with the styles worth deferring
+// drawn last, and keeps the shorter.
+func (s *Screen) deferStyles(old *Buffer) {
 	e, d := &s.enc, &s.dfr
+	log := s.logFor(old)
+	start := &log.start
 	startLen := len(start.buf)
 	if !d.force && len(e.buf)-startLen < minDeferBytes || !log.complete(s.back.height) {
 		return
@@ -200,32 +206,6 @@ func (s *Screen) encodeDeferred(old *Buffer, log *rowLog, logged []byte, budget 
 		}
 	}
 	return true
-}
-
-// encodeBetween writes the changes that turn old into want, logging the
-// rows in log when it is not nil; see encodeRows.
-func (s *Screen) encodeBetween(old, want *Buffer, budget int, log *rowLog) (cells, rows int) {
-	e := &s.enc
-	if log != nil {
-		log.reset()
-	}
-	for y := range want.height {
-		if log != nil {
-			log.mark(e)
-		}
-		n := e.encodeRow(y, old.row(y), want.row(y))
-		cells += n
-		if n > 0 {
-			rows++
-		}
-		if budget >= 0 && len(e.buf) >= budget {
-			return -1, rows
-		}
-	}
-	if log != nil {
-		log.mark(e)
-	}
-	return cells, rows
 }
 
 // choose lists the deferrable runs from old to want, picks the styles

@@ -44,10 +44,7 @@ type Screen struct {
 	// Row hashes of the front and back, for finding scrolled rows when
 	// the caller gave no hint.
 	frontHash, backHash []uint64
-	// scrollStart is the encoder just after the last scroll was
-	// emitted, where that encoding's rows begin.
-	scrollStart encoder
-	dfr         deferral
+	dfr                 deferral
 	// The rows of the last plain and scrolled encodings, for deferStyles.
 	frontLog, shiftedLog rowLog
 }
@@ -190,10 +187,17 @@ func (s *Screen) swap() {
 	s.back.Clear()
 }
 
-// encodeFrame writes the cell changes, pricing a hinted scroll against a
-// plain redraw and keeping the cheaper, and then pricing the winner's
-// rows with expensive styles drawn last (deferred.go).
+// encodeFrame writes the cell changes: the cheaper of a hinted or found
+// scroll and a plain redraw, then priced again with expensive styles
+// drawn last (deferred.go).
 func (s *Screen) encodeFrame() {
+	s.deferStyles(s.encodeBest())
+}
+
+// encodeBest encodes the cheaper of a scroll and a plain redraw and
+// returns the buffer its rows were encoded against: the front, or the
+// front as the scroll left it.
+func (s *Screen) encodeBest() (old *Buffer) {
 	e := &s.enc
 	h := s.hint
 	s.hint.set = false
@@ -210,13 +214,11 @@ func (s *Screen) encodeFrame() {
 		if cells >= 0 && len(e.buf) < len(scrolled.buf) {
 			e.stats.CellsChanged += cells
 			s.alt = scrolled.buf
-			s.deferStyles(&snapshot, s.front, &s.frontLog)
-			return
+			return s.front
 		}
 		s.alt = e.buf
 		*e = scrolled
-		s.deferStyles(&s.scrollStart, s.shifted, &s.shiftedLog)
-		return
+		return s.shifted
 	}
 	// No hint: redraw, and only when that touched enough rows look for a
 	// scroll that would have done better.
@@ -225,23 +227,20 @@ func (s *Screen) encodeFrame() {
 	cells, rows := s.encodeRows(s.front, -1)
 	e.stats.CellsChanged += cells
 	if rows < detectRows {
-		s.deferStyles(&snapshot, s.front, &s.frontLog)
-		return
+		return s.front
 	}
 	if h = s.detectScroll(); !h.set || !s.validScroll(h) {
-		s.deferStyles(&snapshot, s.front, &s.frontLog)
-		return
+		return s.front
 	}
 	plain := *e
 	*e = snapshot
 	if s.encodeScrolled(h, prefix, len(plain.buf)) && len(e.buf) < len(plain.buf) {
 		s.alt = plain.buf
-		s.deferStyles(&s.scrollStart, s.shifted, &s.shiftedLog)
-		return
+		return s.shifted
 	}
 	s.alt = e.buf
 	*e = plain
-	s.deferStyles(&snapshot, s.front, &s.frontLog)
+	return s.front
 }
 
 // validScroll reports whether h describes a scroll the terminal can do.
@@ -261,7 +260,6 @@ func (s *Screen) encodeScrolled(h scrollHint, prefix, budget int) bool {
 	e := &s.enc
 	e.buf = append(s.alt[:0], e.buf[:prefix]...)
 	s.emitScroll(h)
-	s.scrollStart = *e
 	s.shiftFront(h)
 	cells, _ := s.encodeRows(s.shifted, budget)
 	if cells < 0 {
@@ -284,7 +282,22 @@ func abs(n int) int {
 // bytes (a negative budget is no limit). The rows are logged for
 // deferStyles, one log per old buffer.
 func (s *Screen) encodeRows(old *Buffer, budget int) (cells, rows int) {
-	return s.encodeBetween(old, s.back, budget, s.logFor(old))
+	e := &s.enc
+	log := s.logFor(old)
+	log.begin(e)
+	for y := range s.back.height {
+		log.mark(e)
+		n := e.encodeRow(y, old.row(y), s.back.row(y))
+		cells += n
+		if n > 0 {
+			rows++
+		}
+		if budget >= 0 && len(e.buf) >= budget {
+			return -1, rows
+		}
+	}
+	log.mark(e)
+	return cells, rows
 }
 
 func (s *Screen) logFor(old *Buffer) *rowLog {
