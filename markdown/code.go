@@ -63,9 +63,8 @@ func (r *renderer) fenced(n *ast.FencedCodeBlock, width int, cont *fenceState, s
 	return r.code(lines, lang, fence, r.settled(n), width, cont, snapAfter)
 }
 
-// diagram draws a mermaid flowchart, state or sequence diagram, or a pie
-// chart as bars, inside a code frame, or reports false when the block is not one it can draw whole
-// in width columns.
+// diagram draws a mermaid block inside a code frame, or reports false
+// when it is not a diagram drawMermaid can draw whole in width columns.
 // Drawing is guarded: a bug in it must cost the diagram, not the answer.
 func (r *renderer) diagram(lines []string, fence string, width int) (out codeOut, ok bool) {
 	defer func() {
@@ -74,50 +73,43 @@ func (r *renderer) diagram(lines []string, fence string, width int) (out codeOut
 		}
 	}()
 	src := strings.Join(lines, "\n")
-	var rows []string
-	fc, ok := parseFlowchart(src)
+	rows, ok := drawMermaid(src, width-2)
 	if !ok {
-		fc, ok = parseState(src)
-	}
-	if ok {
-		rows, ok = drawFlowchart(fc, width-2)
-		if !ok {
-			return codeOut{}, false
-		}
-	} else if sq, ok := parseSequence(src); ok {
-		rows, ok = drawSequence(sq, width-2)
-		if !ok {
-			return codeOut{}, false
-		}
-	} else if pc, ok := parsePie(src); ok {
-		rows, ok = drawPie(pc, width-2)
-		if !ok {
-			return codeOut{}, false
-		}
-	} else {
 		return codeOut{}, false
 	}
-	frame := r.theme.CodeFrame
-	out = codeOut{lexer: "mermaid", bodyStart: make([]int, len(lines))}
-	out.lines = append(out.lines, render.Line{
-		Spans: []render.Span{
-			{Text: "╭─ ", Style: frame},
-			{Text: "mermaid", Style: mergeStyle(frame, render.Style{Attrs: render.Bold})},
-		},
-		// A copy gives the diagram's source, not its drawing.
-		Copy: render.Copy{Skip: 10, Lead: fence + "mermaid\n" + src},
-	})
+	bar := render.Span{Text: "│ ", Style: r.theme.CodeFrame}
+	// A copy gives the diagram's source, not its drawing.
+	out = codeOut{lexer: "mermaid"}
+	out.lines = append(out.lines, r.codeHeader("mermaid", fence+"mermaid\n"+src))
 	for _, row := range rows {
 		out.lines = append(out.lines, render.Line{
-			Spans: []render.Span{{Text: "│ ", Style: frame}, {Text: row, Style: r.theme.CodeText}},
+			Spans: []render.Span{bar, {Text: row, Style: r.theme.CodeText}},
 			Copy:  render.Copy{Join: render.JoinNone, Skip: width},
 		})
 	}
-	out.lines = append(out.lines, render.Line{
-		Spans: []render.Span{{Text: "╰─", Style: frame}},
-		Copy:  render.Copy{Skip: 2, Lead: fence},
-	})
+	out.lines = append(out.lines, r.codeFooter(fence))
 	return out, true
+}
+
+// codeHeader is a code frame's first line, naming label; a copy gives
+// lead in its place (the opening fence).
+func (r *renderer) codeHeader(label, lead string) render.Line {
+	frame := r.theme.CodeFrame
+	return render.Line{
+		Spans: []render.Span{
+			{Text: "╭─ ", Style: frame},
+			{Text: label, Style: mergeStyle(frame, render.Style{Attrs: render.Bold})},
+		},
+		Copy: render.Copy{Skip: 3 + render.StringWidth(label), Lead: lead},
+	}
+}
+
+// codeFooter is a code frame's last line; a copy gives the closing fence.
+func (r *renderer) codeFooter(fence string) render.Line {
+	return render.Line{
+		Spans: []render.Span{{Text: "╰─", Style: r.theme.CodeFrame}},
+		Copy:  render.Copy{Skip: 2, Lead: fence},
+	}
 }
 
 // fenceOf returns the run of backticks or tildes that opens n in src,
@@ -204,21 +196,13 @@ func (r *renderer) code(lines []string, lang, fence string, settled bool, width 
 		lexer = r.pickLexer(lang, lines, settled)
 	}
 	out := codeOut{lexer: lexer.Config().Name, bodyStart: make([]int, len(lines))}
-	frame := r.theme.CodeFrame
 	if cont == nil {
 		label := lang
 		if label == "" {
 			label = "code"
 		}
-		label = cleanText(label)
-		out.lines = append(out.lines, render.Line{
-			Spans: []render.Span{
-				{Text: "╭─ ", Style: frame},
-				{Text: label, Style: mergeStyle(frame, render.Style{Attrs: render.Bold})},
-			},
-			// A copy shows the fence the block came in.
-			Copy: render.Copy{Skip: 3 + render.StringWidth(label), Lead: fence + cleanText(lang)},
-		})
+		// A copy shows the fence the block came in.
+		out.lines = append(out.lines, r.codeHeader(cleanText(label), fence+cleanText(lang)))
 	}
 	for i := range lines {
 		lines[i] = expandTabs(lines[i])
@@ -256,10 +240,7 @@ func (r *renderer) code(lines []string, lang, fence string, settled bool, width 
 		out.bodyStart[i] = len(out.lines)
 		out.lines = append(out.lines, r.codeLine(spans, inner)...)
 	}
-	out.lines = append(out.lines, render.Line{
-		Spans: []render.Span{{Text: "╰─", Style: frame}},
-		Copy:  render.Copy{Skip: 2, Lead: fence},
-	})
+	out.lines = append(out.lines, r.codeFooter(fence))
 	return out
 }
 
