@@ -63,13 +63,14 @@ func (t *Transcript) SelectionText(a, b Point) string {
 		v.line(ly, &line)
 		text := line.Text()
 		cp := v.copyOf(ly)
-		content := v.gutterWidth(ly) + cp.Skip // where the line's text begins
+		gutter, width := v.gutterWidth(ly), render.StringWidth(text)
+		content := gutter + cp.Skip // where the line's text begins
 		lead := cp.Lead
 		startCol := content
 		if y == a.Line && a.Col > content {
 			startCol, lead = a.Col, ""
 		}
-		endCol := render.StringWidth(text)
+		endCol := width
 		if y == b.Line {
 			endCol = min(endCol, b.Col)
 		}
@@ -77,7 +78,7 @@ func (t *Transcript) SelectionText(a, b Point) string {
 		switch {
 		case endCol > startCol:
 			piece += text[columnToByte(text, startCol):columnToByte(text, endCol)]
-		case content >= render.StringWidth(text) && endCol > v.gutterWidth(ly):
+		case content >= width && endCol > gutter:
 			// A line of decoration only (a fence) counts as soon as any
 			// of it is selected.
 		default:
