@@ -142,20 +142,18 @@ func (m *Model) approvalKey(ev term.KeyEvent) []Effect {
 	case ev.Key == term.KeyPageUp || ev.Key == term.KeyPageDown:
 		return m.pagerKey(ev, time.Time{})
 	case ev.Key == term.KeyDown || plain(ev, 'j'):
-		m.scrollPreview(a.CallID, 1)
+		m.scrollPreview(1)
 	case ev.Key == term.KeyUp || plain(ev, 'k'):
-		m.scrollPreview(a.CallID, -1)
+		m.scrollPreview(-1)
 	}
 	return nil
 }
 
 // scrollPreview moves the oldest approval's preview by n rows; drawing
 // keeps it in range.
-func (m *Model) scrollPreview(callID string, n int) {
-	if m.previewOf != callID {
-		m.previewOf, m.previewTop = callID, 0
-	}
-	m.previewTop = max(m.previewTop+n, 0)
+func (m *Model) scrollPreview(n int) {
+	p := m.preview(m.width)
+	p.top = max(p.top+n, 0)
 	m.dirty = true
 }
 

@@ -89,12 +89,9 @@ type Model struct {
 	// serially, so there is at most one in practice, but the queue keeps
 	// a burst of events from losing one.
 	approvals []event.Approval
-	// previewTop is the first row of the oldest approval's preview on
-	// screen, for a preview taller than its panel; it belongs to the call
-	// previewOf and starts again at 0 for the next.
-	previewTop  int
-	previewOf   string
-	previewRows previewCache
+	// previewState is the oldest approval's preview, laid out and
+	// scrolled.
+	previewState previewState
 
 	// perf is the /perf meter, nil while the row is off.
 	perf *perfMeter

@@ -296,7 +296,7 @@ func (m *Model) approvalRows(w, h int) int {
 	if len(m.approvals) == 0 {
 		return 0
 	}
-	return min(2+len(m.preview(w)), max(h/2, 3))
+	return min(2+len(m.preview(w).rows), max(h/2, 3))
 }
 
 // previewRow is one row of an approval preview.
@@ -306,21 +306,30 @@ type previewRow struct {
 	cont  bool // continues the row above: the line was wrapped
 }
 
-// preview is the oldest approval's preview laid out at width w, kept
-// while the call and the width stay the same: a large diff is wrapped
-// once, not twice a frame.
-func (m *Model) preview(w int) []previewRow {
+// preview is the oldest approval's preview laid out at width w, and
+// how far it is scrolled. The layout is kept while the call, its
+// preview and the width stay the same (a large diff is wrapped once, not
+// twice a frame); a new call starts unscrolled.
+func (m *Model) preview(w int) *previewState {
 	a := &m.approvals[0]
-	if c := &m.previewRows; c.id != a.CallID || c.width != w || c.text != a.Preview {
-		*c = previewCache{id: a.CallID, width: w, text: a.Preview, rows: approvalPreview(a.Preview, w)}
+	p := &m.previewState
+	if p.id != a.CallID {
+		*p = previewState{id: a.CallID}
 	}
-	return m.previewRows.rows
+	if !p.laid || p.width != w || p.text != a.Preview {
+		p.rows, p.text, p.width, p.laid = approvalPreview(a.Preview, w), a.Preview, w, true
+	}
+	return p
 }
 
-type previewCache struct {
+// previewState is the oldest approval's preview: its rows at a width,
+// and the first row on screen.
+type previewState struct {
 	id, text string
 	width    int
+	laid     bool
 	rows     []previewRow
+	top      int
 }
 
 // approvalPreview lays a call's preview out at width w. Long lines are
@@ -354,13 +363,10 @@ func (m *Model) drawApproval(b *render.Buffer, w, y, rows int) {
 		target := fitWidth(firstLine(a.Target), w-x-3)
 		b.SetString(x, y, " "+target+" ?", render.Style{}, "")
 	}
-	lines := m.preview(w)
-	top := 0
-	if m.previewOf == a.CallID {
-		top = m.previewTop
-	}
-	first, count, above, below := previewWindow(len(lines), rows-2, top)
-	m.previewOf, m.previewTop = a.CallID, first
+	p := m.preview(w)
+	lines := p.rows
+	first, count, above, below := previewWindow(len(lines), rows-2, p.top)
+	p.top = first
 	row := y + 1
 	if above {
 		b.SetString(2, row, fmt.Sprintf("↑ %d more rows", first), styleMuted, "")
