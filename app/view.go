@@ -48,11 +48,11 @@ func (m *Model) DrawFull(b *render.Buffer, now time.Time) Cursor {
 	th := h - m.chromeRows(w, h)
 	m.tr.Resize(max(w-gutter, 1), max(th, 1))
 	if th <= 0 {
-		m.drawBottom(b, w, h, now, nil)
+		m.drawBottom(b, w, h, h, now, nil)
 		return m.cursor
 	}
 	f := m.tr.Draw(b, gutter, 0)
-	m.drawBottom(b, w, h, now, &f.Position)
+	m.drawBottom(b, w, h, h, now, &f.Position)
 	if m.focus == focusPager {
 		for y := f.FocusTop; y < f.FocusEnd; y++ {
 			b.SetString(0, y, "▎", styleFocusBar, "")
@@ -103,7 +103,13 @@ func (m *Model) DrawLive(b *render.Buffer, live []render.Line, now time.Time) Cu
 	if w <= 0 || h <= 0 {
 		return Cursor{}
 	}
-	bottom := m.drawBottom(b, w, h, now, nil)
+	// The approval panel is sized for the screen, as LiveHeight sized
+	// this region for it, not for the region it is drawn in.
+	screenH := h
+	if m.height > 0 {
+		screenH = m.height
+	}
+	bottom := m.drawBottom(b, w, h, screenH, now, nil)
 	// The live tail fills what is left above, showing its last lines.
 	start := max(len(live)-bottom, 0)
 	for y := 0; y < bottom && start+y < len(live); y++ {
@@ -136,8 +142,9 @@ func (m *Model) LiveHeight(width, height, liveLines int) int {
 
 // drawBottom draws the chrome from the bottom of b up and returns the
 // first row it used (the rows above are the caller's).
-// pos is the pager's position, shown in full-screen mode; nil inline.
-func (m *Model) drawBottom(b *render.Buffer, w, h int, now time.Time, pos *scrollback.Position) int {
+// screenH is the terminal's height, which sizes the approval panel. pos
+// is the pager's position, shown in full-screen mode; nil inline.
+func (m *Model) drawBottom(b *render.Buffer, w, h, screenH int, now time.Time, pos *scrollback.Position) int {
 	y := h - 1
 	m.drawStatus(b, w, y, now, pos)
 	y--
@@ -148,12 +155,6 @@ func (m *Model) drawBottom(b *render.Buffer, w, h int, now time.Time, pos *scrol
 		return 0
 	}
 	b.SetString(0, y, strings.Repeat("─", w), styleRule, "")
-	// The panel is sized for the screen, as chromeRows sized the inline
-	// region for it, not for the region it is drawn in.
-	screenH := h
-	if m.minimal && m.height > 0 {
-		screenH = m.height
-	}
 	if n := m.approvalRows(w, screenH); n > 0 && y-n >= 0 {
 		y -= n
 		m.drawApproval(b, w, y, n)
