@@ -7,7 +7,7 @@ import (
 
 	"github.com/quire-sh/quire/engine"
 	"github.com/quire-sh/quire/engine/event"
-	"github.com/quire-sh/quire/engine/llm"
+	"github.com/quire-sh/quire/engine/llm/chat"
 	"github.com/quire-sh/quire/engine/store"
 	"github.com/quire-sh/quire/engine/testserver"
 	"github.com/quire-sh/quire/tools"
@@ -24,7 +24,7 @@ func TestPendingSessionQueuesInputAndDeliversOlderHistory(t *testing.T) {
 	p := openPending(func() (*OpenedSession, error) {
 		<-release // the log is still being decoded
 		s, err := engine.New(engine.Config{
-			Model: "m", LLM: llm.Config{BaseURL: srv.URL()},
+			Model: "m", Sampler: chat.New(chat.Config{BaseURL: srv.URL()}),
 			Tools: tools.NewRegistry(), Env: &tools.Env{Dir: t.TempDir()},
 		})
 		if err != nil {

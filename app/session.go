@@ -10,7 +10,7 @@ import (
 
 	"github.com/quire-sh/quire/engine"
 	"github.com/quire-sh/quire/engine/event"
-	"github.com/quire-sh/quire/engine/llm"
+	"github.com/quire-sh/quire/engine/llm/chat"
 	"github.com/quire-sh/quire/engine/store"
 	"github.com/quire-sh/quire/sandbox"
 	"github.com/quire-sh/quire/tools"
@@ -151,6 +151,9 @@ func prepare(opt SessionOptions, loadPrior bool) (*Prepared, error) {
 			return nil, fmt.Errorf("finding the working directory: %w", err)
 		}
 	}
+	if cfg.BaseURL == "" {
+		return nil, errors.New("no API base URL: set OPENAI_BASE_URL, or base_url in config.toml")
+	}
 	profile, err := sandbox.ProfileByName(cfg.Sandbox, cwd)
 	if err != nil {
 		return nil, err
@@ -165,7 +168,7 @@ func prepare(opt SessionOptions, loadPrior bool) (*Prepared, error) {
 	}
 	p := &Prepared{Env: env, Engine: engine.Config{
 		Model:         cfg.Model,
-		LLM:           llm.Config{BaseURL: cfg.BaseURL, APIKey: cfg.APIKey},
+		Sampler:       chat.New(chat.Config{BaseURL: cfg.BaseURL, APIKey: cfg.APIKey}),
 		ContextWindow: cfg.ContextWindow,
 		Tools:         tools.NewRegistry(tools.Builtin()...),
 		Env:           env,

@@ -9,8 +9,6 @@ import (
 	"time"
 	"unicode/utf8"
 
-	openai "github.com/sashabaranov/go-openai"
-
 	"github.com/quire-sh/quire/engine/event"
 	"github.com/quire-sh/quire/engine/llm"
 )
@@ -79,7 +77,7 @@ func (s *Session) startManualCompaction(focus string) {
 // runCompaction starts the summariser on a copy of the history.
 func (s *Session) runCompaction(ctx context.Context, job int, focus string) {
 	c := compactor{
-		client: s.client, model: s.cfg.Model, window: s.cfg.ContextWindow,
+		sampler: s.cfg.Sampler, model: s.cfg.Model, window: s.cfg.ContextWindow,
 		attempts: s.cfg.CompactAttempts, delay: s.cfg.CompactDelay, timeout: s.cfg.CompactTimeout,
 	}
 	msgs := s.hist.messages()
@@ -169,7 +167,7 @@ func (s *Session) compactionFailed(turn int, err error) {
 // the input ladder (verbatim, then fitted, then lossy) and the quality
 // gates.
 type compactor struct {
-	client   *llm.Client
+	sampler  Sampler
 	model    string
 	window   int
 	attempts int
@@ -212,19 +210,18 @@ func (c compactor) run(ctx context.Context, msgs []Message, focus string) (strin
 // sample asks for a summary, retrying transient failures (timeouts,
 // server errors, a degenerate summary) with a pause between attempts.
 func (c compactor) sample(ctx context.Context, input, focus string) (string, error) {
-	req := llm.Request{Model: c.model, Messages: []openai.ChatCompletionMessage{
-		{Role: openai.ChatMessageRoleSystem, Content: summarySystemPrompt},
-		{Role: openai.ChatMessageRoleUser, Content: summaryRequest(input, focus)},
+	req := llm.Request{Model: c.model, System: summarySystemPrompt, Messages: []llm.Message{
+		{Role: llm.RoleUser, Content: summaryRequest(input, focus)},
 	}}
 	var last error
 	for attempt := 1; attempt <= c.attempts; attempt++ {
 		if attempt > 1 {
-			if err := sleepCtx(ctx, c.delay); err != nil {
+			if err := llm.SleepContext(ctx, c.delay); err != nil {
 				return "", err
 			}
 		}
 		actx, cancel := context.WithTimeout(ctx, c.timeout)
-		resp, err := c.client.Stream(actx, req, llm.Handler{})
+		resp, err := c.sampler.Stream(actx, req, llm.Handler{})
 		cancel()
 		if ctx.Err() != nil {
 			return "", ctx.Err()
@@ -251,17 +248,6 @@ func (c compactor) sample(ctx context.Context, input, focus string) (string, err
 		return summary, nil
 	}
 	return "", fmt.Errorf("no usable summary after %d attempts: %w", c.attempts, last)
-}
-
-func sleepCtx(ctx context.Context, d time.Duration) error {
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-t.C:
-		return nil
-	case <-ctx.Done():
-		return ctx.Err()
-	}
 }
 
 // summaryInput renders the history for the summariser at a level of the

@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"context"
 	"crypto/rand"
 	"encoding/hex"
 	"errors"
@@ -20,6 +21,13 @@ type Approver interface {
 	Remember(spec tools.Spec, plan tools.Plan)
 }
 
+// Sampler streams one answer from a model. Each wire protocol's package
+// (llm/chat, …) satisfies it; the engine knows nothing else of the
+// transport.
+type Sampler interface {
+	Stream(ctx context.Context, req llm.Request, h llm.Handler) (llm.Response, error)
+}
+
 // Recorder persists events. With durable true the event, and every event
 // before it, must be committed when Record returns; the engine asks for
 // that for user messages only, before it shows or answers them.
@@ -27,7 +35,7 @@ type Recorder interface {
 	Record(e event.Event, durable bool) error
 }
 
-// Config configures a session. Model, LLM.BaseURL, Tools and Env are
+// Config configures a session. Model, Sampler, Tools and Env are
 // required; every other zero field takes the default named beside it.
 type Config struct {
 	// SessionID names the session; a new random id when empty (a resumed
@@ -35,8 +43,8 @@ type Config struct {
 	SessionID string
 	// Model is sent with every request.
 	Model string
-	// LLM is the transport: base URL, key, timeouts, retry policy.
-	LLM llm.Config
+	// Sampler sends requests to the model over its provider's protocol.
+	Sampler Sampler
 	// ContextWindow is the model's window in tokens (default 128,000).
 	ContextWindow int
 	// CompactPercent is how full the window may get before the history is
@@ -94,8 +102,8 @@ func (c Config) withDefaults() (Config, error) {
 	if c.Model == "" {
 		errs = append(errs, errors.New("no model: pass --model or set QUIRE_MODEL"))
 	}
-	if c.LLM.BaseURL == "" {
-		errs = append(errs, errors.New("no API base URL: set OPENAI_BASE_URL"))
+	if c.Sampler == nil {
+		errs = append(errs, errors.New("engine: Config.Sampler is nil"))
 	}
 	if c.Tools == nil {
 		errs = append(errs, errors.New("engine: Config.Tools is nil"))

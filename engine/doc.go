@@ -26,9 +26,9 @@
 // and emitted when its turn starts (a prompt queued behind a running turn
 // is not yet part of the log).
 //
-// Within a turn the engine samples the model (package llm), and when the
-// model asks for tools it asks the Approver about each call in the
-// model's order, one at a time, then runs the approved calls in parallel
+// Within a turn the engine samples the model through its Sampler (a
+// protocol package over package llm), and when the model asks for tools
+// it asks the Approver about each call in the model's order, one at a time, then runs the approved calls in parallel
 // (writes to overlapping paths in order), feeds the results back in the
 // order of the calls and samples again, until the model answers without
 // tools. A denial, a cancel or a new prompt during approval stops the

@@ -11,6 +11,7 @@ import (
 
 	"github.com/quire-sh/quire/engine/event"
 	"github.com/quire-sh/quire/engine/llm"
+	"github.com/quire-sh/quire/engine/llm/chat"
 	"github.com/quire-sh/quire/engine/testserver"
 	"github.com/quire-sh/quire/tools"
 )
@@ -122,8 +123,8 @@ func baseConfig(t *testing.T, url string, ts ...tools.Tool) Config {
 	}
 	return Config{
 		Model: "test-model", Version: "test",
-		LLM: llm.Config{BaseURL: url, APIKey: "k",
-			Retry: llm.RetryPolicy{MaxRetries: 2, Initial: time.Millisecond, Max: 5 * time.Millisecond}},
+		Sampler: chat.New(chat.Config{BaseURL: url, APIKey: "k", TransportConfig: llm.TransportConfig{
+			Retry: llm.RetryPolicy{MaxRetries: 2, Initial: time.Millisecond, Max: 5 * time.Millisecond}}}),
 		Tools: tools.NewRegistry(ts...), Env: env,
 		CompactDelay: time.Millisecond, ToolCancelGrace: 200 * time.Millisecond,
 	}

@@ -53,7 +53,7 @@ func (b *historyBuilder) apply(e event.Event) {
 		b.openTurn = e.Turn
 	case event.AssistantMessage:
 		b.settle()
-		m := Message{Role: RoleAssistant, Content: e.Text, Calls: e.Calls}
+		m := Message{Role: RoleAssistant, Content: e.Text, Calls: e.Calls, Reasoning: e.Reasoning, State: decodeState(e.State)}
 		b.add(m)
 		if len(e.Calls) > 0 {
 			b.pending = e.Calls

@@ -7,8 +7,6 @@ import (
 	"sync"
 	"sync/atomic"
 
-	openai "github.com/sashabaranov/go-openai"
-
 	"github.com/quire-sh/quire/engine/event"
 	"github.com/quire-sh/quire/engine/llm"
 )
@@ -19,9 +17,8 @@ import (
 // events it emits arrive on Events in order.
 type Session struct {
 	cfg      Config
-	client   *llm.Client
 	system   string
-	toolDefs []openai.Tool
+	toolDefs []llm.ToolSpec
 
 	cmds *mailbox
 	work chan any
@@ -132,12 +129,11 @@ func build(cfg Config, prior []event.Event) (*Session, error) {
 		return nil, err
 	}
 	s := &Session{
-		cfg:    cfg,
-		client: llm.New(cfg.LLM),
-		cmds:   newMailbox(),
-		work:   make(chan any, 256),
-		out:    newOutbox(),
-		done:   make(chan struct{}),
+		cfg:  cfg,
+		cmds: newMailbox(),
+		work: make(chan any, 256),
+		out:  newOutbox(),
+		done: make(chan struct{}),
 	}
 	specs := cfg.Tools.Specs()
 	for _, sp := range specs {
@@ -145,9 +141,7 @@ func build(cfg Config, prior []event.Event) (*Session, error) {
 		if len(params) == 0 {
 			params = json.RawMessage(`{"type":"object","properties":{}}`)
 		}
-		s.toolDefs = append(s.toolDefs, openai.Tool{Type: openai.ToolTypeFunction, Function: &openai.FunctionDefinition{
-			Name: sp.Name, Description: sp.Description, Parameters: params,
-		}})
+		s.toolDefs = append(s.toolDefs, llm.ToolSpec{Name: sp.Name, Description: sp.Description, Schema: params})
 	}
 	s.system = systemPrompt(promptEnv{
 		Dir: cfg.Env.Dir, OS: osName(), Date: cfg.Now(), Sandbox: cfg.Sandbox, Approval: cfg.ApprovalMode,
@@ -432,10 +426,7 @@ func (s *Session) estimate() int {
 	}
 	n := len(s.system) + historyBytes(msgs)
 	for _, t := range s.toolDefs {
-		n += len(t.Function.Name) + len(t.Function.Description)
-		if p, ok := t.Function.Parameters.(json.RawMessage); ok {
-			n += len(p)
-		}
+		n += len(t.Name) + len(t.Description) + len(t.Schema)
 	}
 	return n / 4
 }

@@ -208,13 +208,13 @@ func (s *Session) startSample() {
 	t.job = job
 	t.text.Reset()
 	req := llm.Request{
-		Model: s.cfg.Model, Messages: wireMessages(s.system, s.hist.msgs), Tools: s.toolDefs,
+		Model: s.cfg.Model, System: s.system, Messages: requestMessages(s.hist.msgs), Tools: s.toolDefs,
 		MaxTokens: s.cfg.MaxTokens, Temperature: s.cfg.Temperature,
 	}
 	est := s.estimate()
 	ctx := t.ctx
 	go func() {
-		resp, err := s.client.Stream(ctx, req, llm.Handler{
+		resp, err := s.cfg.Sampler.Stream(ctx, req, llm.Handler{
 			Text:      func(d string) { s.send(sampleDelta{job: job, text: d}) },
 			Reasoning: func(d string) { s.send(sampleDelta{job: job, text: d, reasoning: true}) },
 			Retry: func(attempt int, wait time.Duration, err *llm.Error) {
@@ -251,7 +251,8 @@ func (s *Session) sampled(m sampleDone) {
 	for i, c := range calls {
 		evCalls[i] = c.call
 	}
-	s.emit(event.Event{Kind: event.AssistantMessage, Turn: t.n, Text: m.resp.Text, Calls: evCalls})
+	s.emit(event.Event{Kind: event.AssistantMessage, Turn: t.n, Text: m.resp.Text, Calls: evCalls,
+		Reasoning: m.resp.Reasoning, State: encodeState(m.resp.State)})
 	if u := m.resp.Usage; u != nil {
 		s.lastUsage = u.PromptTokens + u.CompletionTokens
 		s.lastUsageLen = len(s.hist.msgs)
@@ -302,7 +303,8 @@ func (s *Session) addUsage(m sampleDone) {
 	}
 	var u event.Usage
 	if r := m.resp.Usage; r != nil {
-		u = event.Usage{PromptTokens: r.PromptTokens, CompletionTokens: r.CompletionTokens, TotalTokens: r.TotalTokens}
+		u = event.Usage{PromptTokens: r.PromptTokens, CompletionTokens: r.CompletionTokens, TotalTokens: r.TotalTokens,
+			CacheReadTokens: r.CacheReadTokens, CacheWriteTokens: r.CacheWriteTokens, ReasoningTokens: r.ReasoningTokens}
 	} else {
 		u = event.Usage{PromptTokens: m.promptEstimate, CompletionTokens: estimateTokens(m.resp.Text + m.resp.Reasoning), Estimated: true}
 		u.TotalTokens = u.PromptTokens + u.CompletionTokens
@@ -313,7 +315,10 @@ func (s *Session) addUsage(m sampleDone) {
 func addUsage(a, b event.Usage) event.Usage {
 	return event.Usage{
 		PromptTokens: a.PromptTokens + b.PromptTokens, CompletionTokens: a.CompletionTokens + b.CompletionTokens,
-		TotalTokens: a.TotalTokens + b.TotalTokens, Estimated: a.Estimated || b.Estimated,
+		TotalTokens:     a.TotalTokens + b.TotalTokens,
+		CacheReadTokens: a.CacheReadTokens + b.CacheReadTokens, CacheWriteTokens: a.CacheWriteTokens + b.CacheWriteTokens,
+		ReasoningTokens: a.ReasoningTokens + b.ReasoningTokens,
+		Estimated:       a.Estimated || b.Estimated,
 	}
 }
 

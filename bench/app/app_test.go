@@ -10,7 +10,7 @@ import (
 
 	"github.com/quire-sh/quire/app"
 	"github.com/quire-sh/quire/engine"
-	"github.com/quire-sh/quire/engine/llm"
+	"github.com/quire-sh/quire/engine/llm/chat"
 	"github.com/quire-sh/quire/engine/testserver"
 	"github.com/quire-sh/quire/render"
 	"github.com/quire-sh/quire/term"
@@ -70,7 +70,7 @@ func benchLatency(b *testing.B, minimal bool) {
 	}
 	defer srv.Close()
 	sess, err := engine.New(engine.Config{
-		Model: "bench", LLM: llm.Config{BaseURL: srv.URL()},
+		Model: "bench", Sampler: chat.New(chat.Config{BaseURL: srv.URL()}),
 		Tools: tools.NewRegistry(), Env: &tools.Env{Dir: b.TempDir()},
 	})
 	if err != nil {

@@ -85,6 +85,13 @@ type Event struct {
 	CallID string `json:"call_id,omitempty"`
 	Level  string `json:"level,omitempty"` // for Notice: "info" or "warn"
 
+	// Reasoning and State, on an AssistantMessage, are the reasoning the
+	// model wrote before it and the protocol's opaque reasoning state
+	// (a JSON array the engine hands back to the protocol that wrote it),
+	// so the history can give them back to a provider that needs them.
+	Reasoning string          `json:"reasoning,omitempty"`
+	State     json.RawMessage `json:"state,omitempty"`
+
 	Session    *SessionInfo `json:"session,omitempty"`
 	Calls      []ToolCall   `json:"calls,omitempty"`
 	Call       *ToolCall    `json:"call,omitempty"`
@@ -174,9 +181,15 @@ const (
 
 // Usage is token accounting as reported by the API (or estimated).
 type Usage struct {
-	PromptTokens     int  `json:"prompt_tokens"`
-	CompletionTokens int  `json:"completion_tokens"`
-	TotalTokens      int  `json:"total_tokens"`
+	PromptTokens     int `json:"prompt_tokens"`
+	CompletionTokens int `json:"completion_tokens"`
+	TotalTokens      int `json:"total_tokens"`
+	// The parts of the prompt read from and written to the provider's
+	// prompt cache, and of the completion spent reasoning, where the
+	// provider reports them.
+	CacheReadTokens  int  `json:"cache_read_tokens,omitempty"`
+	CacheWriteTokens int  `json:"cache_write_tokens,omitempty"`
+	ReasoningTokens  int  `json:"reasoning_tokens,omitempty"`
 	Estimated        bool `json:"estimated,omitempty"`
 }
 

@@ -1,6 +1,7 @@
 package llm
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"net/http"
@@ -123,11 +124,12 @@ var overflowMarkers = []string{
 	"too many tokens", "prompt is too long", "input is too long", "reduce the length",
 }
 
-// classify turns a non-200 answer into an *Error.
-func classify(status int, header http.Header, body []byte) *Error {
+// Classify turns a non-200 answer of an OpenAI-style API (an
+// {"error":{"message":…}} body) into an *Error.
+func Classify(status int, header http.Header, body []byte) *Error {
 	msg := errorMessage(body)
 	lower := strings.ToLower(string(body))
-	e := &Error{Status: status, Detail: clip(msg, 200)}
+	e := &Error{Status: status, Detail: Clip(msg, 200)}
 	hasAny := func(markers []string) bool {
 		for _, m := range markers {
 			if strings.Contains(lower, m) {
@@ -174,7 +176,7 @@ func errorMessage(body []byte) string {
 	var v struct {
 		Error any `json:"error"`
 	}
-	if err := jsonUnmarshal(body, &v); err == nil {
+	if err := json.Unmarshal(body, &v); err == nil {
 		switch x := v.Error.(type) {
 		case map[string]any:
 			if m, ok := x["message"].(string); ok && m != "" {
@@ -219,8 +221,9 @@ func retryAfter(h http.Header, msg string) time.Duration {
 	return 0
 }
 
-// clip shortens s to at most n bytes without splitting a character.
-func clip(s string, n int) string {
+// Clip shortens s to at most n bytes without splitting a character, for
+// error details.
+func Clip(s string, n int) string {
 	if len(s) <= n {
 		return s
 	}

@@ -1,7 +1,8 @@
-package llm
+package chat
 
 import (
 	"context"
+	"github.com/quire-sh/quire/engine/llm"
 	"strings"
 	"testing"
 
@@ -43,7 +44,7 @@ func TestThinkSplitter(t *testing.T) {
 func TestInlineThinkingBecomesReasoning(t *testing.T) {
 	srv := start(t, testserver.Script{Responses: []testserver.Response{{Text: []string{"<thi", "nk>plan it</think>", "The answer.", " <th"}}}})
 	var shown strings.Builder
-	resp, err := client(srv, nil, nil).Stream(context.Background(), simpleRequest(), Handler{Text: func(s string) { shown.WriteString(s) }})
+	resp, err := client(srv, nil, nil).Stream(context.Background(), simpleRequest(), llm.Handler{Text: func(s string) { shown.WriteString(s) }})
 	if err != nil {
 		t.Fatal(err)
 	}

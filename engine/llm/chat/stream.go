@@ -1,14 +1,15 @@
-package llm
+package chat
 
 import (
+	"bytes"
 	"encoding/json"
 	"sort"
 	"strconv"
 
 	openai "github.com/sashabaranov/go-openai"
-)
 
-var jsonUnmarshal = json.Unmarshal
+	"github.com/quire-sh/quire/engine/llm"
+)
 
 // chunk is one streamed chat.completion.chunk. go-openai's type is not
 // used because it knows only "reasoning_content"; servers also send the
@@ -27,9 +28,6 @@ type chunk struct {
 	Error json.RawMessage `json:"error"`
 }
 
-// delta is what one chunk adds that the user can see.
-type delta struct{ text, reasoning string }
-
 // assembler accumulates a stream into a Response. Tool calls arrive as
 // fragments keyed by index: the first fragment carries the id and name,
 // later ones append to the arguments.
@@ -38,7 +36,7 @@ type assembler struct {
 	calls           map[int]*callBuilder
 	lastIndex       int
 	finish          string
-	usage           *Usage
+	usage           *llm.Usage
 	think           thinkSplitter
 }
 
@@ -47,28 +45,46 @@ type callBuilder struct {
 	args     []byte
 }
 
-func (a *assembler) add(data []byte) (delta, error) {
+// Event reads one chat.completion.chunk; "[DONE]" ends the answer.
+func (a *assembler) Event(data []byte) (llm.Delta, bool, error) {
+	if string(bytes.TrimSpace(data)) == "[DONE]" {
+		return llm.Delta{}, true, nil
+	}
+	d, err := a.add(data)
+	return d, false, err
+}
+
+// End accepts a stream that closed without "[DONE]" once a choice has
+// finished (some servers omit it) and releases held-back text.
+func (a *assembler) End() (llm.Delta, error) {
+	if a.finish == "" {
+		return llm.Delta{}, &llm.Error{Kind: llm.KindStream, Detail: "the stream ended before the answer was complete"}
+	}
+	return a.flush(), nil
+}
+
+func (a *assembler) add(data []byte) (llm.Delta, error) {
 	var c chunk
 	if err := json.Unmarshal(data, &c); err != nil {
-		return delta{}, &Error{Kind: KindStream, Detail: "the server sent a malformed event: " + clip(string(data), 80), Err: err}
+		return llm.Delta{}, &llm.Error{Kind: llm.KindStream, Detail: "the server sent a malformed event: " + llm.Clip(string(data), 80), Err: err}
 	}
 	if len(c.Error) > 0 && string(c.Error) != "null" {
-		e := classify(http400or500(c.Error), nil, []byte(`{"error":`+string(c.Error)+`}`))
-		return delta{}, e
+		e := llm.Classify(http400or500(c.Error), nil, []byte(`{"error":`+string(c.Error)+`}`))
+		return llm.Delta{}, e
 	}
 	if c.Usage != nil {
-		a.usage = &Usage{PromptTokens: c.Usage.PromptTokens, CompletionTokens: c.Usage.CompletionTokens, TotalTokens: c.Usage.TotalTokens}
+		a.usage = &llm.Usage{PromptTokens: c.Usage.PromptTokens, CompletionTokens: c.Usage.CompletionTokens, TotalTokens: c.Usage.TotalTokens}
 	}
-	var d delta
+	var d llm.Delta
 	if len(c.Choices) == 0 {
 		return d, nil
 	}
 	ch := c.Choices[0]
 	text, inline := a.think.feed(ch.Delta.Content)
-	d.text = text
-	d.reasoning = ch.Delta.ReasoningContent + reasoningText(ch.Delta.Reasoning) + inline
-	a.text = append(a.text, d.text...)
-	a.reasoning = append(a.reasoning, d.reasoning...)
+	d.Text = text
+	d.Reasoning = ch.Delta.ReasoningContent + reasoningText(ch.Delta.Reasoning) + inline
+	a.text = append(a.text, d.Text...)
+	a.reasoning = append(a.reasoning, d.Reasoning...)
 	for _, tc := range ch.Delta.ToolCalls {
 		a.addCall(tc)
 	}
@@ -116,15 +132,16 @@ func (a *assembler) addCall(tc openai.ToolCall) {
 
 // flush ends the stream: text held back in case it began a tag is
 // released.
-func (a *assembler) flush() delta {
+func (a *assembler) flush() llm.Delta {
 	text, reasoning := a.think.finish()
 	a.text = append(a.text, text...)
 	a.reasoning = append(a.reasoning, reasoning...)
-	return delta{text: text, reasoning: reasoning}
+	return llm.Delta{Text: text, Reasoning: reasoning}
 }
 
-func (a *assembler) response() Response {
-	r := Response{Text: string(a.text), Reasoning: string(a.reasoning), FinishReason: a.finish, Usage: a.usage}
+// Response is the answer assembled so far.
+func (a *assembler) Response() llm.Response {
+	r := llm.Response{Text: string(a.text), Reasoning: string(a.reasoning), FinishReason: a.finish, Usage: a.usage}
 	idx := make([]int, 0, len(a.calls))
 	for i := range a.calls {
 		idx = append(idx, i)
@@ -136,7 +153,7 @@ func (a *assembler) response() Response {
 		if id == "" {
 			id = "call_" + strconv.Itoa(n)
 		}
-		r.ToolCalls = append(r.ToolCalls, ToolCall{ID: id, Name: b.name, Arguments: string(b.args)})
+		r.ToolCalls = append(r.ToolCalls, llm.ToolCall{ID: id, Name: b.name, Arguments: string(b.args)})
 	}
 	return r
 }

@@ -1,4 +1,4 @@
-package llm
+package chat
 
 import (
 	"context"
@@ -12,8 +12,7 @@ import (
 	"testing"
 	"time"
 
-	openai "github.com/sashabaranov/go-openai"
-
+	"github.com/quire-sh/quire/engine/llm"
 	"github.com/quire-sh/quire/engine/testserver"
 )
 
@@ -47,7 +46,7 @@ func start(t *testing.T, script testserver.Script) *testserver.Server {
 }
 
 func client(srv *testserver.Server, w *waits, mod func(*Config)) *Client {
-	cfg := Config{BaseURL: srv.URL(), APIKey: "k", Rand: func() float64 { return 0 }}
+	cfg := Config{BaseURL: srv.URL(), APIKey: "k", TransportConfig: llm.TransportConfig{Rand: func() float64 { return 0 }}}
 	if w != nil {
 		cfg.Sleep = w.sleep
 	}
@@ -57,8 +56,8 @@ func client(srv *testserver.Server, w *waits, mod func(*Config)) *Client {
 	return New(cfg)
 }
 
-func simpleRequest() Request {
-	return Request{Model: "m", Messages: []openai.ChatCompletionMessage{{Role: "user", Content: "hi"}}}
+func simpleRequest() llm.Request {
+	return llm.Request{Model: "m", Messages: []llm.Message{{Role: llm.RoleUser, Content: "hi"}}}
 }
 
 func TestStreamTextReasoningUsage(t *testing.T) {
@@ -70,7 +69,7 @@ func TestStreamTextReasoningUsage(t *testing.T) {
 				Usage: &testserver.Usage{PromptTokens: 12, CompletionTokens: 5},
 			}}})
 			var text, reasoning strings.Builder
-			resp, err := client(srv, nil, nil).Stream(context.Background(), simpleRequest(), Handler{
+			resp, err := client(srv, nil, nil).Stream(context.Background(), simpleRequest(), llm.Handler{
 				Text:      func(s string) { text.WriteString(s) },
 				Reasoning: func(s string) { reasoning.WriteString(s) },
 			})
@@ -96,9 +95,8 @@ func TestStreamTextReasoningUsage(t *testing.T) {
 func TestRequestBody(t *testing.T) {
 	srv := start(t, testserver.Script{Responses: []testserver.Response{testserver.Text("ok")}})
 	req := simpleRequest()
-	req.Tools = []openai.Tool{{Type: openai.ToolTypeFunction, Function: &openai.FunctionDefinition{
-		Name: "read_file", Description: "read", Parameters: json.RawMessage(`{"type":"object"}`)}}}
-	if _, err := client(srv, nil, nil).Stream(context.Background(), req, Handler{}); err != nil {
+	req.Tools = []llm.ToolSpec{{Name: "read_file", Description: "read", Schema: json.RawMessage(`{"type":"object"}`)}}
+	if _, err := client(srv, nil, nil).Stream(context.Background(), req, llm.Handler{}); err != nil {
 		t.Fatal(err)
 	}
 	got := srv.Requests()[0]
@@ -120,11 +118,11 @@ func TestToolCallsAssembledFromSplitDeltas(t *testing.T) {
 			{ID: "c2", Name: "shell", Arguments: args2, Split: 11},
 		},
 	}}})
-	resp, err := client(srv, nil, nil).Stream(context.Background(), simpleRequest(), Handler{})
+	resp, err := client(srv, nil, nil).Stream(context.Background(), simpleRequest(), llm.Handler{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := []ToolCall{{"c1", "read_file", args1}, {"c2", "shell", args2}}
+	want := []llm.ToolCall{{ID: "c1", Name: "read_file", Arguments: args1}, {ID: "c2", Name: "shell", Arguments: args2}}
 	if len(resp.ToolCalls) != 2 || resp.ToolCalls[0] != want[0] || resp.ToolCalls[1] != want[1] {
 		t.Fatalf("calls %+v, want %+v", resp.ToolCalls, want)
 	}
@@ -144,7 +142,7 @@ func TestAssemblerWithoutIndex(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	r := a.response()
+	r := a.Response()
 	if len(r.ToolCalls) != 2 || r.ToolCalls[0].Arguments != `{"pattern":"a"}` || r.ToolCalls[1].Name != "glob" {
 		t.Fatalf("%+v", r.ToolCalls)
 	}
@@ -155,14 +153,14 @@ func TestRetries(t *testing.T) {
 	tests := []struct {
 		name      string
 		responses []testserver.Response
-		wantErr   Kind
+		wantErr   llm.Kind
 		wantCalls int
 		wantWaits []time.Duration
 	}{
 		{"503 twice then ok", []testserver.Response{testserver.Fail(503, "busy"), testserver.Fail(503, "busy"), ok},
 			"", 3, []time.Duration{time.Second, 2 * time.Second}},
 		{"503 four times", []testserver.Response{testserver.Fail(503, "a"), testserver.Fail(503, "b"), testserver.Fail(503, "c"), testserver.Fail(503, "d"), ok},
-			KindServer, 4, []time.Duration{time.Second, 2 * time.Second, 4 * time.Second}},
+			llm.KindServer, 4, []time.Duration{time.Second, 2 * time.Second, 4 * time.Second}},
 		{"500 then ok", []testserver.Response{testserver.Fail(500, "oops"), ok}, "", 2, []time.Duration{time.Second}},
 		{"429 try again hint", []testserver.Response{testserver.Fail(429, "Rate limit reached. Please try again in 29.159s."), ok},
 			"", 2, []time.Duration{30159 * time.Millisecond}},
@@ -172,13 +170,13 @@ func TestRetries(t *testing.T) {
 			"", 2, []time.Duration{6 * time.Second}},
 		{"429 long hint is capped", []testserver.Response{testserver.Fail(429, "try again in 90s"), ok},
 			"", 2, []time.Duration{60 * time.Second}},
-		{"401 never retried", []testserver.Response{testserver.Fail(401, "bad key"), ok}, KindAuth, 1, nil},
-		{"403 never retried", []testserver.Response{testserver.Fail(403, "Forbidden"), ok}, KindAuth, 1, nil},
-		{"403 quota", []testserver.Response{{Status: 403, Error: "You exceeded your quota", Code: "insufficient_quota"}, ok}, KindQuota, 1, nil},
-		{"404 never retried", []testserver.Response{testserver.Fail(404, "no such model"), ok}, KindModelNotFound, 1, nil},
-		{"400 never retried", []testserver.Response{testserver.Fail(400, "unknown parameter foo"), ok}, KindInvalidRequest, 1, nil},
+		{"401 never retried", []testserver.Response{testserver.Fail(401, "bad key"), ok}, llm.KindAuth, 1, nil},
+		{"403 never retried", []testserver.Response{testserver.Fail(403, "Forbidden"), ok}, llm.KindAuth, 1, nil},
+		{"403 quota", []testserver.Response{{Status: 403, Error: "You exceeded your quota", Code: "insufficient_quota"}, ok}, llm.KindQuota, 1, nil},
+		{"404 never retried", []testserver.Response{testserver.Fail(404, "no such model"), ok}, llm.KindModelNotFound, 1, nil},
+		{"400 never retried", []testserver.Response{testserver.Fail(400, "unknown parameter foo"), ok}, llm.KindInvalidRequest, 1, nil},
 		{"400 context overflow", []testserver.Response{{Status: 400, Error: "This model's maximum context length is 8192 tokens", Code: "context_length_exceeded"}, ok},
-			KindContextOverflow, 1, nil},
+			llm.KindContextOverflow, 1, nil},
 		{"malformed event then ok", []testserver.Response{{Text: []string{"x"}, Fault: testserver.FaultMalformed}, ok}, "", 2, []time.Duration{time.Second}},
 		{"cut before any text then ok", []testserver.Response{{Text: []string{"x"}, Fault: testserver.FaultCut, FaultAfter: 1}, ok}, "", 2, []time.Duration{time.Second}},
 		{"no finish then ok", []testserver.Response{{Fault: testserver.FaultNoFinish}, ok}, "", 2, []time.Duration{time.Second}},
@@ -188,11 +186,11 @@ func TestRetries(t *testing.T) {
 			srv := start(t, testserver.Script{Responses: tt.responses})
 			w := &waits{}
 			var retries int
-			resp, err := client(srv, w, nil).Stream(context.Background(), simpleRequest(), Handler{
-				Retry: func(int, time.Duration, *Error) { retries++ },
+			resp, err := client(srv, w, nil).Stream(context.Background(), simpleRequest(), llm.Handler{
+				Retry: func(int, time.Duration, *llm.Error) { retries++ },
 			})
-			if KindOf(err) != tt.wantErr {
-				t.Fatalf("error %v (kind %q), want kind %q", err, KindOf(err), tt.wantErr)
+			if llm.KindOf(err) != tt.wantErr {
+				t.Fatalf("error %v (kind %q), want kind %q", err, llm.KindOf(err), tt.wantErr)
 			}
 			if err == nil && resp.Text != "fine" {
 				t.Errorf("text %q", resp.Text)
@@ -213,27 +211,6 @@ func TestRetries(t *testing.T) {
 	}
 }
 
-func TestJitterStaysWithinBounds(t *testing.T) {
-	p := DefaultRetryPolicy()
-	e := &Error{Kind: KindServer}
-	lo := p.wait(1, e, func() float64 { return 0 })
-	hi := p.wait(1, e, func() float64 { return 0.999 })
-	if lo != 2*time.Second || hi <= lo || hi > 2*time.Second*12/10 {
-		t.Fatalf("wait range [%v, %v]", lo, hi)
-	}
-}
-
-func TestErrorMessages(t *testing.T) {
-	e := classify(401, nil, []byte(`{"error":{"message":"Incorrect API key provided."}}`))
-	if got := e.Error(); !strings.Contains(got, "HTTP 401") || !strings.Contains(got, "OPENAI_API_KEY") || !strings.Contains(got, "Incorrect API key") {
-		t.Errorf("401 message: %q", got)
-	}
-	long := classify(400, nil, []byte(strings.Repeat("é", 300)))
-	if len(long.Detail) > 204 {
-		t.Errorf("detail not clipped: %d bytes", len(long.Detail))
-	}
-}
-
 func TestNoRetryAfterTextWasShown(t *testing.T) {
 	srv := start(t, testserver.Script{Responses: []testserver.Response{
 		{Text: []string{"partial ", "answer"}, Fault: testserver.FaultCut, FaultAfter: 2},
@@ -241,8 +218,8 @@ func TestNoRetryAfterTextWasShown(t *testing.T) {
 	}})
 	w := &waits{}
 	var shown strings.Builder
-	resp, err := client(srv, w, nil).Stream(context.Background(), simpleRequest(), Handler{Text: func(s string) { shown.WriteString(s) }})
-	if KindOf(err) != KindStream {
+	resp, err := client(srv, w, nil).Stream(context.Background(), simpleRequest(), llm.Handler{Text: func(s string) { shown.WriteString(s) }})
+	if llm.KindOf(err) != llm.KindStream {
 		t.Fatalf("error %v, want a stream error", err)
 	}
 	if len(srv.Requests()) != 1 || len(w.get()) != 0 {
@@ -267,12 +244,12 @@ func TestTimeouts(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			srv := start(t, testserver.Script{Responses: []testserver.Response{tt.resp}})
 			c := client(srv, nil, func(c *Config) {
-				c.Timeouts = Timeouts{FirstToken: 100 * time.Millisecond, Idle: 100 * time.Millisecond}
-				c.Retry = RetryPolicy{MaxRetries: -1}
+				c.Timeouts = llm.Timeouts{FirstToken: 100 * time.Millisecond, Idle: 100 * time.Millisecond}
+				c.Retry = llm.RetryPolicy{MaxRetries: -1}
 			})
 			begin := time.Now()
-			_, err := c.Stream(context.Background(), simpleRequest(), Handler{})
-			if KindOf(err) != KindTimeout || !strings.Contains(err.Error(), tt.want) {
+			_, err := c.Stream(context.Background(), simpleRequest(), llm.Handler{})
+			if llm.KindOf(err) != llm.KindTimeout || !strings.Contains(err.Error(), tt.want) {
 				t.Fatalf("error %v, want a timeout saying %q", err, tt.want)
 			}
 			if d := time.Since(begin); d > 10*time.Second {
@@ -288,8 +265,8 @@ func TestTimeoutIsRetried(t *testing.T) {
 		testserver.Text("fine"),
 	}})
 	w := &waits{}
-	c := client(srv, w, func(c *Config) { c.Timeouts = Timeouts{FirstToken: 300 * time.Millisecond} })
-	resp, err := c.Stream(context.Background(), simpleRequest(), Handler{})
+	c := client(srv, w, func(c *Config) { c.Timeouts = llm.Timeouts{FirstToken: 300 * time.Millisecond} })
+	resp, err := c.Stream(context.Background(), simpleRequest(), llm.Handler{})
 	if err != nil || resp.Text != "fine" || resp.Attempts != 2 {
 		t.Fatalf("resp %+v err %v", resp, err)
 	}
@@ -298,11 +275,11 @@ func TestTimeoutIsRetried(t *testing.T) {
 func TestCallLimit(t *testing.T) {
 	srv := start(t, testserver.Script{Responses: []testserver.Response{{Text: []string{"a", "b", "c", "d"}, Pace: testserver.Duration(40 * time.Millisecond)}}})
 	c := client(srv, nil, func(c *Config) {
-		c.Timeouts = Timeouts{Call: 60 * time.Millisecond}
-		c.Retry = RetryPolicy{MaxRetries: -1}
+		c.Timeouts = llm.Timeouts{Call: 60 * time.Millisecond}
+		c.Retry = llm.RetryPolicy{MaxRetries: -1}
 	})
-	_, err := c.Stream(context.Background(), simpleRequest(), Handler{})
-	if KindOf(err) != KindTimeout || !strings.Contains(err.Error(), "longer than") {
+	_, err := c.Stream(context.Background(), simpleRequest(), llm.Handler{})
+	if llm.KindOf(err) != llm.KindTimeout || !strings.Contains(err.Error(), "longer than") {
 		t.Fatalf("error %v", err)
 	}
 }
@@ -312,12 +289,12 @@ func TestCancelClosesStream(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	go func() {
-		_, err := client(srv, nil, nil).Stream(ctx, simpleRequest(), Handler{Text: func(string) { cancel() }})
+		_, err := client(srv, nil, nil).Stream(ctx, simpleRequest(), llm.Handler{Text: func(string) { cancel() }})
 		done <- err
 	}()
 	select {
 	case err := <-done:
-		if KindOf(err) != KindCancelled || !errors.Is(err, context.Canceled) {
+		if llm.KindOf(err) != llm.KindCancelled || !errors.Is(err, context.Canceled) {
 			t.Fatalf("error %v, want cancelled", err)
 		}
 	case <-time.After(5 * time.Second):
@@ -328,9 +305,9 @@ func TestCancelClosesStream(t *testing.T) {
 func TestCancelDuringBackoff(t *testing.T) {
 	srv := start(t, testserver.Script{Responses: []testserver.Response{testserver.Fail(503, "busy"), testserver.Text("x")}})
 	ctx, cancel := context.WithCancel(context.Background())
-	c := client(srv, nil, func(c *Config) { c.Retry = RetryPolicy{MaxRetries: 3, Initial: time.Hour} })
-	_, err := c.Stream(ctx, simpleRequest(), Handler{Retry: func(int, time.Duration, *Error) { cancel() }})
-	if KindOf(err) != KindCancelled {
+	c := client(srv, nil, func(c *Config) { c.Retry = llm.RetryPolicy{MaxRetries: 3, Initial: time.Hour} })
+	_, err := c.Stream(ctx, simpleRequest(), llm.Handler{Retry: func(int, time.Duration, *llm.Error) { cancel() }})
+	if llm.KindOf(err) != llm.KindCancelled {
 		t.Fatalf("error %v", err)
 	}
 }
@@ -338,7 +315,7 @@ func TestCancelDuringBackoff(t *testing.T) {
 func TestErrorInsideStream(t *testing.T) {
 	var a assembler
 	_, err := a.add([]byte(`{"error":{"message":"maximum context length exceeded","code":"context_length_exceeded"}}`))
-	if !IsContextOverflow(err) {
+	if !llm.IsContextOverflow(err) {
 		t.Fatalf("error %v, want context overflow", err)
 	}
 }
@@ -346,9 +323,9 @@ func TestErrorInsideStream(t *testing.T) {
 func TestNetworkErrorRetried(t *testing.T) {
 	w := &waits{}
 	// Nothing listens on port 1 of localhost: connection refused.
-	c := New(Config{BaseURL: "http://127.0.0.1:1/v1", Sleep: w.sleep, Rand: func() float64 { return 0 }})
-	_, err := c.Stream(context.Background(), simpleRequest(), Handler{})
-	if KindOf(err) != KindNetwork || len(w.get()) != 3 {
+	c := New(Config{BaseURL: "http://127.0.0.1:1/v1", TransportConfig: llm.TransportConfig{Sleep: w.sleep, Rand: func() float64 { return 0 }}})
+	_, err := c.Stream(context.Background(), simpleRequest(), llm.Handler{})
+	if llm.KindOf(err) != llm.KindNetwork || len(w.get()) != 3 {
 		t.Fatalf("error %v after waits %v", err, w.get())
 	}
 }
@@ -362,38 +339,11 @@ func TestNonStreamingAnswerIsAccepted(t *testing.T) {
 	srv := httptest.NewServer(mux)
 	defer srv.Close()
 	var shown string
-	resp, err := New(Config{BaseURL: srv.URL + "/v1"}).Stream(context.Background(), simpleRequest(), Handler{Text: func(s string) { shown += s }})
+	resp, err := New(Config{BaseURL: srv.URL + "/v1"}).Stream(context.Background(), simpleRequest(), llm.Handler{Text: func(s string) { shown += s }})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if resp.Text != "Whole." || shown != "Whole." || resp.Reasoning != "hm" || len(resp.ToolCalls) != 1 || resp.ToolCalls[0].Name != "grep" || resp.Usage.TotalTokens != 7 {
 		t.Fatalf("%+v", resp)
-	}
-}
-
-func TestClassify(t *testing.T) {
-	tests := []struct {
-		status int
-		body   string
-		want   Kind
-	}{
-		{401, `{"error":{"message":"bad key"}}`, KindAuth},
-		{402, `payment required`, KindQuota},
-		{403, `{"error":{"message":"You exceeded your quota","code":"insufficient_quota"}}`, KindQuota},
-		{403, `Forbidden`, KindAuth},
-		{429, `{"error":{"message":"Resource has been exhausted","status":"RESOURCE_EXHAUSTED"}}`, KindQuota},
-		{429, `{"error":{"message":"Rate limit reached for requests"}}`, KindRateLimited},
-		{404, `{"error":{"message":"The model does not exist"}}`, KindModelNotFound},
-		{400, `{"error":{"message":"This model's maximum context length is 4097 tokens"}}`, KindContextOverflow},
-		{413, `too large`, KindContextOverflow},
-		{400, `{"error":{"message":"Unrecognized request argument supplied: foo"}}`, KindInvalidRequest},
-		{502, `bad gateway`, KindServer},
-		{529, `overloaded`, KindServer},
-		{418, `teapot`, KindProvider},
-	}
-	for _, tt := range tests {
-		if got := classify(tt.status, http.Header{}, []byte(tt.body)).Kind; got != tt.want {
-			t.Errorf("%d %s: %s, want %s", tt.status, tt.body, got, tt.want)
-		}
 	}
 }

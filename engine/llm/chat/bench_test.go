@@ -1,7 +1,8 @@
-package llm
+package chat
 
 import (
 	"bytes"
+	"github.com/quire-sh/quire/engine/llm"
 	"io"
 	"strings"
 	"testing"
@@ -16,7 +17,7 @@ func BenchmarkStreamDecode(b *testing.B) {
 	b.ReportAllocs()
 	b.ResetTimer()
 	for i := 0; i < b.N; i += 1000 {
-		r := newSSEReader(bytes.NewReader(stream))
+		r := llm.NewEventReader(bytes.NewReader(stream))
 		var a assembler
 		for {
 			d, err := r.Next()
