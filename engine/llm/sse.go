@@ -266,7 +266,7 @@ func (s *sseReader) fill() error {
 		s.err = nil
 		return err
 	}
-	for {
+	for empty := 0; ; {
 		if cap(s.buf)-len(s.buf) < sseMinRead {
 			s.makeRoom()
 		}
@@ -283,10 +283,16 @@ func (s *sseReader) fill() error {
 		case err != nil:
 			return err
 		case n == 0:
+			// A reader that keeps returning nothing is broken; as bufio
+			// does, give up rather than spin.
+			if empty++; empty == 100 {
+				return io.ErrNoProgress
+			}
 			continue
 		case !s.started:
 			return nil
 		}
+		empty = 0
 		if n > 16 {
 			if bytes.IndexByte(s.buf[start:], '\n') >= 0 || bytes.IndexByte(s.buf[start:], '\r') >= 0 {
 				return nil

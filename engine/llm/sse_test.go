@@ -256,6 +256,37 @@ func TestSSEReaderReadError(t *testing.T) {
 	}
 }
 
+// A reader that returns nothing, forever, is reported rather than spun on.
+// Empty reads among others are fine.
+func TestSSEReaderNoProgress(t *testing.T) {
+	if _, err := newSSEReader(&stutter{every: 0}).Next(); err != io.ErrNoProgress {
+		t.Fatalf("err = %v, want io.ErrNoProgress", err)
+	}
+	d, err := newSSEReader(&stutter{b: []byte("data: " + strings.Repeat("x", 300) + "\n\n"), every: 99}).Next()
+	if err != nil || len(d) != 300 {
+		t.Fatalf("got %d bytes, %v", len(d), err)
+	}
+}
+
+// stutter returns nothing, except one byte of b on every every-th call.
+type stutter struct {
+	b     []byte
+	every int
+	n     int
+}
+
+func (s *stutter) Read(p []byte) (int, error) {
+	s.n++
+	if s.every == 0 || s.n%s.every != 0 {
+		return 0, nil
+	}
+	if len(s.b) == 0 {
+		return 0, io.EOF
+	}
+	p[0], s.b = s.b[0], s.b[1:]
+	return 1, nil
+}
+
 // errAfter returns its bytes and err from the same Read, then io.EOF.
 type errAfter struct {
 	b   []byte
