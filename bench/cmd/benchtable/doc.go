@@ -1,4 +1,6 @@
-// Command benchtable runs one benchmark suite under bench/ and prints its
+// Command benchtable runs one benchmark suite (the package bench/<suite>,
+// or the one the suite names, such as engine/llm for the SSE reader whose
+// benchmarks sit beside the unexported code) and prints its
 // results as a plain-text table: rows are workloads, columns are the
 // implementations (or parameters) named by the last element of each
 // benchmark's name, followed by ratios of quire to each peer, a geometric
