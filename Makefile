@@ -7,7 +7,7 @@ STATICCHECK_VERSION := v0.7.0
 GOBIN     := $(shell $(GO) env GOPATH)/bin
 BENCHTIME ?= 1s
 
-.PHONY: all build test test-short lint fuzz bench bench-render bench-markdown bench-layout bench-store bench-app setup clean
+.PHONY: all build test test-short lint fuzz bench bench-render bench-markdown bench-layout bench-store bench-app bench-sse setup clean
 
 all: build
 
@@ -38,7 +38,7 @@ fuzz:
 setup:
 	@scripts/setup
 
-bench: bench-render bench-markdown bench-layout bench-store bench-app
+bench: bench-render bench-markdown bench-layout bench-store bench-app bench-sse
 
 bench-render:
 	$(GO) run ./bench/cmd/benchtable -suite render -benchtime $(BENCHTIME)
@@ -56,6 +56,10 @@ bench-store:
 
 bench-app:
 	$(GO) run ./bench/cmd/benchtable -suite app -benchtime $(BENCHTIME)
+
+# The SSE reader is unexported: its benchmarks live beside it in engine/llm.
+bench-sse:
+	$(GO) run ./bench/cmd/benchtable -suite sse -benchtime $(BENCHTIME)
 
 clean:
 	rm -f quire

@@ -110,6 +110,11 @@ func (t ApplyPatch) plan(env *Env, raw json.RawMessage) ([]fileChange, []patchSu
 				return nil, nil, err
 			}
 			text = le.restore(text)
+			if h.MoveTo != "" {
+				if dst, err := env.writePath(h.MoveTo); err == nil && dst == c.path {
+					h.MoveTo = "" // a move to where the file is
+				}
+			}
 			if h.MoveTo == "" {
 				c.new = []byte(text)
 				changes = append(changes, c)
