@@ -124,7 +124,8 @@ func baseConfig(t *testing.T, url string, ts ...tools.Tool) Config {
 	return Config{
 		Model: "test-model", Version: "test",
 		Sampler: chat.New(chat.Config{BaseURL: url, APIKey: "k", TransportConfig: llm.TransportConfig{
-			Retry: llm.RetryPolicy{MaxRetries: 2, Initial: time.Millisecond, Max: 5 * time.Millisecond}}}),
+			Retry: llm.RetryPolicy{MaxRetries: 2, Initial: time.Millisecond, Max: 5 * time.Millisecond},
+			Hints: map[llm.Kind]string{llm.KindAuth: "check OPENAI_API_KEY"}}}),
 		Tools: tools.NewRegistry(ts...), Env: env,
 		CompactDelay: time.Millisecond, ToolCancelGrace: 200 * time.Millisecond,
 	}
