@@ -10,6 +10,7 @@ import (
 
 	"github.com/quire-sh/quire/engine"
 	"github.com/quire-sh/quire/engine/event"
+	"github.com/quire-sh/quire/engine/llm"
 	"github.com/quire-sh/quire/engine/llm/chat"
 	"github.com/quire-sh/quire/engine/store"
 	"github.com/quire-sh/quire/sandbox"
@@ -166,9 +167,14 @@ func prepare(opt SessionOptions, loadPrior bool) (*Prepared, error) {
 	if err != nil {
 		return nil, err
 	}
+	// The hints name this program's key and flags: the protocol package
+	// cannot know them.
+	sampler := chat.New(chat.Config{BaseURL: cfg.BaseURL, APIKey: cfg.APIKey, TransportConfig: llm.TransportConfig{
+		Hints: map[llm.Kind]string{llm.KindAuth: "check OPENAI_API_KEY", llm.KindModelNotFound: "check --model or QUIRE_MODEL"},
+	}})
 	p := &Prepared{Env: env, Engine: engine.Config{
 		Model:         cfg.Model,
-		Sampler:       chat.New(chat.Config{BaseURL: cfg.BaseURL, APIKey: cfg.APIKey}),
+		Sampler:       sampler,
 		ContextWindow: cfg.ContextWindow,
 		Tools:         tools.NewRegistry(tools.Builtin()...),
 		Env:           env,
