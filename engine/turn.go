@@ -48,7 +48,8 @@ type callState struct {
 	tool     tools.Tool
 	spec     tools.Spec
 	plan     tools.Plan
-	problem  string // why it cannot run at all (unknown tool, bad arguments)
+	deps     []string // earlier calls whose planned changes the plan builds on
+	problem  string   // why it cannot run at all (unknown tool, bad arguments)
 	approved bool
 	done     bool
 }
