@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"sync/atomic"
 	"time"
 
 	"github.com/quire-sh/quire/engine"
@@ -47,21 +46,16 @@ func (s *OpenedSession) Close() {
 }
 
 // turnRecorder passes events to the store and keeps the checkpoints in
-// step with the turns: it remembers the current turn, so the checkpoint
-// hook (called from tool goroutines) knows which turn a file's snapshot
-// belongs to, and it closes a turn's checkpoints when the turn ends, so a
-// later /rewind can tell quire's writes from someone else's. The engine
-// records TurnStarted before it runs any tool of that turn.
+// step with the turns: it closes a turn's checkpoints when the turn ends,
+// so a later /rewind can tell quire's writes from someone else's. (The
+// checkpoint hook gets each write's turn from the tool call itself.)
 type turnRecorder struct {
-	w    *store.Writer
-	cps  *store.Checkpoints
-	turn atomic.Int64
+	w   *store.Writer
+	cps *store.Checkpoints
 }
 
 func (r *turnRecorder) Record(e event.Event, durable bool) error {
 	switch e.Kind {
-	case event.TurnStarted:
-		r.turn.Store(int64(e.Turn))
 	case event.TurnEnded:
 		if err := r.cps.EndTurn(e.Turn); err != nil {
 			return fmt.Errorf("closing the checkpoints of turn %d: %w", e.Turn, err)
@@ -235,11 +229,8 @@ func prepare(opt SessionOptions, loadPrior bool) (*Prepared, error) {
 	p.Writer = w
 	cps := w.Checkpoints(env.Dir)
 	p.Checkpoints = cps
-	rec := &turnRecorder{w: w, cps: cps}
-	env.BeforeWrite = func(path string) error {
-		return cps.BeforeWrite(int(rec.turn.Load()), path)
-	}
-	p.Engine.Recorder = rec
+	env.BeforeWrite = cps.BeforeWrite
+	p.Engine.Recorder = &turnRecorder{w: w, cps: cps}
 	return p, nil
 }
 
