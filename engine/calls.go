@@ -14,8 +14,10 @@ import (
 // prepareCalls checks each call the model made and plans the valid ones,
 // in order, each against the files as the earlier calls of the batch will
 // leave them (tools.Overlay): what a call's approval shows is what it will
-// write if the calls before it run.
-func (s *Session) prepareCalls(raw []llm.ToolCall) []*callState {
+// write if the calls before it run. cut says the answer was cut at the
+// output limit: a call whose arguments are not whole JSON was being
+// written when it happened.
+func (s *Session) prepareCalls(raw []llm.ToolCall, cut bool) []*callState {
 	out := make([]*callState, 0, len(raw))
 	seen := map[string]bool{}
 	files := tools.NewOverlay()
@@ -43,6 +45,9 @@ func (s *Session) prepareCalls(raw []llm.ToolCall) []*callState {
 		c.call.ToolKind = string(c.spec.Kind)
 		if why, ok := argumentsObject(c.call.Arguments); !ok {
 			c.problem = "error: " + why
+			if cut {
+				c.problem = cutCall
+			}
 			continue
 		}
 		plan, deps, err := planSafely(files, tool, s.cfg.Env, id, c.call.Arguments)
@@ -55,6 +60,10 @@ func (s *Session) prepareCalls(raw []llm.ToolCall) []*callState {
 	}
 	return out
 }
+
+// cutCall is what the model is told about a call its answer was cut off
+// in the middle of.
+const cutCall = "error: not run: your answer reached the output limit (finish reason \"length\") while you were writing this call, so its arguments are incomplete. Make the call again; split large content over several smaller calls (write part of a file, then add to it with edit_file)."
 
 // planSafely plans one call of a batch, turning a panic into an error the
 // model sees.

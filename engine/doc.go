@@ -40,7 +40,11 @@
 // just that call's result. Every call gets exactly one ToolFinished, so
 // the next request is always valid. Guards stop a turn that exceeds its
 // tool rounds or repeats one call three times in a row, and fail one
-// whose answer is empty because the output limit was hit.
+// whose answer is empty because the output limit was hit. An answer cut
+// at the output limit is kept and marked (its FinishReason, the turn's
+// TurnEnd.Truncated, a notice), so a "continue" from the user carries on
+// from it; a tool call cut in the middle is not run, and the model is
+// told why.
 //
 // Before each request the history's size is estimated (the API's last
 // count plus bytes/4 of what came since); at 85 % of the window the
