@@ -132,7 +132,7 @@ func (t ApplyPatch) plan(env *Env, files *Overlay, raw json.RawMessage) ([]fileC
 func (t ApplyPatch) Plan(env *Env, files *Overlay, raw json.RawMessage) (Plan, error) {
 	changes, summary, err := t.plan(env, files, raw)
 	if err != nil {
-		return Plan{}, fmt.Errorf("%w\nNothing was changed.", err)
+		return Plan{}, nothingChanged{err}
 	}
 	pl := Plan{Preview: diffAll(env, changes)}
 	var targets []string
@@ -154,6 +154,13 @@ func (t ApplyPatch) Plan(env *Env, files *Overlay, raw json.RawMessage) (Plan, e
 func (t ApplyPatch) Run(ctx context.Context, env *Env, call Call) Result {
 	return runFileAction(env, call, "apply_patch")
 }
+
+// nothingChanged is a refused patch: the model is told that no file
+// changed, since a patch applies to all of its files or none.
+type nothingChanged struct{ err error }
+
+func (e nothingChanged) Error() string { return e.err.Error() + "\nNothing was changed." }
+func (e nothingChanged) Unwrap() error { return e.err }
 
 func diffAll(env *Env, changes []fileChange) string {
 	var b strings.Builder

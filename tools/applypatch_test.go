@@ -110,7 +110,6 @@ func TestApplyPatchIsAllOrNothing(t *testing.T) {
 func TestCommitRollsBackOnWriteFailure(t *testing.T) {
 	te := newTestEnv(t, "workspace")
 	te.write(t, "a.txt", "a\n")
-	before := snapshot(t, te.base)
 	first, err := loadForChange(filepath.Join(te.ws, "a.txt"))
 	if err != nil {
 		t.Fatal(err)
@@ -122,7 +121,7 @@ func TestCommitRollsBackOnWriteFailure(t *testing.T) {
 	if err := os.Symlink(filepath.Join(te.ws, "missing"), filepath.Join(te.ws, "dangling")); err != nil {
 		t.Fatal(err)
 	}
-	before = snapshot(t, te.base)
+	before := snapshot(t, te.base)
 	second := fileChange{path: filepath.Join(te.ws, "dangling", "x.txt"), new: []byte("x")}
 	if err := commitChanges(te.Env, 1, []fileChange{first, second}); err == nil || !strings.Contains(err.Error(), "no file was changed") {
 		t.Fatalf("err = %v", err)
