@@ -248,3 +248,37 @@ func TestWholeAnswerWithContentParts(t *testing.T) {
 		t.Fatalf("calls %+v", resp.ToolCalls)
 	}
 }
+
+// FuzzChunk feeds arbitrary events to the decoder: it never panics, and
+// what it hands out to be shown is exactly what the response keeps.
+func FuzzChunk(f *testing.F) {
+	for _, s := range []string{
+		delta(`{"content":[{"type":"thinking","thinking":[{"type":"text","text":"a"}]},{"type":"text","text":"b"}]}`),
+		delta(`{"content":"<think>x</think>y","reasoning":{"text":"r"},"refusal":"no"}`),
+		delta(`{"tool_calls":[{"index":"1","id":"c","function":{"name":"n","arguments":{"k":1}}}]}`),
+		`{"choices":[],"usage":{"prompt_tokens":1.5},"x_groq":{"usage":{"total_tokens":3}},"error":{"code":429,"message":"try again in 2s"}}`,
+		`{"choices":[{"delta":{"content":{"type":"refusal","refusal":"r"}},"finish_reason":"length"}]}`,
+		`[DONE]`, `{"error":"x"}`, `null`, `{}`,
+	} {
+		f.Add(s, `{"content":[{"type":"text","text":"more"}]}`)
+	}
+	f.Fuzz(func(t *testing.T, first, second string) {
+		var a assembler
+		var text, reasoning strings.Builder
+		for _, ev := range []string{first, delta(second), second} {
+			d, done, _ := a.Event([]byte(ev))
+			text.WriteString(d.Text)
+			reasoning.WriteString(d.Reasoning)
+			if done {
+				break
+			}
+		}
+		rest := a.flush()
+		text.WriteString(rest.Text)
+		reasoning.WriteString(rest.Reasoning)
+		r := a.Response()
+		if r.Text != text.String() || r.Reasoning != reasoning.String() {
+			t.Fatalf("shown %q / %q, kept %q / %q", text.String(), reasoning.String(), r.Text, r.Reasoning)
+		}
+	})
+}
