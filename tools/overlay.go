@@ -109,7 +109,8 @@ type fileAction struct {
 func (a *fileAction) fileChanges() []fileChange { return a.changes }
 
 // runFileAction applies a file tool's approved plan: exactly the changes
-// its preview showed, or nothing.
+// its preview showed, or nothing. The diff it reports is the preview the
+// user approved.
 func runFileAction(env *Env, call Call, tool string) Result {
 	a, ok := call.Plan.Action.(*fileAction)
 	if !ok {
@@ -118,7 +119,7 @@ func runFileAction(env *Env, call Call, tool string) Result {
 	if err := commitChanges(env, call.Turn, a.changes); err != nil {
 		return errorResult("%v", err)
 	}
-	return Result{Output: a.done, Diff: diffAll(env, a.changes)}
+	return Result{Output: a.done, Diff: call.Plan.Preview}
 }
 
 // stillAsPlanned checks, just before a change is written, that its file is

@@ -176,7 +176,7 @@ func (t *Transport) Stream(ctx context.Context, ex Exchange, h Handler) (Respons
 	if ex.Classify == nil {
 		ex.Classify = Classify
 	}
-	var prev *Error
+	var seen failures
 	for attempt := 0; ; attempt++ {
 		resp, delivered, err := t.attempt(ctx, ex, h)
 		resp.Attempts = attempt + 1
@@ -191,10 +191,9 @@ func (t *Transport) Stream(ctx context.Context, ex Exchange, h Handler) (Respons
 		if e.Hint == "" {
 			e.Hint = t.hints[e.Kind]
 		}
-		if !e.Retryable() || delivered || attempt >= t.retry.MaxRetries || repeated(prev, e) {
+		if !e.Retryable() || delivered || attempt >= t.retry.MaxRetries || seen.repeated(e) {
 			return resp, e
 		}
-		prev = e
 		wait := t.retry.wait(attempt, e, t.rand)
 		if h.Retry != nil {
 			h.Retry(attempt+1, wait, e)
@@ -205,20 +204,31 @@ func (t *Transport) Stream(ctx context.Context, ex Exchange, h Handler) (Respons
 	}
 }
 
-// repeated reports a failure that another attempt would only repeat (see
-// Stream): a second client-side deadline, the same malformed event twice,
-// or an attempt that used the whole Call deadline.
-func repeated(prev, e *Error) bool {
+// failures remembers what the attempts of one call ran into.
+type failures struct {
+	timeouts  int
+	malformed map[string]bool
+}
+
+// repeated records e and reports a failure that another attempt would only
+// repeat (see Stream): a second client-side deadline, a malformed event
+// met before, or an attempt that used the whole Call deadline.
+func (f *failures) repeated(e *Error) bool {
 	switch {
 	case errors.Is(e.Err, errCallLimit):
 		return true
-	case prev == nil:
-		return false
-	case e.Kind == KindTimeout && prev.Kind == KindTimeout:
-		return true
-	case e.malformed != "" && e.malformed == prev.malformed:
-		e.Detail = Clip("the server sent the same malformed event again: "+e.malformed, 200)
-		return true
+	case e.Kind == KindTimeout:
+		f.timeouts++
+		return f.timeouts > 1
+	case e.malformed != "":
+		if f.malformed[e.malformed] {
+			e.Detail = Clip("the server sent the same malformed event again: "+e.malformed, 200)
+			return true
+		}
+		if f.malformed == nil {
+			f.malformed = map[string]bool{}
+		}
+		f.malformed[e.malformed] = true
 	}
 	return false
 }
