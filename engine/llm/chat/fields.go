@@ -1,9 +1,11 @@
 package chat
 
 import (
+	"bytes"
 	"encoding/json"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/quire-sh/quire/engine/llm"
 )
@@ -16,6 +18,9 @@ import (
 func stringOf(raw json.RawMessage) string {
 	if len(raw) == 0 || raw[0] != '"' {
 		return ""
+	}
+	if n := len(raw); n >= 2 && raw[n-1] == '"' && plain(raw[1:n-1]) {
+		return string(raw[1 : n-1]) // the common case: nothing to unescape
 	}
 	var s string
 	if json.Unmarshal(raw, &s) != nil {
@@ -142,11 +147,22 @@ func reasoningText(raw json.RawMessage) string {
 }
 
 func trimJSON(raw json.RawMessage) json.RawMessage {
-	raw = json.RawMessage(strings.TrimSpace(string(raw)))
+	raw = bytes.TrimSpace(raw)
 	if string(raw) == "null" {
 		return nil
 	}
 	return raw
+}
+
+// plain reports a string body of valid UTF-8 without escapes or control
+// characters, which reads as itself.
+func plain(b []byte) bool {
+	for _, c := range b {
+		if c == '\\' || c == '"' || c < 0x20 {
+			return false
+		}
+	}
+	return utf8.Valid(b)
 }
 
 // finishError is the finish reason a gateway (OpenRouter) sends when the
