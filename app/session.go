@@ -5,11 +5,11 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"sync/atomic"
 	"time"
 
 	"github.com/quire-sh/quire/engine"
 	"github.com/quire-sh/quire/engine/event"
+	"github.com/quire-sh/quire/engine/llm"
 	"github.com/quire-sh/quire/engine/llm/chat"
 	"github.com/quire-sh/quire/engine/store"
 	"github.com/quire-sh/quire/sandbox"
@@ -46,21 +46,16 @@ func (s *OpenedSession) Close() {
 }
 
 // turnRecorder passes events to the store and keeps the checkpoints in
-// step with the turns: it remembers the current turn, so the checkpoint
-// hook (called from tool goroutines) knows which turn a file's snapshot
-// belongs to, and it closes a turn's checkpoints when the turn ends, so a
-// later /rewind can tell quire's writes from someone else's. The engine
-// records TurnStarted before it runs any tool of that turn.
+// step with the turns: it closes a turn's checkpoints when the turn ends,
+// so a later /rewind can tell quire's writes from someone else's. (The
+// checkpoint hook gets each write's turn from the tool call itself.)
 type turnRecorder struct {
-	w    *store.Writer
-	cps  *store.Checkpoints
-	turn atomic.Int64
+	w   *store.Writer
+	cps *store.Checkpoints
 }
 
 func (r *turnRecorder) Record(e event.Event, durable bool) error {
 	switch e.Kind {
-	case event.TurnStarted:
-		r.turn.Store(int64(e.Turn))
 	case event.TurnEnded:
 		if err := r.cps.EndTurn(e.Turn); err != nil {
 			return fmt.Errorf("closing the checkpoints of turn %d: %w", e.Turn, err)
@@ -166,9 +161,14 @@ func prepare(opt SessionOptions, loadPrior bool) (*Prepared, error) {
 	if err != nil {
 		return nil, err
 	}
+	// The hints name this program's key and flags: the protocol package
+	// cannot know them.
+	sampler := chat.New(chat.Config{BaseURL: cfg.BaseURL, APIKey: cfg.APIKey, TransportConfig: llm.TransportConfig{
+		Hints: map[llm.Kind]string{llm.KindAuth: "check OPENAI_API_KEY", llm.KindModelNotFound: "check --model or QUIRE_MODEL"},
+	}})
 	p := &Prepared{Env: env, Engine: engine.Config{
 		Model:         cfg.Model,
-		Sampler:       chat.New(chat.Config{BaseURL: cfg.BaseURL, APIKey: cfg.APIKey}),
+		Sampler:       sampler,
 		ContextWindow: cfg.ContextWindow,
 		Tools:         tools.NewRegistry(tools.Builtin()...),
 		Env:           env,
@@ -229,11 +229,8 @@ func prepare(opt SessionOptions, loadPrior bool) (*Prepared, error) {
 	p.Writer = w
 	cps := w.Checkpoints(env.Dir)
 	p.Checkpoints = cps
-	rec := &turnRecorder{w: w, cps: cps}
-	env.BeforeWrite = func(path string) error {
-		return cps.BeforeWrite(int(rec.turn.Load()), path)
-	}
-	p.Engine.Recorder = rec
+	env.BeforeWrite = cps.BeforeWrite
+	p.Engine.Recorder = &turnRecorder{w: w, cps: cps}
 	return p, nil
 }
 

@@ -16,6 +16,11 @@ func (s *Session) advanceApproval() {
 			t.next++
 			continue
 		}
+		if dep := t.unrunDep(c); dep != nil {
+			s.refuseOrphan(c, dep)
+			t.next++
+			continue
+		}
 		if a := s.cfg.Approver; a != nil && a.NeedsApproval(c.spec, c.plan) {
 			if s.cfg.Unattended {
 				s.denyUnattended(c)

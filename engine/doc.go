@@ -28,15 +28,23 @@
 //
 // Within a turn the engine samples the model through its Sampler (a
 // protocol package over package llm), and when the model asks for tools
-// it asks the Approver about each call in the model's order, one at a time, then runs the approved calls in parallel
-// (writes to overlapping paths in order), feeds the results back in the
-// order of the calls and samples again, until the model answers without
-// tools. A denial, a cancel or a new prompt during approval stops the
+// it plans the calls in the model's order, each against the files as the
+// earlier calls will leave them (tools.Overlay), asks the Approver about
+// each call in that order, one at a time, then runs the approved calls in
+// parallel — a call that writes what an earlier one reads or writes, or
+// reads what it writes, waits for it; a call planned on the changes of an
+// earlier call that was denied or failed is not run — feeds the results
+// back in the order of the calls and samples again, until the model
+// answers without tools. A denial, a cancel or a new prompt during approval stops the
 // calls not yet approved and ends the turn Cancelled; a tool's failure is
 // just that call's result. Every call gets exactly one ToolFinished, so
 // the next request is always valid. Guards stop a turn that exceeds its
 // tool rounds or repeats one call three times in a row, and fail one
-// whose answer is empty because the output limit was hit.
+// whose answer is empty because the output limit was hit. An answer cut
+// at the output limit is kept and marked (its FinishReason, the turn's
+// TurnEnd.Truncated, a notice), so a "continue" from the user carries on
+// from it; a tool call cut in the middle is not run, and the model is
+// told why.
 //
 // Before each request the history's size is estimated (the API's last
 // count plus bytes/4 of what came since); at 85 % of the window the

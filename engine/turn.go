@@ -36,6 +36,8 @@ type turn struct {
 	repeat   repeatGuard
 	stopped  string // why the batch was cut short: a denial or an interjection
 	canceled bool
+	// truncated: the turn's final answer was cut at the output limit.
+	truncated bool
 
 	overflowRetried bool // a context overflow already led to a compaction
 	justCompacted   bool // skip the threshold check once
@@ -48,7 +50,8 @@ type callState struct {
 	tool     tools.Tool
 	spec     tools.Spec
 	plan     tools.Plan
-	problem  string // why it cannot run at all (unknown tool, bad arguments)
+	deps     []string // earlier calls whose planned changes the plan builds on
+	problem  string   // why it cannot run at all (unknown tool, bad arguments)
 	approved bool
 	done     bool
 }
@@ -246,24 +249,39 @@ func (s *Session) sampled(m sampleDone) {
 	if s.suppress == suppressUntilSuccess {
 		s.suppress = suppressNone
 	}
-	calls := s.prepareCalls(m.resp.ToolCalls)
+	finish := m.resp.FinishReason
+	cut := finish == llm.FinishLength
+	calls := s.prepareCalls(m.resp.ToolCalls, cut)
 	evCalls := make([]event.ToolCall, len(calls))
 	for i, c := range calls {
 		evCalls[i] = c.call
 	}
 	s.emit(event.Event{Kind: event.AssistantMessage, Turn: t.n, Text: m.resp.Text, Calls: evCalls,
-		Reasoning: m.resp.Reasoning, State: encodeState(m.resp.State)})
+		Reasoning: m.resp.Reasoning, State: encodeState(m.resp.State), FinishReason: unusualFinish(finish)})
 	if u := m.resp.Usage; u != nil {
 		s.lastUsage = u.PromptTokens + u.CompletionTokens
 		s.lastUsageLen = len(s.hist.msgs)
 	}
 	if len(calls) == 0 {
-		if m.resp.FinishReason == "length" && strings.TrimSpace(m.resp.Text) == "" {
+		switch {
+		case cut && strings.TrimSpace(m.resp.Text) == "":
 			s.endTurn(event.TurnFailed, "the model used its whole output budget without answering (finish reason \"length\"); raise the max tokens setting or ask for something smaller")
 			return
+		case cut:
+			// The partial answer is in the history, so a "continue" from
+			// the user has the model carry on from where it was cut.
+			t.truncated = true
+			s.notice(t.n, "warn", "The answer was cut off at the model's output limit (finish reason \"length\"). Send \"continue\" to have it carry on.")
+		default:
+			s.noticeFinish(finish)
 		}
 		s.endTurn(event.TurnCompleted, "")
 		return
+	}
+	if cut {
+		s.notice(t.n, "warn", "The model's answer was cut off at its output limit while it was writing tool calls; a call it could not finish was not run, and the model was told so.")
+	} else {
+		s.noticeFinish(finish)
 	}
 	t.calls, t.next, t.stopped = calls, 0, ""
 	for _, c := range calls {
@@ -292,6 +310,29 @@ func (s *Session) sampled(m sampleDone) {
 		}
 	}
 	s.advanceApproval()
+}
+
+// unusualFinish is the finish reason worth keeping on an answer: one
+// that says it did not end the way the model meant (cut at the output
+// limit, stopped by a filter, a server's own word); "" otherwise.
+func unusualFinish(f string) string {
+	switch f {
+	case "", llm.FinishStop, llm.FinishToolCalls:
+		return ""
+	}
+	return f
+}
+
+// noticeFinish tells the user when an answer that was not cut at the
+// output limit still did not end the way the model meant.
+func (s *Session) noticeFinish(finish string) {
+	switch f := unusualFinish(finish); f {
+	case "":
+	case llm.FinishContentFilter:
+		s.notice(s.turn.n, "warn", "The provider's content filter stopped the answer (finish reason \"content_filter\").")
+	default:
+		s.notice(s.turn.n, "warn", fmt.Sprintf("The answer may be incomplete: the server ended it with finish reason %q.", f))
+	}
 }
 
 // addUsage counts a request's tokens, estimating them when the API did
@@ -358,7 +399,7 @@ func (s *Session) endTurn(state event.TurnState, errText string) {
 		}
 	}
 	s.emit(event.Event{Kind: event.TurnEnded, Turn: t.n, End: &event.TurnEnd{
-		State: state, Usage: t.usage, Error: errText,
+		State: state, Usage: t.usage, Error: errText, Truncated: t.truncated,
 		ContextTokens: s.estimate(), ContextWindow: s.cfg.ContextWindow,
 	}})
 	s.usage = addUsage(s.usage, t.usage)

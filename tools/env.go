@@ -15,9 +15,10 @@ import (
 type Env struct {
 	// Dir is the absolute, symlink-resolved working directory.
 	Dir string
-	// BeforeWrite, when set, is called with the absolute path of a file
-	// before a tool changes or creates it. An error aborts the write.
-	BeforeWrite func(path string) error
+	// BeforeWrite, when set, is called with the call's turn and the
+	// absolute path of a file before a tool changes or creates it. An
+	// error aborts the write.
+	BeforeWrite func(turn int, path string) error
 	// Profile is the sandbox profile. Its zero value enforces nothing;
 	// build Envs with NewEnv.
 	Profile sandbox.Profile
@@ -54,17 +55,30 @@ func (e *Env) readPath(p string) (string, error) {
 	return e.Profile.CanRead(e.abs(p))
 }
 
+// reach is the absolute path a read-only call reads, symlinks resolved
+// where they can be, for ordering it among the calls of a batch; "" is
+// the working directory.
+func (e *Env) reach(p string) string {
+	if p == "" {
+		p = "."
+	}
+	if r, err := e.readPath(p); err == nil {
+		return r
+	}
+	return e.abs(p)
+}
+
 // writePath resolves a path argument for writing under the profile.
 func (e *Env) writePath(p string) (string, error) {
 	return e.Profile.CanWrite(e.abs(p))
 }
 
 // beforeWrite runs the checkpoint hook, if any.
-func (e *Env) beforeWrite(path string) error {
+func (e *Env) beforeWrite(turn int, path string) error {
 	if e.BeforeWrite == nil {
 		return nil
 	}
-	if err := e.BeforeWrite(path); err != nil {
+	if err := e.BeforeWrite(turn, path); err != nil {
 		return fmt.Errorf("checkpoint before writing %s: %w", path, err)
 	}
 	return nil

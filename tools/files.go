@@ -59,16 +59,22 @@ func (c fileChange) diff(env *Env) string {
 }
 
 // commitChanges applies changes all or nothing: it checks the profile for
-// every path, calls the checkpoint hook for every path, and only then
-// writes; if a write fails, the files already written are restored.
-func commitChanges(env *Env, changes []fileChange) error {
+// every path, checks that every file is still what the plan saw, calls the
+// checkpoint hook of turn for every path, and only then writes; if a write
+// fails, the files already written are restored.
+func commitChanges(env *Env, turn int, changes []fileChange) error {
 	for _, c := range changes {
 		if _, err := env.Profile.CanWrite(c.path); err != nil {
 			return err
 		}
 	}
 	for _, c := range changes {
-		if err := env.beforeWrite(c.path); err != nil {
+		if err := stillAsPlanned(env, c); err != nil {
+			return err
+		}
+	}
+	for _, c := range changes {
+		if err := env.beforeWrite(turn, c.path); err != nil {
 			return err
 		}
 	}

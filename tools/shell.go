@@ -44,7 +44,7 @@ func (Shell) Spec() Spec {
 	}
 }
 
-func (Shell) Plan(env *Env, raw json.RawMessage) (Plan, error) {
+func (Shell) Plan(env *Env, _ *Overlay, raw json.RawMessage) (Plan, error) {
 	var a shellArgs
 	if err := decodeArgs(raw, shellParams, &a); err != nil {
 		return Plan{}, err
@@ -56,16 +56,13 @@ func (Shell) Plan(env *Env, raw json.RawMessage) (Plan, error) {
 	if a.Workdir != "" {
 		preview = "(in " + a.Workdir + ") " + a.Command
 	}
-	return Plan{Target: a.Command, Preview: preview, Writes: []string{env.Dir}, Command: a.Command}, nil
+	return Plan{Target: a.Command, Preview: preview, Writes: []string{env.Dir}, Command: a.Command, Action: a}, nil
 }
 
 func (Shell) Run(ctx context.Context, env *Env, call Call) Result {
-	var a shellArgs
-	if err := decodeArgs(call.Args, shellParams, &a); err != nil {
-		return errorResult("%v", err)
-	}
-	if strings.TrimSpace(a.Command) == "" {
-		return errorResult("invalid arguments: field \"command\": must not be empty")
+	a, ok := call.Plan.Action.(shellArgs)
+	if !ok {
+		return unplanned("shell")
 	}
 	dir := env.Dir
 	if a.Workdir != "" {

@@ -44,7 +44,8 @@ const (
 	// ReasoningDelta is a fragment of reasoning text the server exposed.
 	ReasoningDelta Kind = "reasoning_delta"
 	// AssistantMessage closes one sampled assistant message. Text holds the
-	// whole visible text; Calls lists the tool calls it made, in order.
+	// whole visible text; Calls lists the tool calls it made, in order;
+	// FinishReason says when it was cut short.
 	AssistantMessage Kind = "assistant_message"
 	// ToolCallRequested announces one tool call. Call is set.
 	ToolCallRequested Kind = "tool_call"
@@ -91,6 +92,10 @@ type Event struct {
 	// so the history can give them back to a provider that needs them.
 	Reasoning string          `json:"reasoning,omitempty"`
 	State     json.RawMessage `json:"state,omitempty"`
+	// FinishReason, on an AssistantMessage, is set when the answer did
+	// not end the way the model meant: "length" (cut off at the output
+	// limit), "content_filter", or the server's own word.
+	FinishReason string `json:"finish_reason,omitempty"`
 
 	Session    *SessionInfo `json:"session,omitempty"`
 	Calls      []ToolCall   `json:"calls,omitempty"`
@@ -198,6 +203,10 @@ type TurnEnd struct {
 	State TurnState `json:"state"`
 	Usage Usage     `json:"usage"`
 	Error string    `json:"error,omitempty"`
+	// Truncated says the turn's final answer was cut off at the model's
+	// output limit; the answer so far is kept, and a "continue" from the
+	// user carries on from it.
+	Truncated bool `json:"truncated,omitempty"`
 	// ContextTokens is the estimated size of the history after the turn,
 	// and ContextWindow the model's window, for the status line.
 	ContextTokens int `json:"context_tokens,omitempty"`

@@ -11,12 +11,17 @@
 // adding a protocol does not touch the turn loop.
 //
 // Transport.Stream makes one logical call: it retries 429, 5xx, network
-// failures, broken streams and client-side timeouts with exponential
-// backoff and jitter (honouring Retry-After and "try again in Xs" hints,
-// every wait capped), but only while nothing has been shown to the user
-// yet; it never retries 400, 401, 403 or 404. It bounds the first token,
-// the gap between events and the whole call with deadlines of its own. Its
-// SSE reader never splits a UTF-8 character and bounds an event at 1 MiB.
-// Errors are *Error values whose Kind says what went wrong and whose
-// message tells the user what to do about it.
+// failures and broken streams with exponential backoff and jitter
+// (honouring Retry-After and "try again in Xs" hints, every wait capped),
+// but only while nothing has been shown to the user yet; it never retries
+// 400, 401, 403 or 404, retries a client-side timeout or a malformed event
+// once only (the same malformed event twice is the server's answer, not
+// the network), and never an attempt that used its whole time limit. Each
+// attempt has deadlines of its own — for the first event, between events,
+// and overall — that count events, never keep-alive comments or bytes, and
+// its timeout says how far the server got (no headers, headers only,
+// comments only, stalled). Its SSE reader never splits a UTF-8 character
+// and bounds an event at 1 MiB. Errors are *Error values whose Kind says
+// what went wrong; the hint that ends a message (which key or flag to
+// check) is the configured provider's, given in TransportConfig.Hints.
 package llm

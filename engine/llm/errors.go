@@ -40,7 +40,15 @@ type Error struct {
 	RetryAfter time.Duration
 	// Attempts is how many requests the call made.
 	Attempts int
-	Err      error
+	// Hint is what the user can do about it, in the words of the
+	// configured provider ("check DEEPSEEK_API_KEY"); the transport fills
+	// it from TransportConfig.Hints.
+	Hint string
+	Err  error
+	// malformed is the start of an event that could not be read, so a
+	// retry that meets the same event again can tell the failure is the
+	// server's answer and not the network.
+	malformed string
 }
 
 func (e *Error) Error() string {
@@ -81,11 +89,10 @@ func (e *Error) Error() string {
 		b.WriteString(": ")
 		b.WriteString(e.Err.Error())
 	}
-	switch e.Kind {
-	case KindAuth:
-		b.WriteString(" (check OPENAI_API_KEY)")
-	case KindModelNotFound:
-		b.WriteString(" (check --model or QUIRE_MODEL)")
+	if e.Hint != "" {
+		b.WriteString(" (")
+		b.WriteString(e.Hint)
+		b.WriteString(")")
 	}
 	if e.Attempts > 1 {
 		fmt.Fprintf(&b, " after %d attempts", e.Attempts)
@@ -231,4 +238,56 @@ func Clip(s string, n int) string {
 		n--
 	}
 	return s[:n] + "…"
+}
+
+// Malformed is the error for an event a decoder could not read: a
+// KindStream that Transport retries once, in case the event was cut in
+// transit, but not again when the retry meets the same event, since a
+// server that sends the same malformed event twice will send it every
+// time.
+func Malformed(what string, data []byte, err error) *Error {
+	start := Clip(string(data), 80)
+	return &Error{Kind: KindStream, Detail: what + ": " + start, Err: err, malformed: start}
+}
+
+// InStream classifies an error a server reported inside a stream it had
+// already answered with 200. There is no HTTP status to go by, and none is
+// claimed: the kind comes from the error's code and words. A context
+// overflow, a quota, a rate limit and a refused key keep their kinds; a
+// code that blames the request (400, 404, 422, "invalid_request…") is
+// KindInvalidRequest and not retried; anything else is a KindStream,
+// retried while nothing has been shown.
+func InStream(message, code string) *Error {
+	lower := strings.ToLower(message + " " + code)
+	has := func(markers ...string) bool {
+		for _, m := range markers {
+			if strings.Contains(lower, m) {
+				return true
+			}
+		}
+		return false
+	}
+	detail := "the server reported an error during the answer"
+	if message != "" {
+		detail += ": " + message
+	}
+	if code != "" {
+		detail += " [code " + code + "]"
+	}
+	e := &Error{Kind: KindStream, Detail: Clip(detail, 200)}
+	n, _ := strconv.Atoi(code)
+	switch {
+	case has(overflowMarkers...):
+		e.Kind = KindContextOverflow
+	case has(quotaMarkers...):
+		e.Kind = KindQuota
+	case n == http.StatusTooManyRequests || has("rate_limit", "rate limit", "too many requests"):
+		e.Kind = KindRateLimited
+		e.RetryAfter = retryAfter(nil, message)
+	case n == http.StatusUnauthorized || n == http.StatusForbidden || has("invalid_api_key", "authentication", "unauthorized"):
+		e.Kind = KindAuth
+	case n == http.StatusBadRequest || n == http.StatusNotFound || n == http.StatusUnprocessableEntity || has("invalid_request"):
+		e.Kind = KindInvalidRequest
+	}
+	return e
 }

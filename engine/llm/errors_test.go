@@ -19,8 +19,13 @@ func TestJitterStaysWithinBounds(t *testing.T) {
 
 func TestErrorMessages(t *testing.T) {
 	e := Classify(401, nil, []byte(`{"error":{"message":"Incorrect API key provided."}}`))
-	if got := e.Error(); !strings.Contains(got, "HTTP 401") || !strings.Contains(got, "OPENAI_API_KEY") || !strings.Contains(got, "Incorrect API key") {
-		t.Errorf("401 message: %q", got)
+	if got := e.Error(); !strings.Contains(got, "HTTP 401") || !strings.Contains(got, "Incorrect API key") || strings.Contains(got, "(check") {
+		t.Errorf("401 message without a hint: %q", got)
+	}
+	// The hint is the provider's, never a guess of this package.
+	e.Hint = "check DEEPSEEK_API_KEY"
+	if got := e.Error(); !strings.HasSuffix(got, "Incorrect API key provided. (check DEEPSEEK_API_KEY)") {
+		t.Errorf("401 message with a hint: %q", got)
 	}
 	long := Classify(400, nil, []byte(strings.Repeat("é", 300)))
 	if len(long.Detail) > 204 {
@@ -52,5 +57,39 @@ func TestClassify(t *testing.T) {
 		if got := Classify(tt.status, http.Header{}, []byte(tt.body)).Kind; got != tt.want {
 			t.Errorf("%d %s: %s, want %s", tt.status, tt.body, got, tt.want)
 		}
+	}
+}
+
+func TestInStream(t *testing.T) {
+	tests := []struct {
+		message, code string
+		want          Kind
+	}{
+		{"Internal server error", "", KindStream},
+		{"Internal server error", "500", KindStream},
+		{"Provider disconnected", "server_error", KindStream},
+		{"This model's maximum context length is 8192 tokens", "context_length_exceeded", KindContextOverflow},
+		{"Rate limit reached. Please try again in 2s.", "rate_limit_exceeded", KindRateLimited},
+		{"too many", "429", KindRateLimited},
+		{"You exceeded your current quota", "insufficient_quota", KindQuota},
+		{"bad key", "401", KindAuth},
+		{"Invalid tool schema", "invalid_request_error", KindInvalidRequest},
+		{"unknown field", "400", KindInvalidRequest},
+	}
+	for _, tt := range tests {
+		e := InStream(tt.message, tt.code)
+		if e.Kind != tt.want {
+			t.Errorf("%q %q: %s, want %s", tt.message, tt.code, e.Kind, tt.want)
+		}
+		// No HTTP status is claimed for an answer that came with 200.
+		if e.Status != 0 || strings.Contains(e.Error(), "HTTP") {
+			t.Errorf("%q %q: %q claims an HTTP status", tt.message, tt.code, e.Error())
+		}
+		if !strings.Contains(e.Error(), tt.message) {
+			t.Errorf("%q %q: message lost: %q", tt.message, tt.code, e.Error())
+		}
+	}
+	if e := InStream("Rate limit reached. Please try again in 2s.", ""); e.RetryAfter != 3*time.Second {
+		t.Errorf("in-stream rate limit hint: %v", e.RetryAfter)
 	}
 }

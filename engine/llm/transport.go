@@ -14,17 +14,31 @@ import (
 	"time"
 )
 
-// Timeouts bound one request. The zero value of a field means its default.
+// Timeouts bound one request (one attempt of a call). The zero value of a
+// field means its default.
+//
+// Only events count as progress: the stream's comment lines (": keep-alive")
+// and the bytes of an unfinished event reset no deadline, so a server that
+// drips keep-alives, or sends headers and then nothing, is given up on when
+// FirstToken runs out, and one that stops mid-answer when Idle does.
 type Timeouts struct {
 	// Connect bounds dialling and the TLS handshake (default 10 s).
 	Connect time.Duration
 	// FirstToken bounds the wait from sending the request to the first
-	// event of the stream (default 180 s): a server may queue the request
-	// or think for a long while before it starts.
+	// event, response headers included (default 180 s). It is generous on
+	// purpose: a reasoning model may think for minutes before its first
+	// event on protocols that do not stream the thinking, and a local
+	// server may load the model before it answers at all. An event that
+	// comes early (a bare role chunk) does not shorten it.
 	FirstToken time.Duration
-	// Idle bounds the gap between two events of a stream (default 90 s).
+	// Idle bounds the gap between two events once the first has come
+	// (default 90 s): a model that is generating sends a token every few
+	// hundred milliseconds, and a minute and a half of silence mid-answer
+	// means the server or the connection is gone.
 	Idle time.Duration
-	// Call bounds one request from start to end (default 1200 s).
+	// Call bounds one attempt from start to end (default 1200 s), however
+	// it keeps the other clocks happy: twenty minutes is far beyond the
+	// longest answer a model writes at streaming speed.
 	Call time.Duration
 }
 
@@ -64,6 +78,10 @@ type TransportConfig struct {
 	Sleep func(ctx context.Context, d time.Duration) error
 	// Rand returns a number in [0, 1) for jitter; nil uses math/rand.
 	Rand func() float64
+	// Hints say what the user can do about an error of a kind, in the
+	// words of the configured provider and program: {KindAuth: "check
+	// DEEPSEEK_API_KEY"}. They end the error's message in parentheses.
+	Hints map[Kind]string
 }
 
 // Transport sends one protocol's requests and reads their event streams:
@@ -75,6 +93,7 @@ type Transport struct {
 	http     *http.Client
 	sleep    func(ctx context.Context, d time.Duration) error
 	rand     func() float64
+	hints    map[Kind]string
 }
 
 // NewTransport returns a transport for cfg.
@@ -85,6 +104,7 @@ func NewTransport(cfg TransportConfig) *Transport {
 		http:     cfg.HTTPClient,
 		sleep:    cfg.Sleep,
 		rand:     cfg.Rand,
+		hints:    cfg.Hints,
 	}
 	if t.http == nil {
 		dialer := &net.Dialer{Timeout: t.timeouts.Connect, KeepAlive: 30 * time.Second}
@@ -144,10 +164,19 @@ type Decoder interface {
 // Stream makes one logical call, retrying as the policy allows while
 // nothing has been handed to h yet. On failure it returns what was
 // received so far together with an *Error.
+//
+// Beyond the policy, two failures are retried at most once, because
+// another attempt would only repeat them: a client-side deadline (an
+// unresponsive server wastes the whole deadline on every attempt; one
+// retry covers a connection that landed on a stuck backend), and a
+// malformed event (one retry covers an event cut in transit; the same
+// event twice is the server's answer). An attempt that used up the Call
+// deadline is not retried at all.
 func (t *Transport) Stream(ctx context.Context, ex Exchange, h Handler) (Response, error) {
 	if ex.Classify == nil {
 		ex.Classify = Classify
 	}
+	var seen failures
 	for attempt := 0; ; attempt++ {
 		resp, delivered, err := t.attempt(ctx, ex, h)
 		resp.Attempts = attempt + 1
@@ -159,7 +188,10 @@ func (t *Transport) Stream(ctx context.Context, ex Exchange, h Handler) (Respons
 		if ctx.Err() != nil {
 			return resp, &Error{Kind: KindCancelled, Err: ctx.Err(), Attempts: attempt + 1}
 		}
-		if !e.Retryable() || delivered || attempt >= t.retry.MaxRetries {
+		if e.Hint == "" {
+			e.Hint = t.hints[e.Kind]
+		}
+		if !e.Retryable() || delivered || attempt >= t.retry.MaxRetries || seen.repeated(e) {
 			return resp, e
 		}
 		wait := t.retry.wait(attempt, e, t.rand)
@@ -172,6 +204,35 @@ func (t *Transport) Stream(ctx context.Context, ex Exchange, h Handler) (Respons
 	}
 }
 
+// failures remembers what the attempts of one call ran into.
+type failures struct {
+	timeouts  int
+	malformed map[string]bool
+}
+
+// repeated records e and reports a failure that another attempt would only
+// repeat (see Stream): a second client-side deadline, a malformed event
+// met before, or an attempt that used the whole Call deadline.
+func (f *failures) repeated(e *Error) bool {
+	switch {
+	case errors.Is(e.Err, errCallLimit):
+		return true
+	case e.Kind == KindTimeout:
+		f.timeouts++
+		return f.timeouts > 1
+	case e.malformed != "":
+		if f.malformed[e.malformed] {
+			e.Detail = Clip("the server sent the same malformed event again: "+e.malformed, 200)
+			return true
+		}
+		if f.malformed == nil {
+			f.malformed = map[string]bool{}
+		}
+		f.malformed[e.malformed] = true
+	}
+	return false
+}
+
 func asError(err error) *Error {
 	var e *Error
 	if errors.As(err, &e) {
@@ -182,10 +243,30 @@ func asError(err error) *Error {
 
 // Deadline causes, so a cancelled context tells which clock ran out.
 var (
-	errFirstToken = errors.New("no answer within the first-token timeout")
+	errFirstToken = errors.New("no event within the first-token timeout")
 	errIdle       = errors.New("the stream stalled longer than the idle timeout")
 	errCallLimit  = errors.New("the call exceeded its time limit")
 )
+
+// progress is how far an attempt got, for saying which deadline ran out
+// and where. The watchdog's goroutine and the reader's share it.
+type progress struct {
+	headers atomic.Bool  // the response headers arrived
+	bytes   atomic.Int64 // body bytes read: keep-alive comments count here only
+	events  atomic.Int64 // complete events read
+}
+
+// countingReader counts the body bytes that reach the SSE reader.
+type countingReader struct {
+	r io.Reader
+	n *atomic.Int64
+}
+
+func (c countingReader) Read(p []byte) (int, error) {
+	n, err := c.r.Read(p)
+	c.n.Add(int64(n))
+	return n, err
+}
 
 // attempt sends one request and reads its stream. delivered reports
 // whether any text or reasoning reached h, after which a retry would show
@@ -193,11 +274,13 @@ var (
 func (t *Transport) attempt(ctx context.Context, ex Exchange, h Handler) (resp Response, delivered bool, err error) {
 	actx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
+	var prog progress
 	callTimer := time.AfterFunc(t.timeouts.Call, func() { cancel(errCallLimit) })
 	defer callTimer.Stop()
-	var started atomic.Bool
+	start := time.Now()
+	firstDeadline := start.Add(t.timeouts.FirstToken)
 	watchdog := time.AfterFunc(t.timeouts.FirstToken, func() {
-		if started.Load() {
+		if prog.events.Load() > 0 {
 			cancel(errIdle)
 		} else {
 			cancel(errFirstToken)
@@ -220,20 +303,22 @@ func (t *Transport) attempt(ctx context.Context, ex Exchange, h Handler) (resp R
 	}
 	hresp, err := t.http.Do(hreq)
 	if err != nil {
-		return resp, false, t.transportError(actx, err)
+		return resp, false, t.transportError(actx, err, &prog)
 	}
 	defer hresp.Body.Close()
+	prog.headers.Store(true)
 	if hresp.StatusCode != http.StatusOK {
 		b, _ := io.ReadAll(io.LimitReader(hresp.Body, 64<<10))
 		return resp, false, ex.Classify(hresp.StatusCode, hresp.Header, b)
 	}
 
+	body := countingReader{r: hresp.Body, n: &prog.bytes}
 	dec := ex.NewDecoder()
 	if ct := hresp.Header.Get("Content-Type"); strings.HasPrefix(ct, "application/json") {
 		// The server ignored "stream": take the whole answer at once.
-		b, err := io.ReadAll(io.LimitReader(hresp.Body, 64<<20))
+		b, err := io.ReadAll(io.LimitReader(body, 64<<20))
 		if err != nil {
-			return dec.Response(), false, &Error{Kind: KindStream, Err: err}
+			return dec.Response(), false, t.transportError(actx, err, &prog)
 		}
 		d, err := dec.Whole(b)
 		if err != nil {
@@ -241,7 +326,7 @@ func (t *Transport) attempt(ctx context.Context, ex Exchange, h Handler) (resp R
 		}
 		return dec.Response(), deliver(h, d), nil
 	}
-	sse := newSSEReader(hresp.Body)
+	sse := newSSEReader(body)
 	for {
 		data, err := sse.Next()
 		if err != nil {
@@ -253,10 +338,12 @@ func (t *Transport) attempt(ctx context.Context, ex Exchange, h Handler) (resp R
 			if errors.Is(err, ErrEventTooLarge) {
 				return dec.Response(), delivered, &Error{Kind: KindStream, Err: err}
 			}
-			return dec.Response(), delivered, t.transportError(actx, err)
+			return dec.Response(), delivered, t.transportError(actx, err, &prog)
 		}
-		started.Store(true)
-		watchdog.Reset(t.timeouts.Idle)
+		prog.events.Add(1)
+		// Until the first-token deadline has passed, an early event (a
+		// bare role chunk) does not shorten the wait for the answer.
+		watchdog.Reset(max(t.timeouts.Idle, time.Until(firstDeadline)))
 		d, done, err := dec.Event(data)
 		delivered = deliver(h, d) || delivered
 		if err != nil {
@@ -285,15 +372,25 @@ func deliver(h Handler, d Delta) bool {
 }
 
 // transportError classifies a failure to send or read: one of our own
-// deadlines, the caller's cancel, or the network.
-func (t *Transport) transportError(actx context.Context, err error) *Error {
+// deadlines (saying how far the server got), the caller's cancel, or the
+// network.
+func (t *Transport) transportError(actx context.Context, err error, p *progress) *Error {
 	switch cause := context.Cause(actx); {
 	case errors.Is(cause, errFirstToken):
-		return &Error{Kind: KindTimeout, Detail: fmt.Sprintf("no answer within %s", t.timeouts.FirstToken), Err: cause}
+		var detail string
+		switch {
+		case !p.headers.Load():
+			detail = fmt.Sprintf("the server did not answer within %s (no response headers)", t.timeouts.FirstToken)
+		case p.bytes.Load() > 0:
+			detail = fmt.Sprintf("the server sent only keep-alive comments for %s and no event", t.timeouts.FirstToken)
+		default:
+			detail = fmt.Sprintf("the server accepted the request but sent nothing for %s", t.timeouts.FirstToken)
+		}
+		return &Error{Kind: KindTimeout, Detail: detail, Err: cause}
 	case errors.Is(cause, errIdle):
-		return &Error{Kind: KindTimeout, Detail: fmt.Sprintf("the stream stalled for %s", t.timeouts.Idle), Err: cause}
+		return &Error{Kind: KindTimeout, Detail: fmt.Sprintf("the stream stalled: no event for %s (keep-alive comments do not count)", t.timeouts.Idle), Err: cause}
 	case errors.Is(cause, errCallLimit):
-		return &Error{Kind: KindTimeout, Detail: fmt.Sprintf("the call took longer than %s", t.timeouts.Call), Err: cause}
+		return &Error{Kind: KindTimeout, Detail: fmt.Sprintf("the answer took longer than %s, the limit for one request", t.timeouts.Call), Err: cause}
 	case cause != nil:
 		return &Error{Kind: KindCancelled, Err: cause}
 	}

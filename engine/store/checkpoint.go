@@ -53,7 +53,7 @@ func (w *Writer) Checkpoints(root string) *Checkpoints {
 	return &Checkpoints{w: w, root: filepath.Clean(root)}
 }
 
-// Hook returns the function for tools.Env.BeforeWrite during turn.
+// Hook returns BeforeWrite bound to one turn.
 func (c *Checkpoints) Hook(turn int) func(path string) error {
 	return func(path string) error { return c.BeforeWrite(turn, path) }
 }

@@ -4,7 +4,9 @@
 // chunks at a chosen pace, tool calls with their arguments split across
 // chunks, token usage — or a fault: an HTTP error with Retry-After, a
 // malformed event, a stream cut mid-way, a slow first token, a hang. It
-// records every request so a test can assert exactly what the model saw.
+// records every request so a test can assert exactly what the model saw,
+// decoded with its own small types rather than a client library's, so it
+// checks what a client really sent.
 //
 // It is product code, not test scaffolding: `quire demo` plays a script
 // against it, and the end-to-end tests start it in the test process and

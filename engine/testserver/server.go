@@ -8,15 +8,13 @@ import (
 	"net/http"
 	"sync"
 	"time"
-
-	openai "github.com/sashabaranov/go-openai"
 )
 
 // Request is one request the server received.
 type Request struct {
 	Model    string
-	Messages []openai.ChatCompletionMessage
-	Tools    []openai.Tool
+	Messages []Message
+	Tools    []Tool
 	// Stream and IncludeUsage echo the request's stream settings.
 	Stream       bool
 	IncludeUsage bool
@@ -26,9 +24,9 @@ type Request struct {
 }
 
 // LastMessage returns the request's last message, or a zero message.
-func (r Request) LastMessage() openai.ChatCompletionMessage {
+func (r Request) LastMessage() Message {
 	if len(r.Messages) == 0 {
-		return openai.ChatCompletionMessage{}
+		return Message{}
 	}
 	return r.Messages[len(r.Messages)-1]
 }
@@ -88,14 +86,14 @@ func (s *Server) chat(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusBadRequest, "read body: "+err.Error(), "", "")
 		return
 	}
-	var creq openai.ChatCompletionRequest
+	var creq chatRequest
 	if err := json.Unmarshal(body, &creq); err != nil {
 		writeError(w, http.StatusBadRequest, "the body is not a chat completion request: "+err.Error(), "", "")
 		return
 	}
 	req := Request{
 		Model: creq.Model, Messages: creq.Messages, Tools: creq.Tools,
-		Stream: creq.Stream, MaxTokens: max(creq.MaxCompletionTokens, creq.MaxTokens), //lint:ignore SA1019 older clients still send max_tokens
+		Stream: creq.Stream, MaxTokens: max(creq.MaxCompletionTokens, creq.MaxTokens),
 		Header: r.Header.Clone(), Body: body,
 	}
 	if creq.StreamOptions != nil {

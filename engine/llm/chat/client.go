@@ -22,6 +22,10 @@ type Config struct {
 	// Header holds extra request headers (a gateway's routing header, an
 	// organisation id).
 	Header http.Header
+	// ReplayReasoning says, for a request's model, which assistant
+	// messages carry their reasoning back (see Replay). A named provider
+	// sets it; nil uses DefaultReplay for BaseURL and the model.
+	ReplayReasoning func(model string) Replay
 	llm.TransportConfig
 }
 
@@ -29,6 +33,7 @@ type Config struct {
 type Client struct {
 	url       string
 	header    http.Header
+	replay    func(model string) Replay
 	transport *llm.Transport
 }
 
@@ -41,18 +46,27 @@ func New(cfg Config) *Client {
 	if cfg.APIKey != "" {
 		h.Set("Authorization", "Bearer "+cfg.APIKey)
 	}
+	replay := cfg.ReplayReasoning
+	if replay == nil {
+		base := cfg.BaseURL
+		replay = func(model string) Replay { return DefaultReplay(base, model) }
+	}
 	return &Client{
 		url:       strings.TrimRight(cfg.BaseURL, "/") + "/chat/completions",
 		header:    h,
+		replay:    replay,
 		transport: llm.NewTransport(cfg.TransportConfig),
 	}
 }
 
-// Body returns the JSON request body for req, as sent.
-func Body(req llm.Request) ([]byte, error) {
+// Body returns the JSON request body for req as sent to a server that
+// gets no reasoning back.
+func Body(req llm.Request) ([]byte, error) { return body(req, ReplayNever) }
+
+func body(req llm.Request, replay Replay) ([]byte, error) {
 	r := openai.ChatCompletionRequest{
 		Model:         req.Model,
-		Messages:      wireMessages(req.System, req.Messages),
+		Messages:      wireMessages(req.System, req.Messages, replay),
 		Tools:         wireTools(req.Tools),
 		MaxTokens:     req.MaxTokens,
 		Temperature:   req.Temperature,
@@ -65,14 +79,14 @@ func Body(req llm.Request) ([]byte, error) {
 // Stream makes one logical call, retrying as the transport's policy
 // allows while nothing has been handed to h yet.
 func (c *Client) Stream(ctx context.Context, req llm.Request, h llm.Handler) (llm.Response, error) {
-	body, err := Body(req)
+	payload, err := body(req, c.replay(req.Model))
 	if err != nil {
 		return llm.Response{}, fmt.Errorf("encode the request: %w", err)
 	}
 	return c.transport.Stream(ctx, llm.Exchange{
 		URL:        c.url,
 		Header:     c.header,
-		Body:       body,
+		Body:       payload,
 		NewDecoder: func() llm.Decoder { return &assembler{} },
 	}, h)
 }

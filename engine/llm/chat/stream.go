@@ -5,27 +5,68 @@ import (
 	"encoding/json"
 	"sort"
 	"strconv"
-
-	openai "github.com/sashabaranov/go-openai"
+	"strings"
 
 	"github.com/quire-sh/quire/engine/llm"
 )
 
-// chunk is one streamed chat.completion.chunk. go-openai's type is not
-// used because it knows only "reasoning_content"; servers also send the
-// reasoning as "reasoning" (a string, or an object with "text").
+// chunk is one streamed chat.completion.chunk, decoded with types of this
+// package rather than go-openai's: servers disagree on the shape of
+// several fields (content as a string or a list of typed parts, reasoning
+// under two names, usage at the top or under x_groq), and a field of an
+// unexpected shape must cost that field, not the whole event.
 type chunk struct {
 	Choices []struct {
-		Delta struct {
-			Content          string            `json:"content"`
-			ReasoningContent string            `json:"reasoning_content"`
-			Reasoning        json.RawMessage   `json:"reasoning"`
-			ToolCalls        []openai.ToolCall `json:"tool_calls"`
-		} `json:"delta"`
-		FinishReason string `json:"finish_reason"`
+		Delta        message         `json:"delta"`
+		FinishReason json.RawMessage `json:"finish_reason"`
 	} `json:"choices"`
-	Usage *openai.Usage   `json:"usage"`
+	Usage json.RawMessage `json:"usage"`
+	XGroq struct {
+		Usage json.RawMessage `json:"usage"`
+	} `json:"x_groq"`
 	Error json.RawMessage `json:"error"`
+}
+
+// message is a streamed delta or a whole answer's message.
+type message struct {
+	// Content is a string, or a list of typed parts (Mistral's reasoning
+	// models send text and thinking parts), or null.
+	Content          json.RawMessage `json:"content"`
+	Refusal          json.RawMessage `json:"refusal"`
+	ReasoningContent json.RawMessage `json:"reasoning_content"`
+	Reasoning        json.RawMessage `json:"reasoning"`
+	ToolCalls        []toolCall      `json:"tool_calls"`
+}
+
+// toolCall is one fragment of a streamed tool call (or a whole one). The
+// index and the arguments are read leniently (an index written as a
+// string, arguments sent as a JSON object rather than a string of JSON).
+type toolCall struct {
+	Index    json.RawMessage `json:"index"`
+	ID       string          `json:"id"`
+	Function struct {
+		Name      string          `json:"name"`
+		Arguments json.RawMessage `json:"arguments"`
+	} `json:"function"`
+}
+
+// index is the call's index, and whether it has one.
+func (tc toolCall) index() (int, bool) {
+	s := strings.Trim(string(trimJSON(tc.Index)), `"`)
+	if s == "" {
+		return 0, false
+	}
+	n, err := strconv.Atoi(s)
+	return n, err == nil
+}
+
+// arguments is the fragment of the arguments' text this part carries.
+func (tc toolCall) arguments() string {
+	raw := trimJSON(tc.Function.Arguments)
+	if len(raw) > 0 && raw[0] == '"' {
+		return stringOf(raw)
+	}
+	return string(raw)
 }
 
 // assembler accumulates a stream into a Response. Tool calls arrive as
@@ -66,42 +107,56 @@ func (a *assembler) End() (llm.Delta, error) {
 func (a *assembler) add(data []byte) (llm.Delta, error) {
 	var c chunk
 	if err := json.Unmarshal(data, &c); err != nil {
-		return llm.Delta{}, &llm.Error{Kind: llm.KindStream, Detail: "the server sent a malformed event: " + llm.Clip(string(data), 80), Err: err}
+		return llm.Delta{}, llm.Malformed("the server sent a malformed event", data, err)
 	}
-	if len(c.Error) > 0 && string(c.Error) != "null" {
-		e := llm.Classify(http400or500(c.Error), nil, []byte(`{"error":`+string(c.Error)+`}`))
+	// Usage first: a server may send it on the same chunk as an error,
+	// and what was spent is worth keeping either way.
+	if u := readUsage(c.Usage); u != nil {
+		a.usage = u
+	} else if u := readUsage(c.XGroq.Usage); u != nil && a.usage == nil {
+		a.usage = u
+	}
+	if e := streamError(c.Error); e != nil {
 		return llm.Delta{}, e
-	}
-	if c.Usage != nil {
-		a.usage = &llm.Usage{PromptTokens: c.Usage.PromptTokens, CompletionTokens: c.Usage.CompletionTokens, TotalTokens: c.Usage.TotalTokens}
 	}
 	var d llm.Delta
 	if len(c.Choices) == 0 {
 		return d, nil
 	}
 	ch := c.Choices[0]
-	text, inline := a.think.feed(ch.Delta.Content)
-	d.Text = text
-	d.Reasoning = ch.Delta.ReasoningContent + reasoningText(ch.Delta.Reasoning) + inline
-	a.text = append(a.text, d.Text...)
-	a.reasoning = append(a.reasoning, d.Reasoning...)
-	for _, tc := range ch.Delta.ToolCalls {
-		a.addCall(tc)
-	}
-	if ch.FinishReason != "" {
-		a.finish = ch.FinishReason
+	d = a.addMessage(ch.Delta)
+	if f := finishReason(ch.FinishReason); f != "" {
+		a.finish = f
+		if f == finishError {
+			return d, &llm.Error{Kind: llm.KindStream, Detail: `the server ended the answer with finish reason "error"`}
+		}
 	}
 	return d, nil
 }
 
-func (a *assembler) addCall(tc openai.ToolCall) {
+// addMessage takes what one delta (or a whole message) adds: visible text,
+// reasoning and tool-call fragments.
+func (a *assembler) addMessage(m message) llm.Delta {
+	var d llm.Delta
+	text, thinking := contentText(m.Content)
+	shown, inline := a.think.feed(text + stringOf(m.Refusal))
+	d.Text = shown
+	d.Reasoning = stringOf(m.ReasoningContent) + reasoningText(m.Reasoning) + thinking + inline
+	a.text = append(a.text, d.Text...)
+	a.reasoning = append(a.reasoning, d.Reasoning...)
+	for _, tc := range m.ToolCalls {
+		a.addCall(tc)
+	}
+	return d
+}
+
+func (a *assembler) addCall(tc toolCall) {
 	if a.calls == nil {
 		a.calls = map[int]*callBuilder{}
 	}
-	var idx int
+	idx, indexed := tc.index()
 	switch {
-	case tc.Index != nil:
-		idx = *tc.Index
+	case indexed:
 	case tc.ID != "":
 		// No index: a new id starts a new call.
 		idx = len(a.calls)
@@ -127,7 +182,7 @@ func (a *assembler) addCall(tc openai.ToolCall) {
 	if n := tc.Function.Name; n != "" && n != b.name {
 		b.name += n
 	}
-	b.args = append(b.args, tc.Function.Arguments...)
+	b.args = append(b.args, tc.arguments()...)
 }
 
 // flush ends the stream: text held back in case it began a tag is
@@ -156,48 +211,4 @@ func (a *assembler) Response() llm.Response {
 		r.ToolCalls = append(r.ToolCalls, llm.ToolCall{ID: id, Name: b.name, Arguments: string(b.args)})
 	}
 	return r
-}
-
-// reasoningText reads a "reasoning" field that is a string or an object
-// with a text field.
-func reasoningText(raw json.RawMessage) string {
-	if len(raw) == 0 || string(raw) == "null" {
-		return ""
-	}
-	var s string
-	if json.Unmarshal(raw, &s) == nil {
-		return s
-	}
-	var o struct {
-		Text    string `json:"text"`
-		Content string `json:"content"`
-	}
-	if json.Unmarshal(raw, &o) == nil {
-		return o.Text + o.Content
-	}
-	return ""
-}
-
-// http400or500 guesses a status for an error sent inside a 200 stream:
-// one that names a code below 500 is the request's fault.
-func http400or500(raw json.RawMessage) int {
-	var v struct {
-		Code any `json:"code"`
-	}
-	if json.Unmarshal(raw, &v) == nil {
-		switch c := v.Code.(type) {
-		case float64:
-			if c >= 400 && c < 600 {
-				return int(c)
-			}
-		case string:
-			if n, err := strconv.Atoi(c); err == nil && n >= 400 && n < 600 {
-				return n
-			}
-			if c != "" {
-				return 400
-			}
-		}
-	}
-	return 500
 }

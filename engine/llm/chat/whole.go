@@ -2,8 +2,7 @@ package chat
 
 import (
 	"encoding/json"
-
-	openai "github.com/sashabaranov/go-openai"
+	"strconv"
 
 	"github.com/quire-sh/quire/engine/llm"
 )
@@ -13,31 +12,34 @@ import (
 func (a *assembler) Whole(b []byte) (llm.Delta, error) {
 	var r struct {
 		Choices []struct {
-			Message struct {
-				Content          string            `json:"content"`
-				ReasoningContent string            `json:"reasoning_content"`
-				Reasoning        json.RawMessage   `json:"reasoning"`
-				ToolCalls        []openai.ToolCall `json:"tool_calls"`
-			} `json:"message"`
-			FinishReason string `json:"finish_reason"`
+			Message      message         `json:"message"`
+			FinishReason json.RawMessage `json:"finish_reason"`
 		} `json:"choices"`
-		Usage *openai.Usage `json:"usage"`
+		Usage json.RawMessage `json:"usage"`
+		XGroq struct {
+			Usage json.RawMessage `json:"usage"`
+		} `json:"x_groq"`
+		Error json.RawMessage `json:"error"`
 	}
-	if err := json.Unmarshal(b, &r); err != nil || len(r.Choices) == 0 {
-		return llm.Delta{}, &llm.Error{Kind: llm.KindStream, Detail: "the server sent a response that is not a chat completion: " + llm.Clip(string(b), 80), Err: err}
+	if err := json.Unmarshal(b, &r); err != nil {
+		return llm.Delta{}, llm.Malformed("the server sent a response that is not a chat completion", b, err)
+	}
+	if a.usage = readUsage(r.Usage); a.usage == nil {
+		a.usage = readUsage(r.XGroq.Usage)
+	}
+	if e := streamError(r.Error); e != nil {
+		return llm.Delta{}, e
+	}
+	if len(r.Choices) == 0 {
+		return llm.Delta{}, llm.Malformed("the server sent a response that is not a chat completion", b, nil)
 	}
 	ch := r.Choices[0]
-	text, inline := a.think.feed(ch.Message.Content)
-	d := llm.Delta{Text: text, Reasoning: ch.Message.ReasoningContent + reasoningText(ch.Message.Reasoning) + inline}
-	a.text, a.reasoning = []byte(d.Text), []byte(d.Reasoning)
-	for _, tc := range ch.Message.ToolCalls {
-		tc.Index = nil
-		a.addCall(tc)
+	for i := range ch.Message.ToolCalls {
+		// Whole calls: each is its own, whatever index the server wrote.
+		ch.Message.ToolCalls[i].Index = json.RawMessage(strconv.Itoa(i))
 	}
-	a.finish = ch.FinishReason
-	if u := r.Usage; u != nil {
-		a.usage = &llm.Usage{PromptTokens: u.PromptTokens, CompletionTokens: u.CompletionTokens, TotalTokens: u.TotalTokens}
-	}
+	d := a.addMessage(ch.Message)
+	a.finish = finishReason(ch.FinishReason)
 	rest := a.flush()
 	d.Text += rest.Text
 	d.Reasoning += rest.Reasoning

@@ -11,18 +11,23 @@ import (
 const noOutput = "(no output)"
 
 // wireMessages turns a request's conversation into the message list of a
-// chat completion, led by the system prompt.
-func wireMessages(system string, msgs []llm.Message) []openai.ChatCompletionMessage {
+// chat completion, led by the system prompt; the reasoning of the
+// assistant messages the replay rule names goes back with them.
+func wireMessages(system string, msgs []llm.Message, replay Replay) []openai.ChatCompletionMessage {
 	out := make([]openai.ChatCompletionMessage, 0, len(msgs)+1)
 	if system != "" {
 		out = append(out, openai.ChatCompletionMessage{Role: openai.ChatMessageRoleSystem, Content: system})
 	}
-	for _, m := range msgs {
+	back := replayed(msgs, replay)
+	for i, m := range msgs {
 		switch m.Role {
 		case llm.RoleUser:
 			out = append(out, openai.ChatCompletionMessage{Role: openai.ChatMessageRoleUser, Content: m.Content})
 		case llm.RoleAssistant:
 			am := openai.ChatCompletionMessage{Role: openai.ChatMessageRoleAssistant, Content: m.Content}
+			if back[i] {
+				am.ReasoningContent = m.Reasoning
+			}
 			for _, c := range m.Calls {
 				am.ToolCalls = append(am.ToolCalls, openai.ToolCall{
 					ID: c.ID, Type: openai.ToolTypeFunction,
