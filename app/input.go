@@ -2,6 +2,7 @@ package app
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 	"time"
 
@@ -299,7 +300,7 @@ func (m *Model) promptKey(ev term.KeyEvent, now time.Time) []Effect {
 			m.focus = focusPager
 		}
 	case ev.Key == term.KeyTab:
-		m.complete(now)
+		return m.complete(now)
 	case ev.Key == term.KeyUp && ev.Mod == 0:
 		if !m.editor.Up() {
 			if s, ok := m.history.Prev(m.editor.Text()); ok {
@@ -346,19 +347,34 @@ func (m *Model) submit(now time.Time) []Effect {
 		m.flash(err.Error(), now)
 		return nil
 	}
-	m.history.Add(m.editor.Text())
+	if m.switching && !isCmd {
+		// The prompt stays in the editor: it is sent by Enter once the
+		// session it would go to is running.
+		m.flash("wait a moment: the session is being switched", now)
+		return nil
+	}
+	effects := m.remember(m.editor.Text())
 	m.editor.Clear()
 	m.pastes = map[string]string{}
 	m.focus = focusPrompt
 	if m.status.Replay && !isCmd {
 		m.flash("this is a replay: prompts cannot be sent", now)
-		return nil
+		return effects
 	}
 	if isCmd {
-		return m.slash(inv, now)
+		return append(effects, m.slash(inv, now)...)
 	}
 	m.tr.SetFollow(true)
-	return []Effect{SubmitEffect{Text: text}}
+	return append(effects, SubmitEffect{Text: text})
+}
+
+// remember adds a sent prompt to the history and asks for it to be
+// appended to the file, unless it repeats the newest entry.
+func (m *Model) remember(text string) []Effect {
+	if !m.history.Add(text) {
+		return nil
+	}
+	return []Effect{HistoryEffect{Text: text}}
 }
 
 // slash carries out the /commands the state can do alone and hands the
@@ -396,10 +412,66 @@ func (m *Model) slash(inv SlashInvocation, now time.Time) []Effect {
 			path = inv.Args[0]
 		}
 		return []Effect{ExportEffect{Path: path}}
-	default:
-		return []Effect{SlashEffect{Inv: inv}}
+	case "sessions":
+		return []Effect{SessionsEffect{}}
+	case "model":
+		if len(inv.Args) == 0 {
+			m.flash("model: "+m.status.Model+" (/model NAME switches)", now)
+			return nil
+		}
+		return m.beginSwitch(SwitchEffect{Op: SwitchModel, Model: inv.Args[0]}, "switching to "+inv.Args[0]+"…", now)
+	case "clear":
+		return m.beginSwitch(SwitchEffect{Op: SwitchClear}, "starting a new session…", now)
+	case "rewind":
+		e, err := parseRewind(inv.Args)
+		if err != nil {
+			m.flash(err.Error(), now)
+			return nil
+		}
+		if m.running {
+			m.flash("/rewind waits for the turn to end: Esc cancels it", now)
+			return nil
+		}
+		return m.beginSwitch(e, "rewinding…", now)
 	}
 	return nil
+}
+
+// beginSwitch asks for an operation that replaces the session, one at a
+// time; prompts wait in the editor until it is done.
+func (m *Model) beginSwitch(e SwitchEffect, doing string, now time.Time) []Effect {
+	if m.status.Replay {
+		m.flash("this is a replay: the session cannot be switched", now)
+		return nil
+	}
+	if m.switching {
+		m.flash("wait a moment: the session is being switched", now)
+		return nil
+	}
+	m.switching, m.switchingLabel = true, doing
+	m.dirty = true
+	return []Effect{e}
+}
+
+// parseRewind reads /rewind [N] [conversation|files|both].
+func parseRewind(args []string) (SwitchEffect, error) {
+	e := SwitchEffect{Op: SwitchRewind, What: "both"}
+	for _, a := range args {
+		if n, err := strconv.Atoi(a); err == nil {
+			if n < 1 {
+				return e, fmt.Errorf("/rewind %d: prompts are numbered from 1", n)
+			}
+			e.Prompt = n
+			continue
+		}
+		switch a {
+		case "conversation", "files", "both":
+			e.What = a
+		default:
+			return e, fmt.Errorf("/rewind takes a prompt number and conversation, files or both, not %q", a)
+		}
+	}
+	return e, nil
 }
 
 // SetMinimal records a completed mode switch.
@@ -434,14 +506,14 @@ func (m *Model) expandPastes(s string) string {
 }
 
 // complete is Tab: complete a /command name or an @path.
-func (m *Model) complete(now time.Time) {
+func (m *Model) complete(now time.Time) []Effect {
 	text := m.editor.Text()
 	if done, cands := CompleteSlashLine(text); done != text {
 		m.editor.SetText(done)
-		return
+		return nil
 	} else if len(cands) > 1 {
 		m.flash("/"+strings.Join(cands, "  /"), now)
-		return
+		return nil
 	}
-	m.completePath(now)
+	return m.completePath()
 }

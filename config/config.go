@@ -1,9 +1,7 @@
-package app
+package config
 
 import (
-	"errors"
 	"fmt"
-	"io/fs"
 	"path/filepath"
 	"sort"
 	"strconv"
@@ -15,10 +13,10 @@ import (
 	"github.com/quire-sh/quire/sandbox"
 )
 
-// Config is every setting the interactive app reads. Values come from, in
-// order of precedence: command-line flags, environment variables, the
-// config file (config.toml in the config dir), built-in defaults. Config
-// records where each value came from so `quire config` can say.
+// Config is every setting quire reads. Values come from, in order of
+// precedence: command-line flags, environment variables, the config file
+// (config.toml in the config dir), built-in defaults. Config records where
+// each value came from so `quire config` can say.
 type Config struct {
 	Model         string
 	BaseURL       string
@@ -38,10 +36,43 @@ type Config struct {
 	// terminal output to; "" records nothing.
 	Record string
 
+	// SandboxSettings is the [sandbox] table (custom profiles), handed to
+	// package sandbox as a value.
+	SandboxSettings sandbox.Settings
+
 	// Source maps a setting's key to where its value came from.
 	Source map[string]string
 	// File is the config file consulted (it may not exist).
 	File string
+
+	// merged keeps every value with its layer, for Describe.
+	merged merged
+}
+
+// tables are the top-level tables of config.toml and where each is
+// decoded: a type its owner defines. Adding a table is one row here and
+// one field in Config.
+func tables(c *Config) map[string]any {
+	return map[string]any{
+		"sandbox": &c.SandboxSettings,
+	}
+}
+
+// settingPaths places the settings that live inside a table of
+// config.toml; every other setting is a top-level key. The sandbox
+// profile is [sandbox] profile, beside the custom profiles it may name
+// (TOML cannot have a key sandbox and a table [sandbox] in one file); a
+// file's top-level `sandbox = "NAME"`, the older form, is read as that.
+func settingPaths() map[string]toml.Key {
+	return map[string]toml.Key{"sandbox": {"sandbox", "profile"}}
+}
+
+// pathOf is where the setting key lives in config.toml.
+func pathOf(key string) toml.Key {
+	if p, ok := settingPaths()[key]; ok {
+		return p
+	}
+	return toml.Key{key}
 }
 
 // setting describes one key: its name in config.toml, its environment
@@ -139,25 +170,96 @@ func settings() []setting {
 	}
 }
 
-// LoadConfig resolves the configuration. flags holds the values given on
-// the command line, by key; getenv reads the environment.
-func LoadConfig(flags map[string]string, getenv func(string) string) (*Config, error) {
-	c := &Config{Source: map[string]string{}, File: filepath.Join(ConfigDir(getenv), "config.toml")}
-	file, err := readConfigFile(c.File)
+// Load resolves the configuration. flags holds the values given on the
+// command line, by key; getenv reads the environment. The layers are, from
+// the weakest: the defaults, the user's config file, the environment, the
+// flags (Sources).
+func Load(flags map[string]string, getenv func(string) string) (*Config, error) {
+	file := filepath.Join(ConfigDir(getenv), "config.toml")
+	sources, err := Sources(file, flags, getenv)
 	if err != nil {
 		return nil, err
 	}
+	c, err := FromSources(sources)
+	if err != nil {
+		return nil, err
+	}
+	c.File = file
+	return c, nil
+}
+
+// Sources are the layers Load merges, weakest first: the config file at
+// path, the environment variables of the settings, the flags. The next
+// layers (a system-managed file, a trusted project's .quire/config.toml)
+// go into this list in their place.
+func Sources(path string, flags map[string]string, getenv func(string) string) ([]Source, error) {
+	file, err := FileSource(path)
+	if err != nil {
+		return nil, err
+	}
+	env := Source{Name: "environment", Values: map[string]any{}, Origin: map[string]string{}}
+	cli := Source{Name: "command line", Values: map[string]any{}, Origin: map[string]string{}}
+	for _, s := range settings() {
+		path := pathOf(s.key)
+		if v := getenv(s.env); v != "" {
+			put(env.Values, path, v)
+			env.Origin[path[0]] = "$" + s.env
+		}
+		if v, ok := flags[s.key]; ok {
+			put(cli.Values, path, v)
+			cli.Origin[path[0]] = "flag --" + strings.ReplaceAll(s.key, "_", "-")
+		}
+	}
+	return []Source{file, env, cli}, nil
+}
+
+// put sets the value at path in a tree of tables, making the tables.
+func put(t map[string]any, path toml.Key, v any) {
+	for _, k := range path[:len(path)-1] {
+		sub, ok := t[k].(map[string]any)
+		if !ok {
+			sub = map[string]any{}
+			t[k] = sub
+		}
+		t = sub
+	}
+	t[path[len(path)-1]] = v
+}
+
+// get returns the value at path in a tree of tables.
+func get(t map[string]any, path toml.Key) (any, bool) {
+	for _, k := range path[:len(path)-1] {
+		sub, ok := t[k].(map[string]any)
+		if !ok {
+			return nil, false
+		}
+		t = sub
+	}
+	v, ok := t[path[len(path)-1]]
+	return v, ok
+}
+
+// FromSources merges the layers over the defaults and checks the result:
+// every top-level key must be a setting or a known table, every value
+// must parse, and each table must fit its owner's type.
+func FromSources(sources []Source) (*Config, error) {
+	m := merge(sources)
+	c := &Config{Source: map[string]string{}, merged: m}
+	owners := tables(c)
+	known := map[string]bool{}
 	var problems []string
 	for _, s := range settings() {
+		known[s.key] = true
 		v, src := s.def, "default"
-		if fv, ok := file[s.key]; ok {
-			v, src = fv, c.File
-		}
-		if ev := getenv(s.env); ev != "" {
-			v, src = ev, "$"+s.env
-		}
-		if flv, ok := flags[s.key]; ok {
-			v, src = flv, "flag --"+strings.ReplaceAll(s.key, "_", "-")
+		path := pathOf(s.key)
+		if raw, ok := get(m.values, path); ok {
+			src = m.originOf(path.String())
+			switch raw.(type) {
+			case map[string]any, []any:
+				problems = append(problems, fmt.Sprintf("%s (from %s): expected a single value, not a table or an array", path, src))
+				continue
+			}
+			v = fmt.Sprint(raw)
 		}
 		if err := s.set(c, v); err != nil {
 			problems = append(problems, fmt.Sprintf("%s (from %s): %v", s.key, src, err))
@@ -165,46 +267,31 @@ func LoadConfig(flags map[string]string, getenv func(string) string) (*Config, e
 		}
 		c.Source[s.key] = src
 	}
-	if len(problems) > 0 {
-		return nil, fmt.Errorf("bad configuration:\n  %s", strings.Join(problems, "\n  "))
-	}
-	return c, nil
-}
-
-// readConfigFile reads the top-level scalar keys of config.toml as strings.
-// Tables (such as [sandbox.profiles.NAME], read by package sandbox) are
-// left to their owners; an unknown top-level key is an error, because a
-// typo silently ignored is a setting the user thinks they have.
-func readConfigFile(path string) (map[string]string, error) {
-	raw := map[string]any{}
-	_, err := toml.DecodeFile(path, &raw)
-	if errors.Is(err, fs.ErrNotExist) {
-		return map[string]string{}, nil
-	}
-	if err != nil {
-		return nil, fmt.Errorf("reading %s: %w", path, err)
-	}
-	known := map[string]bool{}
-	for _, s := range settings() {
-		known[s.key] = true
-	}
-	out := map[string]string{}
 	var unknown []string
-	for k, v := range raw {
-		if _, isTable := v.(map[string]any); isTable {
+	for k := range m.values {
+		if owner, ok := owners[k]; ok {
+			if err := decodeTable(m, k, owner); err != nil {
+				problems = append(problems, err.Error())
+			}
 			continue
 		}
 		if !known[k] {
-			unknown = append(unknown, k)
-			continue
+			unknown = append(unknown, fmt.Sprintf("%s (from %s)", toml.Key{k}, m.originOf(toml.Key{k}.String())))
 		}
-		out[k] = fmt.Sprint(v)
 	}
 	if len(unknown) > 0 {
+		// A typo silently ignored is a setting the user thinks they have.
 		sort.Strings(unknown)
-		return nil, fmt.Errorf("%s: unknown setting %s (run `quire config` for the list)", path, strings.Join(unknown, ", "))
+		problems = append(problems, fmt.Sprintf("unknown setting %s (run `quire config` for the list)", strings.Join(unknown, ", ")))
 	}
-	return out, nil
+	switch len(problems) {
+	case 0:
+		return c, nil
+	case 1:
+		return nil, fmt.Errorf("bad configuration: %s", problems[0])
+	}
+	sort.Strings(problems)
+	return nil, fmt.Errorf("bad configuration:\n  %s", strings.Join(problems, "\n  "))
 }
 
 // Describe lists every setting with its effective value and source, the
@@ -218,7 +305,40 @@ func (c *Config) Describe() []string {
 		}
 		out = append(out, fmt.Sprintf("%-17s %-28s %s", s.key, v, c.Source[s.key]))
 	}
+	names := make([]string, 0, len(tables(c)))
+	for k := range tables(c) {
+		names = append(names, k)
+	}
+	sort.Strings(names)
+	for _, t := range names {
+		for _, p := range c.merged.paths(t) {
+			l := c.merged.leaves[p]
+			out = append(out, fmt.Sprintf("%-17s %-28s %s", p, formatValue(p, l.value), l.origin))
+		}
+	}
 	return out
+}
+
+// formatValue prints a table's value as TOML would, masking values whose
+// key names a secret.
+func formatValue(path string, v any) string {
+	last := path[strings.LastIndex(path, ".")+1:]
+	for _, w := range []string{"key", "token", "secret", "password"} {
+		if strings.Contains(strings.ToLower(last), w) {
+			return maskKey(fmt.Sprint(v))
+		}
+	}
+	switch v := v.(type) {
+	case string:
+		return strconv.Quote(v)
+	case []any:
+		parts := make([]string, len(v))
+		for i, x := range v {
+			parts[i] = formatValue("", x)
+		}
+		return "[" + strings.Join(parts, ", ") + "]"
+	}
+	return fmt.Sprint(v)
 }
 
 func maskKey(k string) string {

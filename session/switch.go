@@ -1,154 +1,160 @@
-package app
+package session
 
 import (
 	"context"
 	"errors"
 	"fmt"
-	"strconv"
 	"strings"
-	"time"
 
+	"github.com/quire-sh/quire/app"
+	"github.com/quire-sh/quire/engine"
 	"github.com/quire-sh/quire/engine/event"
 	"github.com/quire-sh/quire/engine/store"
 )
 
-// sessionSwitcher carries out the /commands that replace the running
-// session: /clear starts a new one, /model resumes this one with another
-// model, /rewind forks it at an earlier prompt and puts files back, and
-// /sessions lists the stored ones.
-type sessionSwitcher struct {
-	opt SessionOptions
-	cur *OpenedSession
-	// pending is a resumed session still opening; session waits for it.
-	pending *pendingSession
-}
+// The operations below carry out the /commands that replace the running
+// session: /model continues this one with another model, /clear starts a
+// new one, /rewind forks it at an earlier prompt and puts files back. A
+// replacement is opened before the running session is given up where
+// that is possible (/clear, /rewind); /model, which must stop the session
+// to continue its log, starts it again with the old model if the new one
+// does not start. Either way a failed switch leaves a session running and
+// says why.
 
-// session returns the current session, waiting for one still opening.
-func (s *sessionSwitcher) session() (*OpenedSession, error) {
-	if s.cur == nil && s.pending != nil {
-		cur, err := s.pending.Wait()
-		if err != nil {
-			return nil, err
-		}
-		s.cur, s.pending = cur, nil
-	}
-	if s.cur == nil {
-		return nil, errors.New("no session is open")
-	}
-	return s.cur, nil
-}
+// errNoStore is the answer of the operations that need the log.
+var errNoStore = errors.New("this session is not stored (the demo keeps none), so it cannot be switched, rewound or exported")
 
-// close closes the current session (waiting for one still opening).
-func (s *sessionSwitcher) close() {
-	if c, err := s.session(); err == nil {
-		c.Close()
-	}
-}
-
-func (s *sessionSwitcher) slash(inv SlashInvocation) (SlashResult, error) {
-	if _, err := s.session(); err != nil {
-		return SlashResult{}, err
-	}
-	switch inv.Name {
-	case "model":
-		return s.model(inv.Args)
-	case "clear":
-		return s.clear()
-	case "sessions":
-		return s.sessions()
-	case "rewind":
-		return s.rewind(inv.Args)
-	}
-	return SlashResult{}, fmt.Errorf("/%s is not available here", inv.Name)
-}
-
-// reopen closes the current session and opens another in its place; if
-// that fails the current one is reopened, so a failed switch never leaves
-// quire without a session.
-func (s *sessionSwitcher) reopen(opt SessionOptions) (*OpenedSession, error) {
-	if s.cur.Writer == nil {
-		return nil, errors.New("this session is not stored, so it cannot be switched")
-	}
-	id := s.cur.Writer.ID()
-	// Keep the session even if it holds no prompt yet: /model and /rewind
-	// reopen it by id.
-	s.cur.Session.Close()
-	s.cur.closeKeeping()
-	next, err := OpenSession(opt)
+// SwitchModel continues the session with another model: the session
+// stops, and starts again on the same log with the new model, keeping
+// what was approved for the session.
+func (h *Handle) SwitchModel(ctx context.Context, model string) (app.Switched, error) {
+	h.ops.Lock()
+	defer h.ops.Unlock()
+	cur, err := h.current(ctx)
 	if err != nil {
-		back := s.opt
-		back.Resume, back.Continue = id, false
-		if prev, perr := OpenSession(back); perr == nil {
-			s.cur = prev
+		return app.Switched{}, err
+	}
+	if cur.Writer == nil {
+		return app.Switched{}, errNoStore
+	}
+	cfg := *h.opt.Config
+	cfg.Model = model
+	opt := h.opt
+	opt.Config = &cfg
+	next, err := engineConfig(opt, cur.Env)
+	if err != nil {
+		return app.Switched{}, fmt.Errorf("switching to %s: %w", model, err)
+	}
+	next.SessionID, next.Recorder = cur.Engine.SessionID, cur.Engine.Recorder
+	next.Approver = cur.Engine.Approver // "yes for this session" holds across models
+	h.hold()
+	cur.Session.Close()
+	prior, err := cur.Writer.ReadAll()
+	var s *engine.Session
+	if err == nil {
+		s, err = engine.Resume(next, prior)
+	}
+	if err != nil {
+		err = fmt.Errorf("switching to %s: %w", model, err)
+		if prior == nil {
+			h.release(nil)
+			return app.Switched{}, fmt.Errorf("%w; the session could not be read back either: quit and run quire resume %s", err, cur.Writer.ID())
 		}
+		back, berr := engine.Resume(cur.Engine, prior)
+		if berr != nil {
+			h.release(nil)
+			return app.Switched{}, fmt.Errorf("%w; and the session did not start again: %v", err, berr)
+		}
+		h.release(&Opened{Session: back, Prepared: cur.Prepared})
+		return app.Switched{}, err
+	}
+	cur.Prepared.Engine = next
+	h.opt.Config = &cfg
+	h.release(&Opened{Session: s, Prepared: cur.Prepared})
+	return app.Switched{Notice: "model: " + model}, nil
+}
+
+// Clear starts a new session in place of this one, which is kept if it
+// holds a prompt.
+func (h *Handle) Clear(ctx context.Context) (app.Switched, error) {
+	h.ops.Lock()
+	defer h.ops.Unlock()
+	cur, err := h.current(ctx)
+	if err != nil {
+		return app.Switched{}, err
+	}
+	if cur.Writer == nil {
+		return app.Switched{}, errNoStore
+	}
+	opt := h.opt
+	opt.Resume, opt.Continue = "", false
+	next, err := open(opt)
+	if err != nil {
+		return app.Switched{}, fmt.Errorf("starting a new session: %w", err)
+	}
+	h.replace(cur, next)
+	return app.Switched{Notice: "new session " + next.Writer.ID(), Rebuild: true}, nil
+}
+
+// replace gives up cur for next, which is running already.
+func (h *Handle) replace(cur, next *Opened) {
+	h.hold()
+	cur.Close()
+	h.release(next)
+}
+
+// Sessions lists the stored sessions, newest first.
+func (h *Handle) Sessions(ctx context.Context) ([]app.SessionSummary, error) {
+	if h.st == nil {
+		return nil, errors.New("there is no session store")
+	}
+	list, err := h.st.List(ctx, store.ListOptions{})
+	if err != nil {
 		return nil, err
 	}
-	s.cur = next
-	return next, nil
+	out := make([]app.SessionSummary, len(list.Sessions))
+	for i, s := range list.Sessions {
+		out[i] = app.SessionSummary{ID: s.ID, LastActive: s.LastActive, Turns: s.Turns, Title: s.Title}
+	}
+	return out, nil
 }
 
-func (s *sessionSwitcher) model(args []string) (SlashResult, error) {
-	if len(args) == 0 {
-		return SlashResult{Notice: "model: " + s.opt.Config.Model + " (/model NAME switches)"}, nil
-	}
-	cfg := *s.opt.Config
-	cfg.Model = args[0]
-	opt := s.opt
-	opt.Config = &cfg
-	opt.Resume, opt.Continue = s.cur.Writer.ID(), false
-	next, err := s.reopen(opt)
+// Export writes the session's JSONL transcript to path, or to
+// quire-<id>.jsonl in the working directory.
+func (h *Handle) Export(ctx context.Context, path string) (string, error) {
+	h.ops.Lock()
+	defer h.ops.Unlock()
+	cur, err := h.current(ctx)
 	if err != nil {
-		return SlashResult{}, fmt.Errorf("switching to %s: %w", args[0], err)
+		return "", err
 	}
-	s.opt.Config = &cfg
-	return SlashResult{Notice: "model: " + cfg.Model, Session: next.Session}, nil
+	return exportSession(cur, path)
 }
 
-func (s *sessionSwitcher) clear() (SlashResult, error) {
-	opt := s.opt
-	opt.Resume, opt.Continue = "", false
-	next, err := s.reopen(opt)
+// Rewind goes back to before prompt n (0: the last one): what is
+// "conversation" (the log is forked there and the fork continues),
+// "files" (the files quire changed since are put back) or "both".
+func (h *Handle) Rewind(ctx context.Context, n int, what string) (app.Switched, error) {
+	h.ops.Lock()
+	defer h.ops.Unlock()
+	cur, err := h.current(ctx)
 	if err != nil {
-		return SlashResult{}, err
+		return app.Switched{}, err
 	}
-	return SlashResult{Notice: "new session " + next.Writer.ID(), Session: next.Session, Rebuild: true}, nil
-}
-
-func (s *sessionSwitcher) sessions() (SlashResult, error) {
-	if s.cur.Store == nil {
-		return SlashResult{}, errors.New("there is no session store")
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-	defer cancel()
-	list, err := s.cur.Store.List(ctx, store.ListOptions{})
-	if err != nil {
-		return SlashResult{}, err
-	}
-	lines := []string{"Sessions, newest first (quire resume ID continues one):", ""}
-	for i, sum := range list.Sessions {
-		if i == 30 {
-			lines = append(lines, fmt.Sprintf("… and %d more: quire sessions lists them all", len(list.Sessions)-i))
-			break
-		}
-		title := strings.ReplaceAll(sum.Title, "\n", " ")
-		if len(title) > 50 {
-			title = title[:50] + "…"
-		}
-		lines = append(lines, fmt.Sprintf("%-24s %-16s %3d turns  %s", sum.ID, sum.LastActive.Local().Format("Jan _2 15:04"), sum.Turns, title))
-	}
-	return SlashResult{Overlay: lines}, nil
-}
-
-// rewind is /rewind [N] [conversation|files|both]: go back to before
-// prompt N (default: the last one).
-func (s *sessionSwitcher) rewind(args []string) (SlashResult, error) {
-	w := s.cur.Writer
+	w := cur.Writer
 	if w == nil {
-		return SlashResult{}, errors.New("this session is not stored, so there is nothing to rewind to")
+		return app.Switched{}, errNoStore
+	}
+	switch what {
+	case "", "both":
+		what = "both"
+	case "conversation", "files":
+	default:
+		return app.Switched{}, fmt.Errorf("/rewind takes conversation, files or both, not %q", what)
 	}
 	events, err := w.ReadAll()
 	if err != nil {
-		return SlashResult{}, err
+		return app.Switched{}, err
 	}
 	var prompts []event.Event
 	for _, e := range events {
@@ -157,30 +163,20 @@ func (s *sessionSwitcher) rewind(args []string) (SlashResult, error) {
 		}
 	}
 	if len(prompts) == 0 {
-		return SlashResult{}, errors.New("no prompt to rewind to yet")
+		return app.Switched{}, errors.New("no prompt to rewind to yet")
 	}
-	target := prompts[len(prompts)-1]
-	mode := "both"
-	for _, a := range args {
-		if n, err := strconv.Atoi(a); err == nil {
-			if n < 1 || n > len(prompts) {
-				return SlashResult{}, fmt.Errorf("/rewind %d: this session has prompts 1 to %d", n, len(prompts))
-			}
-			target = prompts[n-1]
-			continue
-		}
-		switch a {
-		case "conversation", "files", "both":
-			mode = a
-		default:
-			return SlashResult{}, fmt.Errorf("/rewind takes a prompt number and conversation, files or both, not %q", a)
-		}
+	if n < 0 || n > len(prompts) {
+		return app.Switched{}, fmt.Errorf("/rewind %d: this session has prompts 1 to %d", n, len(prompts))
 	}
+	if n == 0 {
+		n = len(prompts)
+	}
+	target := prompts[n-1]
 	var notes []string
-	if mode != "conversation" {
-		rep, err := s.cur.Checkpoints.Rewind(target.Turn, store.RewindOptions{Apply: true})
+	if what != "conversation" {
+		rep, err := cur.Checkpoints.Rewind(target.Turn, store.RewindOptions{Apply: true})
 		if err != nil {
-			return SlashResult{}, fmt.Errorf("restoring files: %w", err)
+			return app.Switched{}, fmt.Errorf("restoring files: %w", err)
 		}
 		restored := 0
 		for _, f := range rep.Files {
@@ -197,32 +193,24 @@ func (s *sessionSwitcher) rewind(args []string) (SlashResult, error) {
 			notes = append(notes, "left alone, changed by someone else: "+strings.Join(names, ", "))
 		}
 	}
-	if mode == "files" {
-		return SlashResult{Notice: strings.Join(notes, "; ")}, nil
+	if what == "files" {
+		return app.Switched{Notice: strings.Join(notes, "; ")}, nil
 	}
 	fork, err := w.Fork(target.Seq - 1)
 	if err != nil {
-		return SlashResult{}, fmt.Errorf("forking the conversation: %w", err)
+		return app.Switched{}, fmt.Errorf("forking the conversation: %w", err)
 	}
 	forkID := fork.ID()
 	if err := fork.Close(); err != nil {
-		return SlashResult{}, err
+		return app.Switched{}, err
 	}
-	opt := s.opt
+	opt := h.opt
 	opt.Resume, opt.Continue = forkID, false
-	next, err := s.reopen(opt)
+	next, err := open(opt)
 	if err != nil {
-		return SlashResult{}, err
+		return app.Switched{}, fmt.Errorf("opening the rewound session %s: %w", forkID, err)
 	}
-	notes = append([]string{fmt.Sprintf("rewound to before prompt %d (new session %s)", indexOf(prompts, target)+1, forkID)}, notes...)
-	return SlashResult{Notice: strings.Join(notes, "; "), Session: next.Session, Rebuild: true, Prior: next.Prior, Prompt: target.Text}, nil
-}
-
-func indexOf(prompts []event.Event, e event.Event) int {
-	for i, p := range prompts {
-		if p.Seq == e.Seq {
-			return i
-		}
-	}
-	return -1
+	h.replace(cur, next)
+	notes = append([]string{fmt.Sprintf("rewound to before prompt %d (new session %s)", n, forkID)}, notes...)
+	return app.Switched{Notice: strings.Join(notes, "; "), Rebuild: true, Prior: next.Prior, Prompt: target.Text}, nil
 }
