@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strconv"
 	"strings"
 
 	"github.com/quire-sh/quire/app"
@@ -34,14 +35,16 @@ func newSessionFlags(name, synopsis string) *sessionFlags {
 	str("theme", "markdown `theme`: dark or light")
 	str("record", "write what the terminal is sent to `file`, with timings (asciicast v2: asciinema play file)")
 	sf.fs.BoolFunc("minimal", "run inline in the terminal's own scrollback instead of full-screen", func(v string) error {
-		sf.set["minimal"] = v
-		return nil
+		b, err := strconv.ParseBool(v)
+		sf.set["minimal"] = strconv.FormatBool(b)
+		return err
 	})
 	sf.fs.BoolFunc("no-mouse", "do not capture the mouse (the terminal selects text)", func(v string) error {
-		if v == "true" {
+		b, err := strconv.ParseBool(v)
+		if b {
 			sf.set["mouse"] = "false"
 		}
-		return nil
+		return err
 	})
 	return sf
 }
