@@ -158,6 +158,7 @@ func (l *Loop) loadHistory() {
 		return
 	}
 	path := l.history.path
+	l.history.loading = true
 	l.spawn(func(context.Context) effectDone {
 		entries, err := ReadHistory(path)
 		return effectDone{apply: func(now time.Time) {
@@ -165,23 +166,27 @@ func (l *Loop) loadHistory() {
 			if err != nil {
 				l.m.flash(err.Error(), now)
 			}
+			l.history.loading = false
+			l.appendHistory()
 		}}
 	})
 }
 
 // historyWriter appends prompts to the history file one batch at a time,
-// in order, off the loop's goroutine.
+// in order, off the loop's goroutine; none before the file has been read,
+// so the read never returns this session's own prompts.
 type historyWriter struct {
 	path    string
 	pending []string
 	busy    bool
+	loading bool
 }
 
 // appendHistory starts an append of the waiting prompts unless one runs;
 // its completion starts the next.
 func (l *Loop) appendHistory() {
 	h := &l.history
-	if h.busy || len(h.pending) == 0 {
+	if h.busy || h.loading || len(h.pending) == 0 {
 		return
 	}
 	if h.path == "" {

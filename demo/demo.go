@@ -39,7 +39,7 @@ type Demo struct {
 	Session *session.Handle
 	srv     *testserver.Server
 	dir     string
-	cfg     *config.Config
+	closed  bool
 }
 
 // Open starts the demo: the project, the scripted model and the session.
@@ -63,7 +63,6 @@ func Open(opt Options) (*Demo, error) {
 	}
 	cfg := *opt.Config
 	cfg.BaseURL, cfg.APIKey, cfg.Model = d.srv.URL(), "demo", "demo"
-	d.cfg = &cfg
 	if d.Session, err = session.Open(session.Options{Config: &cfg, Version: "demo", Cwd: dir, NoStore: true}); err != nil {
 		d.Close()
 		return nil, err
@@ -82,6 +81,10 @@ func (d *Demo) AppOptions() app.Options {
 
 // Close stops the session and the model and removes the project.
 func (d *Demo) Close() {
+	if d.closed {
+		return
+	}
+	d.closed = true
 	if d.Session != nil {
 		d.Session.Close()
 	}
