@@ -294,27 +294,43 @@ func FromSources(sources []Source) (*Config, error) {
 	return nil, fmt.Errorf("bad configuration:\n  %s", strings.Join(problems, "\n  "))
 }
 
-// Describe lists every setting with its effective value and source, the
-// API key masked.
+// Describe is `quire config`'s table: a header, then every setting with
+// its effective value and where it came from (the API key masked), then
+// every value of the tables, by its dotted path.
 func (c *Config) Describe() []string {
-	var out []string
+	rows := [][3]string{{"SETTING", "VALUE", "FROM"}}
 	for _, s := range settings() {
 		v := s.get(c)
 		if s.key == "api_key" && v != "" {
 			v = maskKey(v)
 		}
-		out = append(out, fmt.Sprintf("%-17s %-28s %s", s.key, v, c.Source[s.key]))
+		rows = append(rows, [3]string{s.key, v, c.Source[s.key]})
 	}
 	names := make([]string, 0, len(tables(c)))
 	for k := range tables(c) {
 		names = append(names, k)
 	}
 	sort.Strings(names)
+	settingAt := map[string]bool{}
+	for _, p := range settingPaths() {
+		settingAt[p.String()] = true
+	}
 	for _, t := range names {
 		for _, p := range c.merged.paths(t) {
+			if settingAt[p] {
+				continue // listed above under its setting's name
+			}
 			l := c.merged.leaves[p]
-			out = append(out, fmt.Sprintf("%-17s %-28s %s", p, formatValue(p, l.value), l.origin))
+			rows = append(rows, [3]string{p, formatValue(p, l.value), l.origin})
 		}
+	}
+	keyW, valW := 0, 0
+	for _, r := range rows {
+		keyW, valW = max(keyW, len(r[0])), max(valW, min(len(r[1]), 40))
+	}
+	out := make([]string, len(rows))
+	for i, r := range rows {
+		out[i] = strings.TrimRight(fmt.Sprintf("%-*s %-*s %s", keyW, r[0], valW, r[1], r[2]), " ")
 	}
 	return out
 }

@@ -148,6 +148,11 @@ func TestSandboxProfileSettingSitsInItsTable(t *testing.T) {
 			if strings.Contains(tt.text, "profiles.build") && c.SandboxSettings.Profiles["build"].Extends != "strict" {
 				t.Errorf("the custom profile was lost: %+v", c.SandboxSettings)
 			}
+			for _, l := range c.Describe() {
+				if strings.HasPrefix(l, "sandbox.profile ") {
+					t.Errorf("quire config lists the profile twice: %q", l)
+				}
+			}
 		})
 	}
 }

@@ -190,7 +190,6 @@ func runConfig(std stdio, args []string) int {
 		return fail(std, err)
 	}
 	fmt.Fprintf(std.out, "config file: %s\n\n", cfg.File)
-	fmt.Fprintf(std.out, "%-17s %-28s %s\n", "SETTING", "VALUE", "FROM")
 	for _, l := range cfg.Describe() {
 		fmt.Fprintln(std.out, l)
 	}
