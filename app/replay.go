@@ -137,6 +137,8 @@ func (p *Player) Close() {
 	<-p.stopped
 }
 
+var _ Session = (*Player)(nil)
+
 // errReplay answers the operations a recording cannot do.
 var errReplay = errors.New("this is a replay: the recorded session cannot be changed")
 

@@ -6,6 +6,7 @@ import (
 	"math"
 	"sync"
 
+	"github.com/quire-sh/quire/app"
 	"github.com/quire-sh/quire/engine"
 	"github.com/quire-sh/quire/engine/event"
 	"github.com/quire-sh/quire/engine/store"
@@ -42,6 +43,8 @@ type Handle struct {
 	saved    string
 	closed   bool
 }
+
+var _ app.Session = (*Handle)(nil)
 
 // Open starts the session opt asks for. A resumed session (opt.Resume or
 // opt.Continue) is opened in the background: Shown holds its latest turns
@@ -212,6 +215,11 @@ func (h *Handle) Close() {
 		cur.Close()
 		if cur.Writer != nil && !cur.Discarded {
 			h.saved = cur.Writer.ID()
+		}
+		// The UI reads no more: the last events are drained (the session
+		// has stopped, so they end), which lets the engine's and the
+		// relay's goroutines that deliver them return.
+		for range h.Events() {
 		}
 	}
 	h.prune.stop()
