@@ -494,20 +494,23 @@ func (l *Loop) leave() {
 // rebuilt, reduced like any other.
 func (l *Loop) swapped(r Switched, err error, now time.Time) {
 	if next := l.sess.Events(); next != l.source {
-		if l.events != nil && (err != nil || !r.Rebuild) {
+		if l.events != nil {
+			keep := err != nil || !r.Rebuild
 			for e := range l.events {
-				l.m.HandleEvent(e, now)
+				if keep {
+					l.m.HandleEvent(e, now)
+				}
 			}
 		}
 		l.source, l.events = next, next
 		l.sessEnded = false
 	}
+	l.m.applySwitch(r, err, now)
 	if err == nil && r.Rebuild && l.inline != nil {
 		// Everything already in the terminal's scrollback stays; the
 		// rebuilt transcript counts as printed up to where it ends.
-		defer l.m.tr.TakeFinished()
+		l.m.tr.TakeFinished()
 	}
-	l.m.applySwitch(r, err, now)
 	l.needDraw = true
 }
 

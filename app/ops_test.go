@@ -26,6 +26,7 @@ type opSession struct {
 	gate      chan struct{} // operations wait on it when set
 
 	switchModel func(model string) (Switched, error)
+	rewind      func() (Switched, error)
 	export      func(path string) (string, error)
 	sessions    []SessionSummary
 }
@@ -91,7 +92,15 @@ func (s *opSession) Clear(ctx context.Context) (Switched, error) {
 	return Switched{Notice: "new session s2", Rebuild: true}, nil
 }
 func (s *opSession) Rewind(context.Context, int, string) (Switched, error) {
-	return Switched{}, errors.New("nothing to rewind")
+	if s.rewind == nil {
+		return Switched{}, errors.New("nothing to rewind")
+	}
+	s.mu.Lock()
+	old := s.events
+	s.events = make(chan event.Event, 64)
+	s.mu.Unlock()
+	close(old)
+	return s.rewind()
 }
 func (s *opSession) Sessions(ctx context.Context) ([]SessionSummary, error) {
 	if err := s.wait(ctx); err != nil {
@@ -109,7 +118,11 @@ func (s *opSession) Export(ctx context.Context, path string) (string, error) {
 // startLoop runs Run on a test terminal until the test ends.
 func startLoop(t *testing.T, s Session, opt Options) *apptest.Terminal {
 	t.Helper()
-	tt := apptest.NewTerminal(80, 20)
+	return startLoopOn(t, apptest.NewTerminal(80, 20), s, opt)
+}
+
+func startLoopOn(t *testing.T, tt *apptest.Terminal, s Session, opt Options) *apptest.Terminal {
+	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	go func() { done <- Run(ctx, tt, s, opt) }()
@@ -274,4 +287,37 @@ func TestPathCompletionListsTheSessionDir(t *testing.T) {
 	waitScreen(t, tt, "and @src/")
 	tt.Type("", term.KeyTab)
 	waitScreen(t, tt, "@src/main.go")
+}
+
+// Inline, a rebuilt transcript is not printed again: what the terminal's
+// scrollback holds stays, once.
+func TestInlineRewindDoesNotReprint(t *testing.T) {
+	s := newOpSession()
+	prior := []event.Event{
+		{Kind: event.UserMessage, Turn: 1, Text: "the kept prompt"},
+		{Kind: event.TurnStarted, Turn: 1},
+		{Kind: event.AssistantMessage, Turn: 1, Text: "the kept answer"},
+		{Kind: event.TurnEnded, Turn: 1, End: &event.TurnEnd{State: event.TurnCompleted}},
+	}
+	s.rewind = func() (Switched, error) {
+		return Switched{Rebuild: true, Prior: prior, Prompt: "the rewound prompt", Notice: "went back"}, nil
+	}
+	tt := startLoopOn(t, apptest.NewTerminal(60, 12), s, Options{Minimal: true})
+	for _, e := range prior {
+		s.send(e)
+	}
+	for _, e := range []event.Event{
+		{Kind: event.UserMessage, Turn: 2, Text: "the rewound prompt"},
+		{Kind: event.TurnStarted, Turn: 2},
+		{Kind: event.AssistantMessage, Turn: 2, Text: "the dropped answer"},
+		{Kind: event.TurnEnded, Turn: 2, End: &event.TurnEnd{State: event.TurnCompleted}},
+	} {
+		s.send(e)
+	}
+	waitScreen(t, tt, "the dropped answer")
+	tt.Type("/rewind", term.KeyEnter)
+	waitScreen(t, tt, "went back")
+	if n := strings.Count(tt.History(), "the kept answer"); n != 1 {
+		t.Fatalf("the kept answer is in the terminal %d times:\n%s", n, tt.History())
+	}
 }

@@ -77,6 +77,15 @@ func (t *Terminal) Screen() string {
 	return strings.Join(t.oracle.ScreenText(), "\n")
 }
 
+// History is the terminal's scrollback and then its screen, row by row:
+// all an inline session has left in the terminal.
+func (t *Terminal) History() string {
+	screen := t.Screen()
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return strings.Join(append(t.oracle.ScrollbackText(), screen), "\n")
+}
+
 // WaitFor waits until the screen shows want, and reports whether it did
 // within timeout.
 func (t *Terminal) WaitFor(want string, timeout time.Duration) bool {
