@@ -7,8 +7,8 @@ import (
 	"github.com/quire-sh/quire/engine/event"
 )
 
-// Session is what the app needs of an agent session. The session room's
-// handle satisfies it, and so does replay's Player.
+// Session is what the app needs of an agent session. Package session's
+// Handle satisfies it, and so does replay's Player.
 //
 // Events, Submit, Cancel, Answer and Compact are called on the loop's
 // goroutine and must not block. The other methods may block (they open

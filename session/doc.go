@@ -10,5 +10,6 @@
 // /model, /clear, /rewind, /sessions and /export run as blocking
 // operations the UI calls off its loop; a failed switch leaves a session
 // running. Exec is `quire exec`, LoadRecording what `quire replay`
-// plays. The package imports app only for the handle's contract types.
+// plays. The package imports app for types only: the contract the handle
+// satisfies and the Options it fills in from the settings.
 package session
