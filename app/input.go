@@ -299,7 +299,7 @@ func (m *Model) promptKey(ev term.KeyEvent, now time.Time) []Effect {
 			m.focus = focusPager
 		}
 	case ev.Key == term.KeyTab:
-		m.complete(now)
+		return m.complete(now)
 	case ev.Key == term.KeyUp && ev.Mod == 0:
 		if !m.editor.Up() {
 			if s, ok := m.history.Prev(m.editor.Text()); ok {
@@ -346,60 +346,34 @@ func (m *Model) submit(now time.Time) []Effect {
 		m.flash(err.Error(), now)
 		return nil
 	}
-	m.history.Add(m.editor.Text())
+	if m.switching && !isCmd {
+		// The prompt stays in the editor: it is sent by Enter once the
+		// session it would go to is running.
+		m.flash("wait a moment: the session is being switched", now)
+		return nil
+	}
+	effects := m.remember(m.editor.Text())
 	m.editor.Clear()
 	m.pastes = map[string]string{}
 	m.focus = focusPrompt
 	if m.status.Replay && !isCmd {
 		m.flash("this is a replay: prompts cannot be sent", now)
-		return nil
+		return effects
 	}
 	if isCmd {
-		return m.slash(inv, now)
+		return append(effects, m.slash(inv, now)...)
 	}
 	m.tr.SetFollow(true)
-	return []Effect{SubmitEffect{Text: text}}
+	return append(effects, SubmitEffect{Text: text})
 }
 
-// slash carries out the /commands the state can do alone and hands the
-// rest to the loop.
-func (m *Model) slash(inv SlashInvocation, now time.Time) []Effect {
-	switch inv.Name {
-	case "help":
-		m.overlay = helpLines(m.status.ShiftEnter)
-	case "quit":
-		m.quit = true
-	case "perf":
-		m.togglePerf()
-	case "compact":
-		return []Effect{CompactEffect{Focus: strings.Join(inv.Args, " ")}}
-	case "mode":
-		want := !m.minimal
-		if len(inv.Args) > 0 {
-			switch inv.Args[0] {
-			case "full", "fullscreen", "full-screen":
-				want = false
-			case "minimal", "inline":
-				want = true
-			default:
-				m.flash(fmt.Sprintf("/mode takes full or minimal, not %q", inv.Args[0]), now)
-				return nil
-			}
-		}
-		if want == m.minimal {
-			return nil
-		}
-		return []Effect{ModeEffect{Minimal: want}}
-	case "export":
-		path := ""
-		if len(inv.Args) > 0 {
-			path = inv.Args[0]
-		}
-		return []Effect{ExportEffect{Path: path}}
-	default:
-		return []Effect{SlashEffect{Inv: inv}}
+// remember adds a sent prompt to the history and asks for it to be
+// appended to the file, unless it repeats the newest entry.
+func (m *Model) remember(text string) []Effect {
+	if !m.history.Add(text) {
+		return nil
 	}
-	return nil
+	return []Effect{HistoryEffect{Text: text}}
 }
 
 // SetMinimal records a completed mode switch.
@@ -434,14 +408,14 @@ func (m *Model) expandPastes(s string) string {
 }
 
 // complete is Tab: complete a /command name or an @path.
-func (m *Model) complete(now time.Time) {
+func (m *Model) complete(now time.Time) []Effect {
 	text := m.editor.Text()
 	if done, cands := CompleteSlashLine(text); done != text {
 		m.editor.SetText(done)
-		return
+		return nil
 	} else if len(cands) > 1 {
 		m.flash("/"+strings.Join(cands, "  /"), now)
-		return
+		return nil
 	}
-	m.completePath(now)
+	return m.completePath()
 }

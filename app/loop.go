@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"sync"
 	"syscall"
 	"time"
 
@@ -32,36 +33,6 @@ type Terminal interface {
 	CursorPosition(timeout time.Duration) (x, y int, err error)
 }
 
-// Handlers carry out the effects that need resources the loop does not
-// own (the editor, exports, slash commands such as /model and /rewind).
-// Each runs on the loop's goroutine and returns a message for the status
-// line ("" for none).
-type Handlers struct {
-	// Edit opens text in $EDITOR (the terminal is handed off meanwhile)
-	// and returns the edited text.
-	Edit func(text string) (string, error)
-	// Export writes the session's transcript to path ("" picks a name).
-	Export func(path string) (string, error)
-	// Slash carries out the /commands the model hands over.
-	Slash func(inv SlashInvocation) (SlashResult, error)
-}
-
-// SlashResult is what a /command did.
-type SlashResult struct {
-	// Notice is shown in the status line.
-	Notice string
-	// Overlay is text to show over the transcript (a session list).
-	Overlay []string
-	// Session, when set, replaces the running session (/clear, /model,
-	// /rewind). With Rebuild the transcript is rebuilt from Prior;
-	// otherwise it is kept.
-	Session Session
-	Rebuild bool
-	Prior   []event.Event
-	// Prompt is put back into the editor (the prompt /rewind went back to).
-	Prompt string
-}
-
 // LoopOptions configure a Loop.
 type LoopOptions struct {
 	// DrawInterval is the minimum time between frames (default 8 ms).
@@ -70,8 +41,13 @@ type LoopOptions struct {
 	// looks at the input queue (default 256).
 	EventBatch int
 	// Mouse starts with mouse capture on (full-screen mode only).
-	Mouse    bool
-	Handlers Handlers
+	Mouse bool
+	// HistoryFile is the prompt history, read when the loop starts and
+	// appended to as prompts are sent, both off the loop's goroutine; ""
+	// keeps the history in memory only.
+	HistoryFile string
+	// Prompt is submitted when the loop starts.
+	Prompt string
 	// OnFrame, when set, sees every flushed frame's stats (benchmarks).
 	OnFrame func(render.Stats)
 }
@@ -88,7 +64,18 @@ type Loop struct {
 	inline *render.Inline
 	colors render.Options
 
-	done   chan effectDone
+	done chan effectDone
+	// jobs are the effects running off the loop's goroutine; jobsCtx ends
+	// when the loop does, and Run waits for them before it returns.
+	jobs    sync.WaitGroup
+	jobsCtx context.Context
+	// history is the prompt history file's writer state: prompts waiting
+	// to be appended, and whether an append is running.
+	history historyWriter
+
+	// source is the session's event channel, events the same while it is
+	// open (nil once it has closed).
+	source <-chan event.Event
 	events <-chan event.Event
 	// older delivers the history before what a resumed session showed
 	// first, once; nil when there is none to wait for.
@@ -122,9 +109,12 @@ func (e *SignalError) ExitCode() int {
 	return 1
 }
 
-// effectDone reports an effect that finished off the loop goroutine.
+// effectDone reports an effect that finished off the loop's goroutine:
+// apply, when set, runs on the loop's goroutine with the result; notice
+// is shown in the status line.
 type effectDone struct {
 	notice string
+	apply  func(now time.Time)
 }
 
 // NewLoop returns a loop showing m on t and talking to sess.
@@ -138,9 +128,10 @@ func NewLoop(m *Model, t Terminal, sess Session, opt LoopOptions) *Loop {
 	caps := t.Caps()
 	return &Loop{
 		m: m, term: t, sess: sess, opt: opt,
-		colors: render.Options{Colors: caps.Colors, Hyperlinks: caps.Hyperlinks},
-		done:   make(chan effectDone, 16),
-		mouse:  opt.Mouse,
+		colors:  render.Options{Colors: caps.Colors, Hyperlinks: caps.Hyperlinks},
+		done:    make(chan effectDone, 16),
+		mouse:   opt.Mouse,
+		history: historyWriter{path: opt.HistoryFile},
 	}
 }
 
@@ -153,10 +144,28 @@ func (l *Loop) Run(ctx context.Context) error {
 		return err
 	}
 	defer l.leave()
+	jobsCtx, stopJobs := context.WithCancel(ctx)
+	l.jobsCtx = jobsCtx
+	defer func() {
+		// Jobs end with the loop: they see their context end, and the
+		// loop waits for them; prompts still waiting for the history
+		// file are written now that nothing draws.
+		stopJobs()
+		l.jobs.Wait()
+		l.flushHistory()
+	}()
 	input := l.term.Events()
-	l.events = l.sess.Events()
-	if o, ok := l.sess.(interface{ Older() <-chan []event.Event }); ok {
+	l.source = l.sess.Events()
+	l.events = l.source
+	if o, ok := l.sess.(olderHistory); ok {
 		l.older = o.Older()
+	}
+	l.loadHistory()
+	if l.opt.Prompt != "" {
+		l.sess.Submit(l.opt.Prompt)
+		for _, e := range l.m.remember(l.opt.Prompt) {
+			l.run(e, time.Now())
+		}
 	}
 	for {
 		now := time.Now()
@@ -273,6 +282,9 @@ func (l *Loop) onEvent(e event.Event, now time.Time) {
 }
 
 func (l *Loop) onDone(d effectDone, now time.Time) {
+	if d.apply != nil {
+		d.apply(now)
+	}
 	if d.notice != "" {
 		l.m.flash(d.notice, now)
 	}
@@ -474,25 +486,32 @@ func (l *Loop) leave() {
 	}
 }
 
-// swap replaces the running session (after /clear, /model, /rewind).
-func (l *Loop) swap(r SlashResult) {
-	l.sess = r.Session
-	l.events = r.Session.Events()
-	l.sessEnded = false
-	l.m.running = false
-	l.m.approvals = l.m.approvals[:0]
-	if r.Rebuild {
-		l.m.tr = l.m.newTranscript(r.Prior)
-		if l.inline != nil {
-			// Everything already in the terminal's scrollback stays; the
-			// rebuilt transcript counts as printed up to where it ends.
-			l.m.tr.TakeFinished()
+// swapped takes up the session after an operation that may have replaced
+// it (SwitchModel, Clear, Rewind): the model applies the result, and the
+// loop reads the events of whatever session is current now. The old
+// session was closed by the operation, so its last events are drained
+// here (bounded: they are queued in memory) and, unless the transcript is
+// rebuilt, reduced like any other.
+func (l *Loop) swapped(r Switched, err error, now time.Time) {
+	if next := l.sess.Events(); next != l.source {
+		if l.events != nil {
+			keep := err != nil || !r.Rebuild
+			for e := range l.events {
+				if keep {
+					l.m.HandleEvent(e, now)
+				}
+			}
 		}
+		l.source, l.events = next, next
+		l.sessEnded = false
 	}
-	if r.Prompt != "" {
-		l.m.editor.SetText(r.Prompt)
+	l.m.applySwitch(r, err, now)
+	if err == nil && r.Rebuild && l.inline != nil {
+		// Everything already in the terminal's scrollback stays; the
+		// rebuilt transcript counts as printed up to where it ends.
+		l.m.tr.TakeFinished()
 	}
-	l.m.dirty = true
+	l.needDraw = true
 }
 
 // switchMode changes between full-screen and inline at run time. Lines

@@ -7,17 +7,6 @@ import (
 	"github.com/quire-sh/quire/scrollback"
 )
 
-// Session is what the app needs of an agent session; *engine.Session
-// satisfies it, and so does replay's recorded-event player.
-type Session interface {
-	Events() <-chan event.Event
-	Submit(text string)
-	Cancel()
-	Answer(callID string, d event.Decision, reason string)
-	Compact(focus string)
-	Close()
-}
-
 // focus says which layer below the overlays receives keys.
 type focus uint8
 
@@ -71,6 +60,13 @@ type Model struct {
 	editor        Editor
 	history       *History
 	status        Status
+	// cwd is the session's working directory, for @path completion ("":
+	// the process's).
+	cwd string
+	// switching is set while an operation replaces the session; prompts
+	// wait in the editor until it is done. switchingLabel says what runs.
+	switching      bool
+	switchingLabel string
 
 	focus   focus
 	minimal bool
@@ -126,10 +122,11 @@ type Model struct {
 	dirty bool
 }
 
-// NewModel returns the state for a session shown in tr.
+// NewModel returns the state for a session shown in tr, with the prompt
+// history given (nil: an empty one).
 func NewModel(tr *scrollback.Transcript, history *History, status Status, minimal bool) *Model {
 	if history == nil {
-		history, _ = LoadHistory("")
+		history = &History{}
 	}
 	m := &Model{tr: tr, history: history, status: status, minimal: minimal, pastes: map[string]string{}, dirty: true}
 	m.newTranscript = func(prior []event.Event) *scrollback.Transcript {
@@ -209,6 +206,31 @@ func (m *Model) HandleEvent(e event.Event, now time.Time) {
 		if e.Compaction != nil {
 			m.ctxTokens = e.Compaction.AfterTokens
 		}
+	}
+}
+
+// applySwitch takes in the result of an operation that replaced the
+// session (or tried to): on success the turn state starts afresh, the
+// transcript is rebuilt when asked, and /rewind's prompt comes back into
+// the editor; an error is shown.
+func (m *Model) applySwitch(r Switched, err error, now time.Time) {
+	m.switching = false
+	m.dirty = true
+	if err != nil {
+		m.flash(err.Error(), now)
+		return
+	}
+	if r.Rebuild {
+		m.tr = m.newTranscript(r.Prior)
+		m.running = false
+		m.approvals = m.approvals[:0]
+	}
+	if r.Prompt != "" {
+		m.editor.SetText(r.Prompt)
+		m.pastes = map[string]string{}
+	}
+	if r.Notice != "" {
+		m.flash(r.Notice, now)
 	}
 }
 

@@ -1,6 +1,7 @@
 package app
 
 import (
+	"errors"
 	"fmt"
 	"reflect"
 	"strings"
@@ -126,7 +127,7 @@ func TestPromptSubmitAndNewlines(t *testing.T) {
 	m.HandleInput(term.KeyEvent{Key: term.KeyEnter, Mod: term.ModAlt}, t0)
 	typeText(m, "three")
 	got := m.HandleInput(named(term.KeyEnter), t0)
-	want := []Effect{SubmitEffect{Text: "line one\ntwo\nthree"}}
+	want := []Effect{HistoryEffect{Text: "line one\ntwo\nthree"}, SubmitEffect{Text: "line one\ntwo\nthree"}}
 	if !reflect.DeepEqual(got, want) {
 		t.Fatalf("submit: %v, want %v", got, want)
 	}
@@ -147,10 +148,21 @@ func TestLargePasteIsAChipSentInFull(t *testing.T) {
 		t.Fatalf("the prompt shows %q", m.editor.Text())
 	}
 	typeText(m, " why?")
-	got := m.HandleInput(named(term.KeyEnter), t0)
+	got := withoutHistory(m.HandleInput(named(term.KeyEnter), t0))
 	if len(got) != 1 || got[0].(SubmitEffect).Text != big+" why?" {
 		t.Fatalf("the paste was not sent in full: %v", got)
 	}
+}
+
+// withoutHistory drops the history appends from effects.
+func withoutHistory(effects []Effect) []Effect {
+	var out []Effect
+	for _, e := range effects {
+		if _, ok := e.(HistoryEffect); !ok {
+			out = append(out, e)
+		}
+	}
+	return out
 }
 
 func TestSlashCommands(t *testing.T) {
@@ -162,15 +174,91 @@ func TestSlashCommands(t *testing.T) {
 		{"/mode minimal", []Effect{ModeEffect{Minimal: true}}},
 		{"/mode full", nil},
 		{"/export out.jsonl", []Effect{ExportEffect{Path: "out.jsonl"}}},
-		{"/rewind 2 files", []Effect{SlashEffect{Inv: SlashInvocation{Name: "rewind", Args: []string{"2", "files"}}}}},
+		{"/rewind 2 files", []Effect{SwitchEffect{Op: SwitchRewind, Prompt: 2, What: "files"}}},
+		{"/rewind", []Effect{SwitchEffect{Op: SwitchRewind, What: "both"}}},
+		{"/rewind 0", nil},
+		{"/rewind 2 sideways", nil},
+		{"/model gpt-x", []Effect{SwitchEffect{Op: SwitchModel, Model: "gpt-x"}}},
+		{"/model", nil},
+		{"/clear", []Effect{SwitchEffect{Op: SwitchClear}}},
+		{"/sessions", []Effect{SessionsEffect{}}},
 		{"/nope", nil},
 	}
 	for _, tt := range tests {
 		m := newTestModel()
 		typeText(m, tt.in)
-		if got := m.HandleInput(named(term.KeyEnter), t0); !reflect.DeepEqual(got, tt.want) {
+		if got := withoutHistory(m.HandleInput(named(term.KeyEnter), t0)); !reflect.DeepEqual(got, tt.want) {
 			t.Errorf("%s: %#v, want %#v", tt.in, got, tt.want)
 		}
+	}
+}
+
+// A sent prompt is remembered in memory and its append to the history
+// file is an effect (the model does no I/O); a repeat is not appended.
+func TestSubmitAsksForTheHistoryAppend(t *testing.T) {
+	m := newTestModel()
+	for i, want := range [][]Effect{
+		{HistoryEffect{Text: "hello"}, SubmitEffect{Text: "hello"}},
+		{SubmitEffect{Text: "hello"}},
+	} {
+		typeText(m, "hello")
+		if got := m.HandleInput(named(term.KeyEnter), t0); !reflect.DeepEqual(got, want) {
+			t.Errorf("send %d: %#v, want %#v", i+1, got, want)
+		}
+	}
+	m.HandleInput(named(term.KeyUp), t0)
+	if m.editor.Text() != "hello" {
+		t.Fatalf("Up recalls %q", m.editor.Text())
+	}
+}
+
+// While a switch runs, prompts stay in the editor and a second switch is
+// refused; the result ends it, and an error is shown, never dropped.
+func TestSwitchingHoldsPromptsAndShowsTheOutcome(t *testing.T) {
+	m := newTestModel()
+	typeText(m, "/model other")
+	if got := withoutHistory(m.HandleInput(named(term.KeyEnter), t0)); len(got) != 1 {
+		t.Fatalf("/model: %v", got)
+	}
+	typeText(m, "a prompt typed meanwhile")
+	if got := withoutHistory(m.HandleInput(named(term.KeyEnter), t0)); got != nil {
+		t.Fatalf("a prompt was sent during the switch: %v", got)
+	}
+	if m.editor.Text() != "a prompt typed meanwhile" {
+		t.Fatalf("the prompt left the editor: %q", m.editor.Text())
+	}
+	if !strings.Contains(strings.Join(screenText(m, 80, 24), "\n"), "the session is being switched") {
+		t.Fatal("the refusal is not shown")
+	}
+	m.editor.Clear()
+	typeText(m, "/clear")
+	if got := withoutHistory(m.HandleInput(named(term.KeyEnter), t0)); got != nil {
+		t.Fatalf("a second switch started: %v", got)
+	}
+	m.applySwitch(Switched{}, errors.New("switching to other: no such model"), t0)
+	if !strings.Contains(strings.Join(screenText(m, 80, 24), "\n"), "no such model") {
+		t.Fatal("the switch's error is not shown")
+	}
+	m.editor.Clear()
+	typeText(m, "now it goes")
+	if got := withoutHistory(m.HandleInput(named(term.KeyEnter), t0)); !reflect.DeepEqual(got, []Effect{SubmitEffect{Text: "now it goes"}}) {
+		t.Fatalf("after the switch: %v", got)
+	}
+	// A rebuild replaces the transcript and puts /rewind's prompt back.
+	m.applySwitch(Switched{Rebuild: true, Prompt: "the old prompt", Notice: "rewound"}, nil, t0)
+	if m.editor.Text() != "the old prompt" || m.tr.Len() != 0 {
+		t.Fatalf("after a rebuild: editor %q, %d blocks", m.editor.Text(), m.tr.Len())
+	}
+}
+
+// /rewind during a turn is refused: files must not be put back while a
+// tool may be writing them.
+func TestRewindWaitsForTheTurn(t *testing.T) {
+	m := newTestModel()
+	startTurn(m)
+	typeText(m, "/rewind")
+	if got := withoutHistory(m.HandleInput(named(term.KeyEnter), t0)); got != nil {
+		t.Fatalf("/rewind during a turn: %v", got)
 	}
 }
 

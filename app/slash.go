@@ -3,7 +3,9 @@ package app
 import (
 	"fmt"
 	"sort"
+	"strconv"
 	"strings"
+	"time"
 )
 
 // slashCommand is one of the prompt's /commands.
@@ -93,4 +95,101 @@ func slashHelp() []string {
 		out = append(out, fmt.Sprintf("/%-10s %-32s %s", c.name, c.args, c.help))
 	}
 	return out
+}
+
+// slash carries out the /commands the state can do alone and hands the
+// rest to the loop.
+func (m *Model) slash(inv SlashInvocation, now time.Time) []Effect {
+	switch inv.Name {
+	case "help":
+		m.overlay = helpLines(m.status.ShiftEnter)
+	case "quit":
+		m.quit = true
+	case "perf":
+		m.togglePerf()
+	case "compact":
+		return []Effect{CompactEffect{Focus: strings.Join(inv.Args, " ")}}
+	case "mode":
+		want := !m.minimal
+		if len(inv.Args) > 0 {
+			switch inv.Args[0] {
+			case "full", "fullscreen", "full-screen":
+				want = false
+			case "minimal", "inline":
+				want = true
+			default:
+				m.flash(fmt.Sprintf("/mode takes full or minimal, not %q", inv.Args[0]), now)
+				return nil
+			}
+		}
+		if want == m.minimal {
+			return nil
+		}
+		return []Effect{ModeEffect{Minimal: want}}
+	case "export":
+		path := ""
+		if len(inv.Args) > 0 {
+			path = inv.Args[0]
+		}
+		return []Effect{ExportEffect{Path: path}}
+	case "sessions":
+		return []Effect{SessionsEffect{}}
+	case "model":
+		if len(inv.Args) == 0 {
+			m.flash("model: "+m.status.Model+" (/model NAME switches)", now)
+			return nil
+		}
+		return m.beginSwitch(SwitchEffect{Op: SwitchModel, Model: inv.Args[0]}, "switching to "+inv.Args[0]+"…", now)
+	case "clear":
+		return m.beginSwitch(SwitchEffect{Op: SwitchClear}, "starting a new session…", now)
+	case "rewind":
+		e, err := parseRewind(inv.Args)
+		if err != nil {
+			m.flash(err.Error(), now)
+			return nil
+		}
+		if m.running {
+			m.flash("/rewind waits for the turn to end: Esc cancels it", now)
+			return nil
+		}
+		return m.beginSwitch(e, "rewinding…", now)
+	}
+	return nil
+}
+
+// beginSwitch asks for an operation that replaces the session, one at a
+// time; prompts wait in the editor until it is done.
+func (m *Model) beginSwitch(e SwitchEffect, doing string, now time.Time) []Effect {
+	if m.status.Replay {
+		m.flash("this is a replay: the session cannot be switched", now)
+		return nil
+	}
+	if m.switching {
+		m.flash("wait a moment: the session is being switched", now)
+		return nil
+	}
+	m.switching, m.switchingLabel = true, doing
+	m.dirty = true
+	return []Effect{e}
+}
+
+// parseRewind reads /rewind [N] [conversation|files|both].
+func parseRewind(args []string) (SwitchEffect, error) {
+	e := SwitchEffect{Op: SwitchRewind, What: "both"}
+	for _, a := range args {
+		if n, err := strconv.Atoi(a); err == nil {
+			if n < 1 {
+				return e, fmt.Errorf("/rewind %d: prompts are numbered from 1", n)
+			}
+			e.Prompt = n
+			continue
+		}
+		switch a {
+		case "conversation", "files", "both":
+			e.What = a
+		default:
+			return e, fmt.Errorf("/rewind takes a prompt number and conversation, files or both, not %q", a)
+		}
+	}
+	return e, nil
 }

@@ -484,6 +484,8 @@ func (m *Model) drawStatus(b *render.Buffer, w, y int, now time.Time, pos *scrol
 	switch {
 	case m.notice != "":
 		left, st = m.notice, styleWarn
+	case m.switching:
+		left = m.switchingLabel
 	case m.running:
 		frame := spinnerFrames[int(now.Sub(m.turnStarted)/spinnerInterval)%len(spinnerFrames)]
 		left = fmt.Sprintf("%s working %s", frame, formatElapsed(now.Sub(m.turnStarted)))

@@ -43,6 +43,7 @@ func Exec(ctx context.Context, cfg Config, opt ExecOptions) (event.TurnState, er
 		answer string
 		end    *event.TurnEnd
 		werr   error
+		closed chan struct{} // closed once Close has returned
 	)
 	for e := range s.Events() {
 		if opt.JSON && werr == nil {
@@ -71,8 +72,22 @@ func Exec(ctx context.Context, cfg Config, opt ExecOptions) (event.TurnState, er
 			}
 		case event.TurnEnded:
 			end = e.End
-			go s.Close() // Events closes once the session has stopped
+			if closed == nil {
+				// Events closes once the session has stopped; Close runs
+				// beside this loop, which drains them meanwhile.
+				closed = make(chan struct{})
+				go func() {
+					defer close(closed)
+					s.Close()
+				}()
+			}
 		}
+	}
+	// The session is stopped, and its closing done, before Exec returns.
+	if closed != nil {
+		<-closed
+	} else {
+		s.Close()
 	}
 	if end == nil {
 		return event.TurnFailed, errors.New("the session stopped before the turn ended")

@@ -3,13 +3,11 @@ package sandbox
 import (
 	"errors"
 	"fmt"
-	"io/fs"
 	"strings"
-
-	"github.com/BurntSushi/toml"
 )
 
-// fileConfig is the part of config.toml this package reads:
+// Settings is the [sandbox] table of config.toml. Package config reads
+// the file and hands it over as a value; this package never opens it.
 //
 //	[sandbox.profiles.build]
 //	extends = "strict"          # a built-in profile (default "workspace")
@@ -17,13 +15,12 @@ import (
 //	write   = ["~/.cache/go-build"]
 //	deny    = ["~/.ssh", "secrets"]
 //	network = true              # child network; default: the base's
-type fileConfig struct {
-	Sandbox struct {
-		Profiles map[string]profileSpec `toml:"profiles"`
-	} `toml:"sandbox"`
+type Settings struct {
+	Profiles map[string]ProfileSpec `toml:"profiles"`
 }
 
-type profileSpec struct {
+// ProfileSpec is one custom profile, [sandbox.profiles.NAME].
+type ProfileSpec struct {
 	Extends string   `toml:"extends"`
 	Read    []string `toml:"read"`
 	Write   []string `toml:"write"`
@@ -31,19 +28,7 @@ type profileSpec struct {
 	Network *bool    `toml:"network"`
 }
 
-func loadConfig(path string) (fileConfig, error) {
-	var cfg fileConfig
-	_, err := toml.DecodeFile(path, &cfg)
-	if errors.Is(err, fs.ErrNotExist) {
-		return fileConfig{}, nil
-	}
-	if err != nil {
-		return fileConfig{}, fmt.Errorf("read sandbox profiles from %s: %w", path, err)
-	}
-	return cfg, nil
-}
-
-func (s profileSpec) build(name, dir string) (Profile, error) {
+func (s ProfileSpec) build(name, dir string) (Profile, error) {
 	base := s.Extends
 	if base == "" {
 		base = Workspace

@@ -20,7 +20,8 @@
 //   - custom profiles from [sandbox.profiles.NAME] in
 //     ${XDG_CONFIG_HOME:-~/.config}/quire/config.toml extend a built-in
 //     one with read, write and deny lists and a network switch. Entries
-//     are plain paths; globs and control characters are refused.
+//     are plain paths; globs and control characters are refused. Package
+//     config reads the file and hands the table over as Settings.
 //
 // In every enforced profile the repository's hooks and config
 // (.git/hooks, .git/config) and quire's configuration directory are

@@ -62,16 +62,11 @@ func Builtins() []string { return []string{Off, Workspace, ReadOnly, Strict} }
 func Describe(name string) string { return builtinDescriptions[name] }
 
 // Names lists every profile name: the built-ins, then the custom profiles
-// defined in the configuration file, sorted. A configuration that cannot be
-// read contributes no names (ProfileByName reports the error).
-func Names() []string {
+// of the settings, sorted.
+func (s Settings) Names() []string {
 	names := Builtins()
-	cfg, err := loadConfig(ConfigFile())
-	if err != nil {
-		return names
-	}
 	var custom []string
-	for n := range cfg.Sandbox.Profiles {
+	for n := range s.Profiles {
 		if builtinDescriptions[n] == "" {
 			custom = append(custom, n)
 		}
@@ -80,10 +75,17 @@ func Names() []string {
 	return append(names, custom...)
 }
 
-// ProfileByName builds the named profile for the working directory cwd.
-// The empty name selects DefaultProfile. Custom profiles come from
-// ConfigFile; a built-in name cannot be redefined there.
+// ProfileByName builds the built-in profile name for the working
+// directory cwd; the empty name selects DefaultProfile. Custom profiles
+// are built by Settings.Profile.
 func ProfileByName(name, cwd string) (Profile, error) {
+	return Settings{}.Profile(name, cwd)
+}
+
+// Profile builds the named profile, built-in or custom, for the working
+// directory cwd. The empty name selects DefaultProfile; a built-in name
+// cannot be redefined.
+func (s Settings) Profile(name, cwd string) (Profile, error) {
 	if name == "" {
 		name = DefaultProfile
 	}
@@ -94,13 +96,9 @@ func ProfileByName(name, cwd string) (Profile, error) {
 	if _, ok := builtinDescriptions[name]; ok {
 		return builtin(name, dir), nil
 	}
-	cfg, err := loadConfig(ConfigFile())
-	if err != nil {
-		return Profile{}, err
-	}
-	spec, ok := cfg.Sandbox.Profiles[name]
+	spec, ok := s.Profiles[name]
 	if !ok {
-		return Profile{}, fmt.Errorf("unknown sandbox profile %q; choose one of: %s", name, strings.Join(Names(), ", "))
+		return Profile{}, fmt.Errorf("unknown sandbox profile %q; choose one of: %s", name, strings.Join(s.Names(), ", "))
 	}
 	return spec.build(name, dir)
 }

@@ -4,8 +4,6 @@
 package main
 
 import (
-	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -23,7 +21,7 @@ type command struct {
 	summary string
 	// run receives the arguments after the subcommand's name and returns
 	// the process exit status.
-	run    func(args []string) int
+	run    func(std stdio, args []string) int
 	hidden bool
 }
 
@@ -46,34 +44,37 @@ func commands() []command {
 func main() {
 	// The sandbox launcher re-executes this binary; it never returns.
 	sandbox.MaybeLaunch()
-	os.Exit(run(os.Args[1:]))
+	os.Exit(run(os.Args[1:], stdio{in: os.Stdin, out: os.Stdout, err: os.Stderr}))
 }
 
-func run(args []string) int {
+func run(args []string, std stdio) int {
 	if len(args) > 0 {
 		for _, c := range commands() {
 			if c.name == args[0] {
-				return c.run(args[1:])
+				return c.run(std, args[1:])
 			}
 		}
 		switch args[0] {
 		case "-h", "-help", "--help":
-			return runHelp(nil)
+			return runHelp(std, nil)
 		case "-version", "--version":
-			return runVersion(nil)
+			return runVersion(std, nil)
 		}
 	}
-	return runDefault(args)
+	return runDefault(std, args)
 }
 
-func runVersion(args []string) int {
-	fmt.Println("quire", version)
+func runVersion(std stdio, args []string) int {
+	if len(args) > 0 {
+		return usageExit(std, "quire version", usagef("takes no arguments"))
+	}
+	fmt.Fprintln(std.out, "quire", version)
 	return 0
 }
 
-func runHelp(args []string) int {
+func runHelp(std stdio, args []string) int {
 	sf, _ := defaultFlags()
-	printDefaultUsage(os.Stdout, sf)
+	printDefaultUsage(std.out, sf)
 	return 0
 }
 
@@ -91,25 +92,9 @@ func usage(w io.Writer) {
 	io.WriteString(w, b.String())
 }
 
-// newFlagSet returns a flag set that reports errors instead of exiting, so
-// every command shares one error path.
-func newFlagSet(name string) *flag.FlagSet {
-	fs := flag.NewFlagSet(name, flag.ContinueOnError)
-	fs.SetOutput(os.Stderr)
-	return fs
-}
-
-// exitUsage turns a flag parsing error into the exit status: 0 for -h, 2
-// for a bad flag (the flag package has already said what was wrong).
-func exitUsage(err error) int {
-	if errors.Is(err, flag.ErrHelp) {
-		return 0
-	}
-	return 2
-}
-
-// fail prints one line naming the problem and returns exit status 1.
-func fail(err error) int {
-	fmt.Fprintln(os.Stderr, "quire:", err)
+// fail prints the problem, starting with a line naming it, and returns
+// exit status 1.
+func fail(std stdio, err error) int {
+	fmt.Fprintln(std.err, "quire:", err)
 	return 1
 }

@@ -1,24 +1,18 @@
-package app
+package config
 
 import (
-	"errors"
 	"fmt"
-	"io/fs"
-	"path/filepath"
-	"sort"
 	"strconv"
 	"strings"
 	"time"
 
-	"github.com/BurntSushi/toml"
-
 	"github.com/quire-sh/quire/sandbox"
 )
 
-// Config is every setting the interactive app reads. Values come from, in
-// order of precedence: command-line flags, environment variables, the
-// config file (config.toml in the config dir), built-in defaults. Config
-// records where each value came from so `quire config` can say.
+// Config is every setting quire reads. Values come from, in order of
+// precedence: command-line flags, environment variables, the config file
+// (config.toml in the config dir), built-in defaults. Config records where
+// each value came from so `quire config` can say.
 type Config struct {
 	Model         string
 	BaseURL       string
@@ -38,10 +32,17 @@ type Config struct {
 	// terminal output to; "" records nothing.
 	Record string
 
+	// SandboxSettings is the [sandbox] table (custom profiles), handed to
+	// package sandbox as a value.
+	SandboxSettings sandbox.Settings
+
 	// Source maps a setting's key to where its value came from.
 	Source map[string]string
 	// File is the config file consulted (it may not exist).
 	File string
+
+	// merged keeps every value with its layer, for Describe.
+	merged merged
 }
 
 // setting describes one key: its name in config.toml, its environment
@@ -137,88 +138,6 @@ func settings() []setting {
 		{"bell", "QUIRE_BELL", "true", "ring the bell when an approval waits or a turn ends and quire's window is not focused", boolean(func(c *Config) *bool { return &c.Bell })},
 		{"record", "QUIRE_RECORD", "", "file to record the terminal output to (asciicast v2, for asciinema play)", str(func(c *Config) *string { return &c.Record })},
 	}
-}
-
-// LoadConfig resolves the configuration. flags holds the values given on
-// the command line, by key; getenv reads the environment.
-func LoadConfig(flags map[string]string, getenv func(string) string) (*Config, error) {
-	c := &Config{Source: map[string]string{}, File: filepath.Join(ConfigDir(getenv), "config.toml")}
-	file, err := readConfigFile(c.File)
-	if err != nil {
-		return nil, err
-	}
-	var problems []string
-	for _, s := range settings() {
-		v, src := s.def, "default"
-		if fv, ok := file[s.key]; ok {
-			v, src = fv, c.File
-		}
-		if ev := getenv(s.env); ev != "" {
-			v, src = ev, "$"+s.env
-		}
-		if flv, ok := flags[s.key]; ok {
-			v, src = flv, "flag --"+strings.ReplaceAll(s.key, "_", "-")
-		}
-		if err := s.set(c, v); err != nil {
-			problems = append(problems, fmt.Sprintf("%s (from %s): %v", s.key, src, err))
-			continue
-		}
-		c.Source[s.key] = src
-	}
-	if len(problems) > 0 {
-		return nil, fmt.Errorf("bad configuration:\n  %s", strings.Join(problems, "\n  "))
-	}
-	return c, nil
-}
-
-// readConfigFile reads the top-level scalar keys of config.toml as strings.
-// Tables (such as [sandbox.profiles.NAME], read by package sandbox) are
-// left to their owners; an unknown top-level key is an error, because a
-// typo silently ignored is a setting the user thinks they have.
-func readConfigFile(path string) (map[string]string, error) {
-	raw := map[string]any{}
-	_, err := toml.DecodeFile(path, &raw)
-	if errors.Is(err, fs.ErrNotExist) {
-		return map[string]string{}, nil
-	}
-	if err != nil {
-		return nil, fmt.Errorf("reading %s: %w", path, err)
-	}
-	known := map[string]bool{}
-	for _, s := range settings() {
-		known[s.key] = true
-	}
-	out := map[string]string{}
-	var unknown []string
-	for k, v := range raw {
-		if _, isTable := v.(map[string]any); isTable {
-			continue
-		}
-		if !known[k] {
-			unknown = append(unknown, k)
-			continue
-		}
-		out[k] = fmt.Sprint(v)
-	}
-	if len(unknown) > 0 {
-		sort.Strings(unknown)
-		return nil, fmt.Errorf("%s: unknown setting %s (run `quire config` for the list)", path, strings.Join(unknown, ", "))
-	}
-	return out, nil
-}
-
-// Describe lists every setting with its effective value and source, the
-// API key masked.
-func (c *Config) Describe() []string {
-	var out []string
-	for _, s := range settings() {
-		v := s.get(c)
-		if s.key == "api_key" && v != "" {
-			v = maskKey(v)
-		}
-		out = append(out, fmt.Sprintf("%-17s %-28s %s", s.key, v, c.Source[s.key]))
-	}
-	return out
 }
 
 func maskKey(k string) string {

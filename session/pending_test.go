@@ -1,10 +1,11 @@
-package app
+package session
 
 import (
 	"fmt"
 	"testing"
 	"time"
 
+	"github.com/quire-sh/quire/config"
 	"github.com/quire-sh/quire/engine"
 	"github.com/quire-sh/quire/engine/event"
 	"github.com/quire-sh/quire/engine/llm/chat"
@@ -21,7 +22,7 @@ func TestPendingSessionQueuesInputAndDeliversOlderHistory(t *testing.T) {
 	defer srv.Close()
 	prior := recording()
 	release := make(chan struct{})
-	p := openPending(func() (*OpenedSession, error) {
+	p := openPending(func() (*Opened, error) {
 		<-release // the log is still being decoded
 		s, err := engine.New(engine.Config{
 			Model: "m", Sampler: chat.New(chat.Config{BaseURL: srv.URL()}),
@@ -30,7 +31,7 @@ func TestPendingSessionQueuesInputAndDeliversOlderHistory(t *testing.T) {
 		if err != nil {
 			return nil, err
 		}
-		return &OpenedSession{Session: s, Prepared: &Prepared{Prior: prior}}, nil
+		return &Opened{Session: s, Prepared: &Prepared{Prior: prior}}, nil
 	}, prior[5].Seq)
 	defer p.Close()
 
@@ -92,8 +93,8 @@ func TestResumeFirstScreenReadsOnlyTheTail(t *testing.T) {
 	}
 
 	t.Setenv("QUIRE_HOME", st.Root())
-	cfg := &Config{Model: "m", BaseURL: "http://127.0.0.1:1/v1", Approval: "ask", Sandbox: "off", ContextWindow: 1000, RetentionDays: 30}
-	p, err := prepare(SessionOptions{Config: cfg, Cwd: dir, Resume: id}, false)
+	cfg := &config.Config{Model: "m", BaseURL: "http://127.0.0.1:1/v1", Approval: "ask", Sandbox: "off", ContextWindow: 1000, RetentionDays: 30}
+	p, err := prepare(Options{Config: cfg, Cwd: dir, Resume: id}, false)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,7 +1,6 @@
-package app
+package demo
 
 import (
-	"context"
 	"embed"
 	"encoding/json"
 	"fmt"
@@ -11,54 +10,88 @@ import (
 	"strings"
 	"time"
 
+	"github.com/quire-sh/quire/app"
+	"github.com/quire-sh/quire/config"
 	"github.com/quire-sh/quire/engine/testserver"
+	"github.com/quire-sh/quire/session"
 )
 
 //go:embed demoproject
 var demoProject embed.FS
 
-// DemoPrompt is what the demo submits on start.
-const DemoPrompt = "Fix the bug in greet.go and show me what you changed."
+// Prompt is what the demo submits on start.
+const Prompt = "Fix the bug in greet.go and show me what you changed."
 
-// DemoOptions configure `quire demo`.
-type DemoOptions struct {
-	Config *Config
+// Options configure `quire demo`.
+type Options struct {
+	Config *config.Config
 	// Pace is the delay between streamed chunks (default 15 ms), so the
 	// stream is watchable; tests set it lower.
 	Pace time.Duration
 }
 
-// Demo runs a real session, with the real engine, tools, sandbox and UI,
+// Demo is a real session, with the real engine, tools and sandbox,
 // against the built-in test server on 127.0.0.1 playing a scripted model,
-// in a temporary copy of a small sample project. No API key is needed.
-func Demo(ctx context.Context, opt DemoOptions) error {
+// in a temporary copy of a small sample project. No API key is needed,
+// and nothing is stored.
+type Demo struct {
+	// Session is the running session, for app.Run.
+	Session *session.Handle
+	srv     *testserver.Server
+	dir     string
+	closed  bool
+}
+
+// Open starts the demo: the project, the scripted model and the session.
+func Open(opt Options) (*Demo, error) {
 	dir, err := os.MkdirTemp("", "quire-demo-*")
 	if err != nil {
-		return fmt.Errorf("creating the demo project: %w", err)
+		return nil, fmt.Errorf("creating the demo project: %w", err)
 	}
-	defer os.RemoveAll(dir)
+	d := &Demo{dir: dir}
 	if err := copyDemoProject(dir); err != nil {
-		return err
+		d.Close()
+		return nil, err
 	}
 	pace := opt.Pace
 	if pace <= 0 {
 		pace = 15 * time.Millisecond
 	}
-	srv, err := testserver.Start(testserver.Script{Respond: demoScript(pace)})
-	if err != nil {
-		return fmt.Errorf("starting the demo model: %w", err)
+	if d.srv, err = testserver.Start(testserver.Script{Respond: demoScript(pace)}); err != nil {
+		d.Close()
+		return nil, fmt.Errorf("starting the demo model: %w", err)
 	}
-	defer srv.Close()
-
 	cfg := *opt.Config
-	cfg.BaseURL, cfg.APIKey, cfg.Model = srv.URL(), "demo", "demo"
-	sess, err := OpenSession(SessionOptions{Config: &cfg, Version: "demo", Cwd: dir, NoStore: true})
-	if err != nil {
-		return err
+	cfg.BaseURL, cfg.APIKey, cfg.Model = d.srv.URL(), "demo", "demo"
+	if d.Session, err = session.Open(session.Options{Config: &cfg, Version: "demo", Cwd: dir, NoStore: true}); err != nil {
+		d.Close()
+		return nil, err
 	}
-	defer sess.Close()
-	status := Status{Model: "demo model", Sandbox: cfg.Sandbox, Approval: cfg.Approval, Demo: true}
-	return runLoop(ctx, &cfg, sess.Session, sess.Env.Dir, status, nil, DemoPrompt, Handlers{})
+	return d, nil
+}
+
+// AppOptions are the app's options for the demo: the demo's prompt is
+// sent at once, and the status line names the scripted model.
+func (d *Demo) AppOptions() app.Options {
+	opt := d.Session.AppOptions()
+	opt.Prompt = Prompt
+	opt.Status.Model, opt.Status.Demo = "demo model", true
+	return opt
+}
+
+// Close stops the session and the model and removes the project.
+func (d *Demo) Close() {
+	if d.closed {
+		return
+	}
+	d.closed = true
+	if d.Session != nil {
+		d.Session.Close()
+	}
+	if d.srv != nil {
+		d.srv.Close()
+	}
+	os.RemoveAll(d.dir)
 }
 
 func copyDemoProject(dir string) error {

@@ -1,4 +1,4 @@
-package app
+package session
 
 import (
 	"context"
@@ -7,18 +7,18 @@ import (
 	"os"
 	"time"
 
+	"github.com/quire-sh/quire/config"
 	"github.com/quire-sh/quire/engine"
 	"github.com/quire-sh/quire/engine/event"
 	"github.com/quire-sh/quire/engine/llm"
 	"github.com/quire-sh/quire/engine/llm/chat"
 	"github.com/quire-sh/quire/engine/store"
-	"github.com/quire-sh/quire/sandbox"
 	"github.com/quire-sh/quire/tools"
 )
 
-// SessionOptions say which session to open and how.
-type SessionOptions struct {
-	Config  *Config
+// Options say which session to open and how.
+type Options struct {
+	Config  *config.Config
 	Version string
 	// Cwd is the working directory (default: the process's).
 	Cwd string
@@ -31,16 +31,21 @@ type SessionOptions struct {
 	// Unattended denies calls that would need the user's approval (quire
 	// exec), telling the model why.
 	Unattended bool
+
+	// store, when set, is the store to use (a Handle's, shared by the
+	// sessions it switches between); otherwise prepare opens one and
+	// prunes it in the background.
+	store *store.Store
 }
 
-// OpenedSession is a running engine session and what it was wired to.
-type OpenedSession struct {
+// Opened is a running engine session and what it was wired to.
+type Opened struct {
 	*engine.Session
 	*Prepared
 }
 
 // Close stops the session and closes its log.
-func (s *OpenedSession) Close() {
+func (s *Opened) Close() {
 	s.Session.Close()
 	s.Prepared.Close()
 }
@@ -80,11 +85,14 @@ type Prepared struct {
 	// removed.
 	Discarded bool
 	closed    bool
+	// prune is the store's background prune when this Prepared opened the
+	// store; Close stops it and waits.
+	prune *pruner
 }
 
 // open starts the session: a new one, or a resumed one whose whole log is
 // read now if prepare left it for later.
-func (p *Prepared) open() (*OpenedSession, error) {
+func (p *Prepared) open() (*Opened, error) {
 	if p.Prior == nil && p.Tail != nil {
 		prior, err := p.Writer.ReadAll()
 		if err != nil {
@@ -104,32 +112,25 @@ func (p *Prepared) open() (*OpenedSession, error) {
 		p.Close()
 		return nil, err
 	}
-	return &OpenedSession{Session: s, Prepared: p}, nil
-}
-
-// closeKeeping closes the session's log and keeps the session even if it
-// holds no prompt yet (a /model or /rewind switch reopens it by id).
-func (p *Prepared) closeKeeping() {
-	if p.Writer != nil && !p.closed {
-		p.closed = true
-		_ = p.Writer.Close()
-	}
+	return &Opened{Session: s, Prepared: p}, nil
 }
 
 // Close closes the session's log; a session that never got a prompt is
-// removed rather than left to clutter the listing.
+// removed rather than left to clutter the listing. A background prune
+// this Prepared started is stopped and waited for.
 func (p *Prepared) Close() {
 	if p.Writer != nil && !p.closed {
 		p.closed = true
 		p.Discarded, _ = p.Writer.CloseDiscardingEmpty()
 	}
+	p.prune.stop()
 }
 
 // Prepare builds an engine configuration from the settings: the sandbox
 // profile, the tools, the approval policy, the store (a new session, or a
 // resumed one) and the checkpoint hook. Every way of running a session
 // (interactive, headless, the demo) goes through it.
-func Prepare(opt SessionOptions) (*Prepared, error) { return prepare(opt, true) }
+func Prepare(opt Options) (*Prepared, error) { return prepare(opt, true) }
 
 // firstScreenTurns is how many of a resumed session's latest turns the
 // first screen is built from before the rest of the log is decoded.
@@ -137,8 +138,7 @@ const firstScreenTurns = 3
 
 // prepare is Prepare; without loadPrior a resumed session's log is not
 // decoded yet: Tail holds its latest turns, and open decodes the rest.
-func prepare(opt SessionOptions, loadPrior bool) (*Prepared, error) {
-	cfg := opt.Config
+func prepare(opt Options, loadPrior bool) (*Prepared, error) {
 	cwd := opt.Cwd
 	if cwd == "" {
 		var err error
@@ -146,53 +146,33 @@ func prepare(opt SessionOptions, loadPrior bool) (*Prepared, error) {
 			return nil, fmt.Errorf("finding the working directory: %w", err)
 		}
 	}
-	if cfg.BaseURL == "" {
-		return nil, errors.New("no API base URL: set OPENAI_BASE_URL, or base_url in config.toml")
-	}
-	profile, err := sandbox.ProfileByName(cfg.Sandbox, cwd)
+	env, err := newEnv(opt.Config, cwd)
 	if err != nil {
 		return nil, err
 	}
-	env, err := tools.NewEnv(cwd, profile)
+	ecfg, err := engineConfig(opt, env)
 	if err != nil {
 		return nil, err
 	}
-	policy, err := tools.NewPolicy(cfg.Approval)
-	if err != nil {
-		return nil, err
-	}
-	// The hints name this program's key and flags: the protocol package
-	// cannot know them.
-	sampler := chat.New(chat.Config{BaseURL: cfg.BaseURL, APIKey: cfg.APIKey, TransportConfig: llm.TransportConfig{
-		Hints: map[llm.Kind]string{llm.KindAuth: "check OPENAI_API_KEY", llm.KindModelNotFound: "check --model or QUIRE_MODEL"},
-	}})
-	p := &Prepared{Env: env, Engine: engine.Config{
-		Model:         cfg.Model,
-		Sampler:       sampler,
-		ContextWindow: cfg.ContextWindow,
-		Tools:         tools.NewRegistry(tools.Builtin()...),
-		Env:           env,
-		Approver:      policy,
-		Unattended:    opt.Unattended,
-		Version:       opt.Version,
-		Sandbox:       cfg.Sandbox,
-		ApprovalMode:  cfg.Approval,
-	}}
+	p := &Prepared{Env: env, Engine: ecfg}
 	if opt.NoStore {
 		if opt.Resume != "" || opt.Continue {
 			return nil, errors.New("resuming needs the session store")
 		}
 		return p, nil
 	}
-	st, err := store.Open(StateDir(os.Getenv), store.Options{Retention: time.Duration(cfg.RetentionDays) * 24 * time.Hour})
-	if err != nil {
-		return nil, err
+	st := opt.store
+	if st == nil {
+		if st, err = openStore(opt.Config); err != nil {
+			return nil, err
+		}
+		p.prune = startPrune(st)
 	}
 	p.Store = st
-	// Retention is lazy: each run removes sessions idle for longer than
-	// retention_days in the background (never a running one, never one
-	// touched in the last hour); Prune is safe to interrupt.
-	go func() { _, _ = st.Prune(context.Background()) }()
+	fail := func(err error) (*Prepared, error) {
+		p.prune.stop()
+		return nil, err
+	}
 	var w *store.Writer
 	switch {
 	case opt.Resume != "" || opt.Continue:
@@ -200,29 +180,29 @@ func prepare(opt SessionOptions, loadPrior bool) (*Prepared, error) {
 		if opt.Continue {
 			sum, err := st.Latest(context.Background(), env.Dir)
 			if err != nil {
-				return nil, fmt.Errorf("no session to continue in %s: %w", env.Dir, err)
+				return fail(fmt.Errorf("no session to continue in %s: %w", env.Dir, err))
 			}
 			id = sum.ID
 		} else if id, err = st.Resolve(id); err != nil {
-			return nil, err
+			return fail(err)
 		}
 		if w, err = st.Append(id); err != nil {
-			return nil, err
+			return fail(err)
 		}
 		if loadPrior {
 			if p.Prior, err = w.ReadAll(); err != nil {
 				w.Close()
-				return nil, err
+				return fail(err)
 			}
 		} else if p.Tail, err = w.TailTurns(firstScreenTurns); err != nil {
 			w.Close()
-			return nil, err
+			return fail(err)
 		}
 		p.Engine.SessionID = id
 	default:
 		id := store.NewID(time.Now())
 		if w, err = st.Create(id, env.Dir); err != nil {
-			return nil, err
+			return fail(err)
 		}
 		p.Engine.SessionID = id
 	}
@@ -234,8 +214,84 @@ func prepare(opt SessionOptions, loadPrior bool) (*Prepared, error) {
 	return p, nil
 }
 
-// OpenSession prepares a session and starts it (resuming when asked).
-func OpenSession(opt SessionOptions) (*OpenedSession, error) {
+// newEnv is what the tools run in: the working directory under the
+// configured sandbox profile (a built-in one, or a custom one of the
+// [sandbox] table).
+func newEnv(cfg *config.Config, cwd string) (*tools.Env, error) {
+	profile, err := cfg.SandboxSettings.Profile(cfg.Sandbox, cwd)
+	if err != nil {
+		return nil, err
+	}
+	return tools.NewEnv(cwd, profile)
+}
+
+// engineConfig is the one place an engine configuration is built from the
+// settings: the model and its transport, the tools and the approval
+// policy. The store's recorder and the session id are added by prepare;
+// /model builds the configuration of the next model here too.
+func engineConfig(opt Options, env *tools.Env) (engine.Config, error) {
+	cfg := opt.Config
+	if cfg.BaseURL == "" {
+		return engine.Config{}, errors.New("no API base URL: set OPENAI_BASE_URL, or base_url in config.toml")
+	}
+	policy, err := tools.NewPolicy(cfg.Approval)
+	if err != nil {
+		return engine.Config{}, err
+	}
+	// The hints name this program's key and flags: the protocol package
+	// cannot know them.
+	sampler := chat.New(chat.Config{BaseURL: cfg.BaseURL, APIKey: cfg.APIKey, TransportConfig: llm.TransportConfig{
+		Hints: map[llm.Kind]string{llm.KindAuth: "check OPENAI_API_KEY", llm.KindModelNotFound: "check --model or QUIRE_MODEL"},
+	}})
+	return engine.Config{
+		Model:         cfg.Model,
+		Sampler:       sampler,
+		ContextWindow: cfg.ContextWindow,
+		Tools:         tools.NewRegistry(tools.Builtin()...),
+		Env:           env,
+		Approver:      policy,
+		Unattended:    opt.Unattended,
+		Version:       opt.Version,
+		Sandbox:       cfg.Sandbox,
+		ApprovalMode:  cfg.Approval,
+	}, nil
+}
+
+// openStore opens the session store in the state dir.
+func openStore(cfg *config.Config) (*store.Store, error) {
+	return store.Open(config.StateDir(os.Getenv), store.Options{Retention: time.Duration(cfg.RetentionDays) * 24 * time.Hour})
+}
+
+// pruner is the store's background prune. Retention is lazy: each run
+// removes sessions idle for longer than retention_days (never a running
+// one, never one touched in the last hour). Prune is safe to interrupt,
+// so stopping cancels it and waits for it to return.
+type pruner struct {
+	cancel context.CancelFunc
+	done   chan struct{}
+}
+
+func startPrune(st *store.Store) *pruner {
+	ctx, cancel := context.WithCancel(context.Background())
+	p := &pruner{cancel: cancel, done: make(chan struct{})}
+	go func() {
+		defer close(p.done)
+		_, _ = st.Prune(ctx)
+	}()
+	return p
+}
+
+// stop cancels the prune and waits for it; a nil pruner is a no-op.
+func (p *pruner) stop() {
+	if p == nil {
+		return
+	}
+	p.cancel()
+	<-p.done
+}
+
+// open prepares a session and starts it (resuming when asked).
+func open(opt Options) (*Opened, error) {
 	p, err := Prepare(opt)
 	if err != nil {
 		return nil, err

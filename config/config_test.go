@@ -1,4 +1,4 @@
-package app
+package config
 
 import (
 	"os"
@@ -24,7 +24,7 @@ draw_interval_ms = 16
 write = ["/tmp"]
 `), 0o644)
 	env := envMap(map[string]string{"XDG_CONFIG_HOME": dir, "QUIRE_MODEL": "from-env", "QUIRE_THEME": ""})
-	c, err := LoadConfig(map[string]string{"approval": "yolo"}, env)
+	c, err := Load(map[string]string{"approval": "yolo"}, env)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -48,19 +48,19 @@ func TestConfigErrorsNameTheSource(t *testing.T) {
 	dir := t.TempDir()
 	os.MkdirAll(filepath.Join(dir, "quire"), 0o755)
 	os.WriteFile(filepath.Join(dir, "quire", "config.toml"), []byte("modle = \"typo\"\n"), 0o644)
-	_, err := LoadConfig(nil, envMap(map[string]string{"XDG_CONFIG_HOME": dir}))
+	_, err := Load(nil, envMap(map[string]string{"XDG_CONFIG_HOME": dir}))
 	if err == nil || !strings.Contains(err.Error(), "unknown setting modle") {
 		t.Fatalf("a typo in config.toml must be reported, got %v", err)
 	}
 
-	_, err = LoadConfig(map[string]string{"approval": "sometimes"}, envMap(map[string]string{"XDG_CONFIG_HOME": t.TempDir()}))
+	_, err = Load(map[string]string{"approval": "sometimes"}, envMap(map[string]string{"XDG_CONFIG_HOME": t.TempDir()}))
 	if err == nil || !strings.Contains(err.Error(), "approval (from flag --approval)") {
 		t.Fatalf("a bad flag value must name the flag, got %v", err)
 	}
 }
 
 func TestConfigDescribeMasksKey(t *testing.T) {
-	c, err := LoadConfig(nil, envMap(map[string]string{"XDG_CONFIG_HOME": t.TempDir(), "OPENAI_API_KEY": "sk-very-secret-value-1234"}))
+	c, err := Load(nil, envMap(map[string]string{"XDG_CONFIG_HOME": t.TempDir(), "OPENAI_API_KEY": "sk-very-secret-value-1234"}))
 	if err != nil {
 		t.Fatal(err)
 	}

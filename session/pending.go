@@ -1,8 +1,9 @@
-package app
+package session
 
 import (
 	"sync"
 
+	"github.com/quire-sh/quire/engine"
 	"github.com/quire-sh/quire/engine/event"
 )
 
@@ -17,14 +18,14 @@ type pendingSession struct {
 	ready chan struct{} // closed once open has returned
 
 	mu     sync.Mutex
-	opened *OpenedSession
+	opened *Opened
 	err    error
-	queued []func(Session)
+	queued []func(*engine.Session)
 }
 
 // openPending starts open in the background. tailFrom is the seq of the
 // first event the caller already shows; older events go to Older.
-func openPending(open func() (*OpenedSession, error), tailFrom uint64) *pendingSession {
+func openPending(open func() (*Opened, error), tailFrom uint64) *pendingSession {
 	p := &pendingSession{
 		out:   make(chan event.Event, 256),
 		older: make(chan []event.Event, 1),
@@ -34,7 +35,7 @@ func openPending(open func() (*OpenedSession, error), tailFrom uint64) *pendingS
 	return p
 }
 
-func (p *pendingSession) run(open func() (*OpenedSession, error), tailFrom uint64) {
+func (p *pendingSession) run(open func() (*Opened, error), tailFrom uint64) {
 	s, err := open()
 	// Deliver what was queued, in order, before anything sent later: the
 	// session counts as open only once the queue is empty.
@@ -81,7 +82,7 @@ func (p *pendingSession) Older() <-chan []event.Event { return p.older }
 func (p *pendingSession) Events() <-chan event.Event { return p.out }
 
 // do runs f on the session now if it is ready, or queues it.
-func (p *pendingSession) do(f func(Session)) {
+func (p *pendingSession) do(f func(*engine.Session)) {
 	p.mu.Lock()
 	if p.opened == nil && p.err == nil {
 		p.queued = append(p.queued, f)
@@ -95,15 +96,10 @@ func (p *pendingSession) do(f func(Session)) {
 	}
 }
 
-func (p *pendingSession) Submit(text string) { p.do(func(s Session) { s.Submit(text) }) }
-func (p *pendingSession) Cancel()            { p.do(func(s Session) { s.Cancel() }) }
-func (p *pendingSession) Answer(id string, d event.Decision, reason string) {
-	p.do(func(s Session) { s.Answer(id, d, reason) })
-}
-func (p *pendingSession) Compact(focus string) { p.do(func(s Session) { s.Compact(focus) }) }
+func (p *pendingSession) Submit(text string) { p.do(func(s *engine.Session) { s.Submit(text) }) }
 
 // Wait blocks until the session is open and returns it.
-func (p *pendingSession) Wait() (*OpenedSession, error) {
+func (p *pendingSession) Wait() (*Opened, error) {
 	<-p.ready
 	p.mu.Lock()
 	defer p.mu.Unlock()

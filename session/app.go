@@ -1,0 +1,37 @@
+package session
+
+import (
+	"os"
+	"path/filepath"
+
+	"github.com/quire-sh/quire/app"
+	"github.com/quire-sh/quire/config"
+)
+
+// AppOptions are the app's options the settings give: the look, the
+// input, the terminal recording, the prompt history file and the status
+// line. Replay starts from these too.
+func AppOptions(cfg *config.Config) app.Options {
+	return app.Options{
+		Theme:        cfg.Theme,
+		Minimal:      cfg.Minimal,
+		Mouse:        cfg.Mouse,
+		Bell:         cfg.Bell,
+		DrawInterval: cfg.DrawInterval,
+		Record:       cfg.Record,
+		HistoryFile:  filepath.Join(config.StateDir(os.Getenv), "history.jsonl"),
+		Status:       app.Status{Model: cfg.Model, Sandbox: cfg.Sandbox, Approval: cfg.Approval},
+	}
+}
+
+// AppOptions are the app's options for this session: the settings', the
+// working directory, and for a resumed session the turns its first
+// screen shows.
+func (h *Handle) AppOptions() app.Options {
+	h.ops.Lock()
+	cfg := h.opt.Config
+	h.ops.Unlock()
+	opt := AppOptions(cfg)
+	opt.Cwd, opt.Prior = h.dir, h.tail
+	return opt
+}
