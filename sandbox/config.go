@@ -11,6 +11,11 @@ import (
 
 // fileConfig is the part of config.toml this package reads:
 //
+//	[sandbox]
+//	git_writes    = false            # commands may write the git dir (not hooks/config)
+//	pass_env      = ["GITHUB_TOKEN"] # credential-looking variables commands get anyway
+//	max_processes = 4096             # per command; 0 = no cap
+//
 //	[sandbox.profiles.build]
 //	extends = "strict"          # a built-in profile (default "workspace")
 //	read    = ["~/go/pkg/mod"]  # extra readable trees
@@ -18,9 +23,24 @@ import (
 //	deny    = ["~/.ssh", "secrets"]
 //	network = true              # child network; default: the base's
 type fileConfig struct {
-	Sandbox struct {
-		Profiles map[string]profileSpec `toml:"profiles"`
-	} `toml:"sandbox"`
+	Sandbox sandboxConfig `toml:"sandbox"`
+}
+
+type sandboxConfig struct {
+	Profiles     map[string]profileSpec `toml:"profiles"`
+	GitWrites    bool                   `toml:"git_writes"`
+	PassEnv      []string               `toml:"pass_env"`
+	MaxProcesses *int                   `toml:"max_processes"`
+}
+
+// apply sets what the [sandbox] table says for every profile.
+func (c sandboxConfig) apply(p Profile) Profile {
+	p.PassEnv = append(p.PassEnv, c.PassEnv...)
+	p.MaxProcesses = DefaultMaxProcesses
+	if c.MaxProcesses != nil {
+		p.MaxProcesses = *c.MaxProcesses
+	}
+	return p
 }
 
 type profileSpec struct {
@@ -38,12 +58,23 @@ func loadConfig(path string) (fileConfig, error) {
 		return fileConfig{}, nil
 	}
 	if err != nil {
-		return fileConfig{}, fmt.Errorf("read sandbox profiles from %s: %w", path, err)
+		return fileConfig{}, fmt.Errorf("read sandbox settings from %s: %w", path, err)
+	}
+	if m := cfg.Sandbox.MaxProcesses; m != nil && *m < 0 {
+		return fileConfig{}, fmt.Errorf("%s: [sandbox] max_processes = %d: use a positive number, or 0 for no cap", path, *m)
+	}
+	for _, name := range cfg.Sandbox.PassEnv {
+		if name == "" || strings.ContainsAny(name, "=\x00") {
+			return fileConfig{}, fmt.Errorf("%s: [sandbox] pass_env entry %q is not a variable name", path, name)
+		}
+		if injectionEnv[name] {
+			return fileConfig{}, fmt.Errorf("%s: [sandbox] pass_env entry %q: %s makes every program run extra code and is never passed", path, name, name)
+		}
 	}
 	return cfg, nil
 }
 
-func (s profileSpec) build(name, dir string) (Profile, error) {
+func (s profileSpec) build(name, dir string, gitWrites bool) (Profile, error) {
 	base := s.Extends
 	if base == "" {
 		base = Workspace
@@ -54,7 +85,7 @@ func (s profileSpec) build(name, dir string) (Profile, error) {
 	if _, ok := builtinDescriptions[base]; !ok {
 		return Profile{}, fmt.Errorf("sandbox profile %q extends unknown profile %q; extend workspace, read-only or strict", name, base)
 	}
-	p := builtin(base, dir)
+	p := builtin(base, dir, gitWrites)
 	p.Name = name
 	lists := []struct {
 		field string

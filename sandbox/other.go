@@ -43,7 +43,11 @@ type Exit struct {
 	Code      int
 	Signal    string
 	Cancelled bool
+	Processes ProcessCap
 }
+
+// Harden has nothing to do without the Linux sandbox.
+func Harden() error { return nil }
 
 // Run refuses on systems without the Linux sandbox.
 func Run(ctx context.Context, p Profile, s Support, c Command) (Exit, error) {

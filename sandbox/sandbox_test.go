@@ -23,11 +23,15 @@ import (
 )
 
 func TestMain(m *testing.M) {
+	helperMain()
 	MaybeLaunch()
 	// Race-enabled launchers otherwise sleep a second at exit.
 	os.Setenv("GORACE", "atexit_sleep_ms=0")
 	if os.Getenv(standInEnv) != "" {
 		standInMain()
+	}
+	if os.Getenv(victimEnv) != "" {
+		victimMain()
 	}
 	os.Exit(m.Run())
 }
@@ -284,15 +288,6 @@ func TestCustomDenyProfile(t *testing.T) {
 	if !contains(Names(), "nosecrets") {
 		t.Fatalf("Names() = %v lacks the custom profile", Names())
 	}
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
 
 func TestConfigRejectsAmbiguousPaths(t *testing.T) {

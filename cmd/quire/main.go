@@ -46,6 +46,11 @@ func commands() []command {
 func main() {
 	// The sandbox launcher re-executes this binary; it never returns.
 	sandbox.MaybeLaunch()
+	// Before any secret (the API key in the environment or the config)
+	// is read: nothing else running as this user may read quire's memory.
+	if err := sandbox.Harden(); err != nil {
+		os.Exit(fail(err))
+	}
 	os.Exit(run(os.Args[1:]))
 }
 
