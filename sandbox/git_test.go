@@ -305,3 +305,19 @@ func TestGitConfigParsing(t *testing.T) {
 		}
 	}
 }
+
+func TestRepositoryCreatedMidSessionIsProtected(t *testing.T) {
+	requireGit(t)
+	s := requireLandlock(t, false)
+	f := newFixture(t)
+	os.RemoveAll(filepath.Join(f.ws, ".git"))
+	p := f.profile(t, Workspace) // built before the repository exists
+	if _, out := sh(t, p, s, "git init -q . && echo INIT"); !strings.Contains(out, "INIT") {
+		t.Fatalf("git init inside the sandbox: %s", out)
+	}
+	before := treeState(t, filepath.Join(f.ws, ".git"))
+	_, out := sh(t, p, s, plantAttempts)
+	if d := diffState(before, treeState(t, filepath.Join(f.ws, ".git"))); d != "" {
+		t.Fatalf("the repository made by an earlier command was writable:\n%s\n%s", d, out)
+	}
+}

@@ -211,6 +211,17 @@ func planLaunch(p Profile, c Command, grace time.Duration) (*launchPlan, error) 
 	if !launcherReady.Load() {
 		return nil, errors.New("this program never called sandbox.MaybeLaunch, so it cannot act as the sandbox launcher; call it first thing in main (and in TestMain)")
 	}
+	if p.Enforced {
+		// A repository created since the profile was built (git init
+		// in an earlier command), or the one a workdir lies in, counts
+		// from this command on.
+		for _, d := range appendUnique([]string{p.Dir}, c.Dir) {
+			if d != "" {
+				p.Protect = appendUnique(p.Protect, gitProtected(d, p.GitWrites, os.Getenv)...)
+			}
+		}
+		p.Protect = outermost(p.Protect)
+	}
 	pl := &launchPlan{p: p, c: c, grace: grace}
 	spec := launchSpec{Profile: p, GraceMS: grace.Milliseconds()}
 	mounts := p.Enforced && len(protectedTargets(p)) > 0
