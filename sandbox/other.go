@@ -65,3 +65,8 @@ type Finding struct {
 func SelfTest(ctx context.Context, s Support) []Finding {
 	return []Finding{{"kernel sandbox", false, "only available on Linux"}}
 }
+
+// ProfileReport has nothing to report without the Linux sandbox.
+func ProfileReport(ctx context.Context, p Profile, s Support, environ []string, probe bool) string {
+	return "Profile " + p.Name + ": commands are only supported on Linux\n"
+}

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/quire-sh/quire/app"
 	"github.com/quire-sh/quire/sandbox"
 	"github.com/quire-sh/quire/term"
 )
@@ -26,11 +27,20 @@ func runDoctor(args []string) int {
 	s := sandbox.Detect()
 	fmt.Println("Sandbox")
 	fmt.Print(indent(sandbox.Report(s, cwd)))
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
 	ok := true
+	if cfg, err := app.LoadConfig(nil, os.Getenv); err != nil {
+		fmt.Printf("  configuration: %v\n", err)
+		ok = false
+	} else if p, err := sandbox.ProfileByName(cfg.Sandbox, cwd); err != nil {
+		fmt.Printf("  profile %s: %v\n", cfg.Sandbox, err)
+		ok = false
+	} else {
+		fmt.Print(indent(sandbox.ProfileReport(ctx, p, s, os.Environ(), !*skip && p.Check(s) == nil)))
+	}
 	if !*skip {
 		fmt.Println("  Self-test (real commands through the launcher):")
-		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-		defer cancel()
 		for _, f := range sandbox.SelfTest(ctx, s) {
 			mark := "ok  "
 			if !f.OK {
