@@ -67,7 +67,7 @@ func loadConfig(path string) (fileConfig, error) {
 		if name == "" || strings.ContainsAny(name, "=\x00") {
 			return fileConfig{}, fmt.Errorf("%s: [sandbox] pass_env entry %q is not a variable name", path, name)
 		}
-		if injectionEnv[name] {
+		if isInjection(name) {
 			return fileConfig{}, fmt.Errorf("%s: [sandbox] pass_env entry %q: %s makes every program run extra code and is never passed", path, name, name)
 		}
 	}

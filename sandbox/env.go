@@ -28,7 +28,7 @@ var ProviderKeyEnv = []string{"OPENAI_API_KEY", "QUIRE_API_KEY"}
 // run-together spellings (APIKEY, SECRETKEY, PGPASSWORD, MYTOKEN) and the
 // handles to a credential agent.
 var credentialName = regexp.MustCompile(`(?i)` +
-	`(^|_)(TOKENS?|SECRETS?|PASSWORDS?|PASSWD|PASS|PWD|PASSPHRASE|KEYS?|CREDENTIALS?|CREDS|AUTH|AUTHTOKEN|COOKIES?|JWT|BEARER|OAUTH|DSN|WEBHOOK|PRIVATE|SALT)($|_)` +
+	`(^|_)(TOKENS?|SECRETS?|PASSWORDS?|PASSWD|PASS|PWD|PASSPHRASE|PW|PAT|KEYS?|CREDENTIALS?|CREDS|AUTH|AUTHTOKEN|COOKIES?|JWT|BEARER|OAUTH|DSN|WEBHOOK|PRIVATE|SALT)($|_)` +
 	`|(API|ACCESS|SECRET|PRIVATE|AUTH|SESSION|SIGNING|ENCRYPTION|MASTER|CLIENT)_?KEY` +
 	`|(PASSWORD|PASSWD|PASSPHRASE|TOKEN|SECRET)S?$` +
 	`|^SSH_AUTH_SOCK$|^GPG_AGENT_INFO$|^CONNECTION_?STRING$|_CONNECTION_?STRING$`)
@@ -42,7 +42,9 @@ var credentialValue = regexp.MustCompile(`` +
 	`|\b(ghp|gho|ghu|ghs|ghr)_[A-Za-z0-9]{20,}|\bgithub_pat_[A-Za-z0-9_]{20,}` +
 	`|\bglpat-[A-Za-z0-9_-]{16,}|\bxox[abposr]-[A-Za-z0-9-]{10,}` +
 	`|\bsk-[A-Za-z0-9_-]{20,}|\b(AKIA|ASIA)[0-9A-Z]{16}\b|\bAIza[0-9A-Za-z_-]{35}` +
-	`|\bnpm_[A-Za-z0-9]{36}|\bhf_[A-Za-z0-9]{30,}|\bpypi-[A-Za-z0-9_-]{50,}`)
+	`|\bnpm_[A-Za-z0-9]{36}|\bhf_[A-Za-z0-9]{30,}|\bpypi-[A-Za-z0-9_-]{50,}` +
+	`|\b[rs]k_(live|test)_[A-Za-z0-9]{16,}|\bdckr_pat_[A-Za-z0-9_-]{20,}|\bdop_v1_[a-f0-9]{40,}|\bshp(at|ss|ca)_[a-fA-F0-9]{20,}` +
+	`|\bhvs\.[A-Za-z0-9_-]{20,}|\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.`)
 
 // notCredentials are names the word rule would catch but that hold no
 // secret and that programs need.
@@ -75,6 +77,12 @@ var nonInteractiveEnv = []string{
 	"PIP_NO_INPUT=1", "npm_config_yes=true", "CI=1",
 }
 
+// isInjection reports whether a variable makes every program (or every
+// bash) run extra code: the list above, and functions exported to bash.
+func isInjection(name string) bool {
+	return injectionEnv[name] || strings.HasPrefix(name, "BASH_FUNC_")
+}
+
 // CommandEnv returns the environment for a command run under p: base
 // (usually os.Environ()) without the injection variables and quire's own
 // provider keys, under every enforced profile also without credentials
@@ -102,7 +110,7 @@ func CommandEnv(base []string, p Profile) []string {
 // when it is passed.
 func dropEnv(name, value string, p Profile) string {
 	switch {
-	case injectionEnv[name]:
+	case isInjection(name):
 		return "runs code in every program"
 	case contains(p.PassEnv, name):
 		return ""
@@ -133,7 +141,7 @@ func DroppedEnv(base []string, p Profile) []EnvDecision {
 		}
 		if r := dropEnv(name, value, p); r != "" {
 			out = append(out, EnvDecision{name, r})
-		} else if contains(p.PassEnv, name) && !injectionEnv[name] && IsCredential(name, value, p.keyEnv()) {
+		} else if contains(p.PassEnv, name) && !isInjection(name) && IsCredential(name, value, p.keyEnv()) {
 			out = append(out, EnvDecision{Name: name})
 		}
 	}

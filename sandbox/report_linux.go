@@ -42,7 +42,7 @@ func ProfileReport(ctx context.Context, p Profile, s Support, environ []string, 
 	for _, d := range DroppedEnv(environ, p) {
 		if d.Reason == "" {
 			passed = append(passed, d.Name)
-		} else if !injectionEnv[d.Name] {
+		} else if !isInjection(d.Name) {
 			dropped = append(dropped, d.Name+" ("+d.Reason+")")
 		}
 	}

@@ -99,12 +99,15 @@ func TestCredentialsNeverReachCommands(t *testing.T) {
 		"GITHUB_TOKEN=t", "GH_TOKEN=t", "AWS_SECRET_ACCESS_KEY=s", "AWS_ACCESS_KEY_ID=AKIAABCDEFGHIJKLMNOP", "AWS_SESSION_TOKEN=t",
 		"NPM_TOKEN=t", "PGPASSWORD=p", "MYSQL_PWD=p", "DATABASE_URL=postgres://u:hunter2@db/x", "SSH_AUTH_SOCK=/tmp/s",
 		"STRIPE_KEY=k", "SLACK_WEBHOOK=h", "SENTRY_DSN=https://k@sentry.io/1", "CI_JOB_JWT=j", "DOCKER_AUTH_CONFIG=x",
-		"HARMLESS=ghp_0123456789abcdefghijABCDEFGHIJ0123", "LD_PRELOAD=/x.so",
+		"HARMLESS=ghp_0123456789abcdefghijABCDEFGHIJ0123", "LD_PRELOAD=/x.so", "BASH_FUNC_ls%%=() { rm -rf ~; }",
+		"GITHUB_PAT=x", "LDAP_BIND_PW=x", "PAYMENTS=sk_live_0123456789abcdefABCD", "ID=eyJhbGciOiJIUzI1.eyJzdWIiOiIxMjM0.sig",
+		"TF_VAR_db_password=x", "AZURE_STORAGE_CONNECTION_STRING=x", "REDIS_URL=redis://:hunter2@cache:6379",
 	}
 	kept := []string{"PATH", "HOME", "PWD", "OLDPWD", "LANG", "KEYMAP", "TERM_PROGRAM"}
 	secrets := []string{"OPENAI_API_KEY", "QUIRE_API_KEY", "MY_PROVIDER_KEY", "GITHUB_TOKEN", "GH_TOKEN", "AWS_SECRET_ACCESS_KEY",
 		"AWS_ACCESS_KEY_ID", "AWS_SESSION_TOKEN", "NPM_TOKEN", "PGPASSWORD", "MYSQL_PWD", "DATABASE_URL", "SSH_AUTH_SOCK",
-		"STRIPE_KEY", "SLACK_WEBHOOK", "SENTRY_DSN", "CI_JOB_JWT", "DOCKER_AUTH_CONFIG", "HARMLESS"}
+		"STRIPE_KEY", "SLACK_WEBHOOK", "SENTRY_DSN", "CI_JOB_JWT", "DOCKER_AUTH_CONFIG", "HARMLESS",
+		"GITHUB_PAT", "LDAP_BIND_PW", "PAYMENTS", "ID", "TF_VAR_db_password", "AZURE_STORAGE_CONNECTION_STRING", "REDIS_URL"}
 	for _, name := range []string{Workspace, ReadOnly, Strict} {
 		p := f.profile(t, name)
 		p.SecretEnv = []string{"MY_PROVIDER_KEY"}
@@ -114,7 +117,7 @@ func TestCredentialsNeverReachCommands(t *testing.T) {
 				t.Errorf("%s dropped %s", name, k)
 			}
 		}
-		for _, k := range append(secrets, "LD_PRELOAD") {
+		for _, k := range append(secrets, "LD_PRELOAD", "BASH_FUNC_ls%%") {
 			if _, ok := env.lookup(k); ok {
 				t.Errorf("%s passed %s", name, k)
 			}
@@ -334,5 +337,24 @@ func TestFileToolsCannotReadQuiresProcess(t *testing.T) {
 	}
 	if _, err := p.CanRead("/dev/null"); err != nil {
 		t.Errorf("/dev/null: %v", err)
+	}
+}
+
+func TestQuireConfigIsOutOfReach(t *testing.T) {
+	f := newFixture(t)
+	s := requireLandlock(t, false)
+	cfgDir := filepath.Join(f.home, ".config", "quire")
+	os.MkdirAll(cfgDir, 0o755)
+	cfg := filepath.Join(cfgDir, "config.toml")
+	os.WriteFile(cfg, []byte("api_key = \"sk-in-the-config-file\"\n"), 0o600)
+	for _, name := range []string{Workspace, ReadOnly, Strict} {
+		p := f.profile(t, name)
+		_, out := sh(t, p, s, fmt.Sprintf("cat %q", cfg))
+		if strings.Contains(out, "sk-in-the-config-file") {
+			t.Errorf("%s: a command read quire's configuration:\n%s", name, out)
+		}
+		if _, err := p.CanRead(cfg); err == nil || !strings.Contains(err.Error(), "API keys") {
+			t.Errorf("%s: the file tools may read quire's configuration: %v", name, err)
+		}
 	}
 }
