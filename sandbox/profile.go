@@ -139,6 +139,12 @@ func builtin(name, dir string, gitWrites bool) Profile {
 	}
 	state, _ := Resolve(StateDir())
 	p := Profile{Name: name, Enforced: true, Dir: dir, GitWrites: gitWrites, Protect: protectedPaths(dir, gitWrites, os.Getenv)}
+	// quire's configuration may hold API keys: not for commands' eyes.
+	if cfg, err := Resolve(ConfigDir()); err == nil {
+		if _, err := os.Stat(cfg); err == nil {
+			p.Deny = append(p.Deny, cfg)
+		}
+	}
 	switch name {
 	case Workspace:
 		p.ReadAll, p.Network = true, true
@@ -221,7 +227,7 @@ func (p Profile) CanRead(path string) (string, error) {
 		return r, nil
 	}
 	if withinAny(r, p.Deny) {
-		return r, &DeniedError{"read", r, p.Name, "it is on the profile's deny list"}
+		return r, &DeniedError{"read", r, p.Name, p.denyReason(r)}
 	}
 	if ownProcessPath(r) {
 		// The file tools run inside quire: /proc/self is quire, whose
@@ -250,7 +256,7 @@ func (p Profile) CanWrite(path string) (string, error) {
 		return r, nil
 	}
 	if withinAny(r, p.Deny) {
-		return r, &DeniedError{"write", r, p.Name, "it is on the profile's deny list"}
+		return r, &DeniedError{"write", r, p.Name, p.denyReason(r)}
 	}
 	if withinAny(r, p.Protect) || (!p.GitWrites && hasGitComponent(r)) {
 		return r, &DeniedError{"write", r, p.Name, p.protectReason(r)}
@@ -259,6 +265,14 @@ func (p Profile) CanWrite(path string) (string, error) {
 		return r, nil
 	}
 	return r, &DeniedError{"write", r, p.Name, "only " + strings.Join(p.Write, ", ") + " may be written"}
+}
+
+// denyReason says why a denied path is out of reach.
+func (p Profile) denyReason(r string) string {
+	if cfg, err := Resolve(ConfigDir()); err == nil && within(r, cfg) {
+		return "quire's configuration, which may hold API keys, is out of reach from inside the sandbox"
+	}
+	return "it is on the profile's deny list"
 }
 
 // protectReason says why a protected path is not writable.
