@@ -2,6 +2,8 @@ package tools
 
 import (
 	"fmt"
+	"os/exec"
+	"path/filepath"
 	"strings"
 	"sync"
 )
@@ -174,6 +176,9 @@ func classifyCommand(cmd string) (bool, string) {
 	if !found {
 		return false, fmt.Sprintf("runs %s, which is not on auto-edit's list of read-only programs", words[0])
 	}
+	if !prog.builtin && !systemProgram(words[0]) {
+		return false, fmt.Sprintf("runs %s from outside the system's program directories (%s), where a file in the working dir could stand in for it", words[0], strings.Join(systemBinDirs, ", "))
+	}
 	for i, g := range globs[1:] {
 		if g && !prog.globsSafe {
 			return false, fmt.Sprintf("has an unquoted pattern (%s) that could expand to a file named like an option of %s", words[i+1], words[0])
@@ -183,6 +188,33 @@ func classifyCommand(cmd string) (bool, string) {
 		return false, why
 	}
 	return true, ""
+}
+
+// systemBinDirs are where an allowlisted program must be found for
+// auto-edit to run it unasked: PATH could otherwise name a directory a
+// command or an edit can write (./node_modules/.bin, ~/bin), holding a
+// program of the same name that does anything.
+var systemBinDirs = []string{"/usr/bin", "/bin", "/usr/sbin", "/sbin", "/usr/local/bin", "/usr/local/sbin"}
+
+// systemProgram reports whether name, looked up in PATH as the shell will,
+// is a file in one of systemBinDirs once symlinks are resolved. A variable
+// so tests can stand in for the machine's PATH.
+var systemProgram = func(name string) bool {
+	path, err := exec.LookPath(name)
+	if err != nil || !filepath.IsAbs(path) {
+		return false
+	}
+	real, err := filepath.EvalSymlinks(path)
+	if err != nil {
+		return false
+	}
+	dir := filepath.Dir(real)
+	for _, d := range systemBinDirs {
+		if r, err := filepath.EvalSymlinks(d); err == nil && r == dir {
+			return true
+		}
+	}
+	return false
 }
 
 // simpleWords splits cmd into words if it is one simple command with

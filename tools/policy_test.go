@@ -1,11 +1,23 @@
 package tools
 
 import (
+	"os"
+	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
 )
 
+// everyProgramInSystemDirs makes every allowlisted program count as found
+// in /usr/bin, whatever this machine has installed.
+func everyProgramInSystemDirs(t testing.TB) {
+	saved := systemProgram
+	systemProgram = func(string) bool { return true }
+	t.Cleanup(func() { systemProgram = saved })
+}
+
 func TestReadOnlyCommand(t *testing.T) {
+	everyProgramInSystemDirs(t)
 	for _, c := range []struct {
 		cmd  string
 		want bool
@@ -115,6 +127,7 @@ func TestReadOnlyCommand(t *testing.T) {
 		{"diff -x '*.o' -r a b", true},
 		{"tree -o out", false},
 		{"tree -L 2 -a", true},
+		{"tree -R -H . -L 1", false},
 		{"df --sync", false},
 		{"df -h --output=source,size", true},
 		{"grep --devices=read x", false},
@@ -231,6 +244,7 @@ func FuzzReadOnlyCommand(f *testing.F) {
 		"diff --pag a b", "tree -ao out", "df --sy", "grep --dev=read x", "grep -rn5e x .", "head -n -5 a"} {
 		f.Add(s)
 	}
+	everyProgramInSystemDirs(f)
 	f.Fuzz(func(t *testing.T, cmd string) {
 		if !ReadOnlyCommand(cmd) {
 			return
@@ -397,5 +411,27 @@ func TestRefusalNamesTheModeInForce(t *testing.T) {
 	p, _ := NewPolicy(ModeAutoEdit)
 	if got := p.Refusal(EditFile{}.Spec(), Plan{Writes: []string{"/etc/x"}}); !strings.Contains(got, "auto-edit") || !strings.Contains(got, "outside") {
 		t.Errorf("edit refusal: %q", got)
+	}
+}
+
+func TestReadOnlyProgramsComeFromSystemDirs(t *testing.T) {
+	dir := t.TempDir()
+	fake := filepath.Join(dir, "ls")
+	if err := os.WriteFile(fake, []byte("#!/bin/sh\ntouch /tmp/pwned\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("PATH", dir+string(os.PathListSeparator)+os.Getenv("PATH"))
+	ok, why := classifyCommand("ls")
+	if ok || !strings.Contains(why, "system's program directories") {
+		t.Fatalf("an ls earlier in PATH than /usr/bin passed: %v %q", ok, why)
+	}
+	if !ReadOnlyCommand("echo hi") || !ReadOnlyCommand("pwd") {
+		t.Error("bash builtins do not depend on PATH")
+	}
+	if _, err := exec.LookPath("cat"); err == nil {
+		t.Setenv("PATH", "/usr/bin:/bin")
+		if !ReadOnlyCommand("cat a") {
+			t.Error("cat from /usr/bin needs approval")
+		}
 	}
 }

@@ -35,6 +35,8 @@ type readOnlyProgram struct {
 	globsSafe bool
 	// find's expression grammar instead of getopt's.
 	find bool
+	// builtin: bash runs its own, whatever PATH holds.
+	builtin bool
 }
 
 // longs builds a long-option table from names, "name=" (value required)
@@ -68,8 +70,8 @@ var grepOptions = readOnlyProgram{
 // readOnlyPrograms are the programs auto-edit runs without asking when
 // they form a simple command, with the options that keep them read-only.
 // Left out on purpose: options that write (sort -o, sort -T, tree -o,
-// find -fprint, file -C, file -p touching access times), that run
-// programs (sort --compress-program, rg --pre, rg -z and --hostname-bin,
+// tree -R writing an HTML file per directory, find -fprint, file -C,
+// file -p touching access times), that run programs (sort --compress-program, rg --pre, rg -z and --hostname-bin,
 // find -exec and -ok, diff -l, file -z), that change the system (date -s,
 // df --sync), and grep -D (reading devices can block). git is absent:
 // repository config (core.fsmonitor, diff.external, textconv) can make
@@ -124,9 +126,9 @@ var readOnlyPrograms = map[string]readOnlyProgram{
 		long: longs("all", "block-size=", "human-readable", "si", "inodes", "local", "no-sync", "output[=]",
 			"portability", "total", "type=", "print-type", "exclude-type=")},
 	"which":    {flags: "as", globsSafe: true, long: longs("all")},
-	"echo":     {anyArgs: true, globsSafe: true},
-	"true":     {anyArgs: true, globsSafe: true},
-	"pwd":      {flags: "LP", long: longs("logical", "physical")},
+	"echo":     {anyArgs: true, globsSafe: true, builtin: true},
+	"true":     {anyArgs: true, globsSafe: true, builtin: true},
+	"pwd":      {flags: "LP", long: longs("logical", "physical"), builtin: true},
 	"date":     {flags: "uR", valued: "dfr", long: longs("date=", "file=", "reference=", "utc", "universal", "rfc-email", "rfc-3339=", "iso-8601[=]", "resolution", "debug")},
 	"uname":    {flags: "asnrvmpio", globsSafe: true, long: longs("all", "kernel-name", "nodename", "kernel-release", "kernel-version", "machine", "processor", "hardware-platform", "operating-system")},
 	"whoami":   {globsSafe: true, long: longs()},
@@ -156,7 +158,7 @@ var readOnlyPrograms = map[string]readOnlyProgram{
 	"nl": {flags: "p", valued: "bdfhilnsvw", globsSafe: true,
 		long: longs("body-numbering=", "section-delimiter=", "footer-numbering=", "header-numbering=", "line-increment=",
 			"join-blank-lines=", "number-format=", "no-renumber", "number-separator=", "starting-line-number=", "number-width=")},
-	"tree": {flags: "adfilpsugDFrtvUxnCNQSJXhAR", valued: "LPIHT",
+	"tree": {flags: "adfilpsugDFrtvUxnCNQSJXhA", valued: "LPIHT",
 		long: longs("noreport", "dirsfirst", "filesfirst", "du", "prune", "matchdirs", "ignore-case", "info", "gitignore",
 			"inodes", "device", "nolinks", "metafirst", "sort=", "charset=", "filelimit=", "timefmt=")},
 	"sha256sum": {flags: "bctwz", globsSafe: true,
