@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/quire-sh/quire/engine/testserver"
+	"github.com/quire-sh/quire/sandbox/sandboxtest"
 )
 
 // The trust tests drive `quire exec` against the scripted server: the
@@ -33,20 +34,21 @@ const nobody = 65534
 // that an unprivileged user can run.
 var trustBin struct {
 	once         sync.Once
-	dir, err     string
+	err          string
 	quire, probe string
 }
 
 func trustBinaries(t *testing.T) (quire, probe string) {
 	t.Helper()
 	trustBin.once.Do(func() {
-		dir, err := os.MkdirTemp("", "quire-e2e-trust-*")
-		if err != nil {
+		// Next to the harness's build of quire, which TestMain removes;
+		// opened to every user so the unprivileged runs reach them.
+		dir := filepath.Join(filepath.Dir(quireBin), "trust")
+		if err := os.MkdirAll(dir, 0o755); err != nil {
 			trustBin.err = err.Error()
 			return
 		}
-		os.Chmod(dir, 0o755)
-		trustBin.dir = dir
+		os.Chmod(filepath.Dir(quireBin), 0o755)
 		trustBin.quire = filepath.Join(dir, "quire")
 		trustBin.probe = filepath.Join(dir, "probe")
 		if b, err := os.ReadFile(quireBin); err != nil || os.WriteFile(trustBin.quire, b, 0o755) != nil {
@@ -84,13 +86,23 @@ type trustEnv struct {
 
 func newTrustEnv(t *testing.T, uid int) *trustEnv {
 	t.Helper()
-	// Not t.TempDir: its parent is private to the user running the test.
-	base, err := os.MkdirTemp("", "quire-e2e-trust-ws-*")
-	if err != nil {
-		t.Fatal(err)
-	}
+	// Outside the temp dirs (every profile may write those, and the home
+	// inside one would change what the launcher sets up), and not
+	// t.TempDir, whose parent is private to the user running the test.
+	base := sandboxtest.Dir(t, ".e2e-trust-")
 	t.Cleanup(func() { os.RemoveAll(base) })
 	os.Chmod(base, 0o755)
+	if !traversable(filepath.Dir(base)) {
+		// The fallback (the user cache dir) lies in root's private
+		// home: use a temp dir, which the unprivileged user can reach.
+		os.RemoveAll(base)
+		var err error
+		if base, err = os.MkdirTemp("", "quire-e2e-trust-ws-"); err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { os.RemoveAll(base) })
+		os.Chmod(base, 0o755)
+	}
 	e := &trustEnv{t: t, uid: uid, ws: filepath.Join(base, "ws"), home: filepath.Join(base, "home")}
 	for _, d := range []string{e.ws, filepath.Join(e.home, ".config", "quire")} {
 		if err := os.MkdirAll(d, 0o755); err != nil {
@@ -98,6 +110,19 @@ func newTrustEnv(t *testing.T, uid int) *trustEnv {
 		}
 	}
 	return e
+}
+
+// traversable reports whether every user may enter dir.
+func traversable(dir string) bool {
+	for d := dir; ; d = filepath.Dir(d) {
+		fi, err := os.Stat(d)
+		if err != nil || fi.Mode().Perm()&0o001 == 0 {
+			return false
+		}
+		if d == filepath.Dir(d) {
+			return true
+		}
+	}
 }
 
 // chown gives the user every file made so far.
@@ -238,7 +263,7 @@ func TestTrustQuiresProcessStaysOutOfReach(t *testing.T) {
 	users(t, func(t *testing.T, uid int) {
 		_, probe := trustBinaries(t)
 		e := newTrustEnv(t, uid)
-		result, _ := e.attack(probe+" quire")
+		result, _ := e.attack(probe + " quire")
 		if !strings.Contains(result, "denied environ") || !strings.Contains(result, "(quire)") {
 			t.Fatalf("the probe did not run against quire:\n%s", result)
 		}
