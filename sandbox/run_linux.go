@@ -10,6 +10,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"strings"
 	"syscall"
 	"time"
 
@@ -244,6 +245,9 @@ func planLaunch(p Profile, c Command, grace time.Duration) (*launchPlan, error) 
 		}
 		pl.cgroup, spec.Cgroup = cg, cg.dir
 		pl.cap = ProcessCap{Limit: limit, Method: cg.method, Measured: true}
+	case !mounts && userNSRestricted():
+		pl.cap.Why = "AppArmor keeps unprivileged user namespaces powerless (kernel.apparmor_restrict_unprivileged_userns = 1), and RLIMIT_NPROC needs one to count one command's processes"
+		userNS = false
 	default:
 		spec.Rlimit = limit
 		pl.cap = ProcessCap{Limit: limit, Method: CapRlimit}
@@ -309,6 +313,14 @@ func (pl *launchPlan) cleanup() {
 		pl.cgroup.finish()
 		pl.cgroup = nil
 	}
+}
+
+// userNSRestricted reports whether AppArmor lets unprivileged processes
+// create user namespaces only without capabilities in them (Ubuntu 23.10
+// and later), so the launcher could not map itself there.
+func userNSRestricted() bool {
+	b, err := os.ReadFile("/proc/sys/kernel/apparmor_restrict_unprivileged_userns")
+	return err == nil && strings.TrimSpace(string(b)) == "1"
 }
 
 // isNamespaceRefusal reports whether starting a process failed because
