@@ -2,9 +2,13 @@ package sandbox
 
 import (
 	"bufio"
+	"bytes"
+	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 )
 
 // gitProtected lists what a command must not change for git run later,
@@ -39,7 +43,7 @@ func gitProtected(dir string, gitWrites bool, getenv func(string) string) []stri
 	top, gitDir, dotGit := findGitDir(dir, getenv)
 	common := gitDir
 	if gitDir != "" {
-		if b, err := os.ReadFile(filepath.Join(gitDir, "commondir")); err == nil {
+		if b, err := readSmall(filepath.Join(gitDir, "commondir")); err == nil {
 			common = relTo(strings.TrimSpace(string(b)), gitDir)
 		}
 		if c := getenv("GIT_COMMON_DIR"); c != "" {
@@ -68,7 +72,7 @@ func gitProtected(dir string, gitWrites bool, getenv func(string) string) []stri
 		// rewrites one redirects git in that worktree.
 		if wts, err := os.ReadDir(filepath.Join(g, "worktrees")); err == nil {
 			for _, wt := range wts {
-				if b, err := os.ReadFile(filepath.Join(g, "worktrees", wt.Name(), "gitdir")); err == nil {
+				if b, err := readSmall(filepath.Join(g, "worktrees", wt.Name(), "gitdir")); err == nil {
 					add(relTo(strings.TrimSpace(string(b)), filepath.Join(g, "worktrees", wt.Name())))
 				}
 			}
@@ -168,7 +172,7 @@ func findGitDir(dir string, getenv func(string) string) (top, gitDir, dotGit str
 			if fi.IsDir() {
 				return d, p, ""
 			}
-			if b, err := os.ReadFile(p); err == nil {
+			if b, err := readSmall(p); err == nil {
 				if s, ok := strings.CutPrefix(strings.TrimSpace(string(b)), "gitdir:"); ok {
 					return d, relTo(strings.TrimSpace(s), d), p
 				}
@@ -298,18 +302,14 @@ type gitConfigEntry struct {
 // readGitConfig reads a git config file's entries leniently: what it
 // cannot parse it skips, since the point is only to find paths to protect.
 func readGitConfig(file string) ([]gitConfigEntry, error) {
-	f, err := os.Open(file)
+	data, err := readSmall(file)
 	if err != nil {
 		return nil, err
 	}
-	defer f.Close()
-	if fi, err := f.Stat(); err != nil || !fi.Mode().IsRegular() {
-		return nil, os.ErrInvalid
-	}
 	var out []gitConfigEntry
 	section := ""
-	sc := bufio.NewScanner(f)
-	sc.Buffer(make([]byte, 64*1024), 1024*1024)
+	sc := bufio.NewScanner(bytes.NewReader(data))
+	sc.Buffer(make([]byte, 64*1024), maxGitFile)
 	var pending string
 	for sc.Scan() {
 		line := sc.Text()
@@ -347,6 +347,25 @@ func readGitConfig(file string) ([]gitConfigEntry, error) {
 		out = append(out, gitConfigEntry{section, key, gitValue(value)})
 	}
 	return out, sc.Err()
+}
+
+// maxGitFile bounds what is read of one git file.
+const maxGitFile = 1 << 20
+
+// readSmall reads a regular file of at most maxGitFile bytes. A command
+// may have left a FIFO or a device where git keeps a file: opening without
+// blocking and refusing anything but a regular file keeps quire from
+// hanging on it.
+func readSmall(path string) ([]byte, error) {
+	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	if fi, err := f.Stat(); err != nil || !fi.Mode().IsRegular() {
+		return nil, fmt.Errorf("%s is not a regular file", path)
+	}
+	return io.ReadAll(io.LimitReader(f, maxGitFile))
 }
 
 // gitValue unquotes a config value and drops a trailing comment.

@@ -11,7 +11,9 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 )
 
 // git runs git in dir for test setup.
@@ -320,4 +322,44 @@ func TestRepositoryCreatedMidSessionIsProtected(t *testing.T) {
 	if d := diffState(before, treeState(t, filepath.Join(f.ws, ".git"))); d != "" {
 		t.Fatalf("the repository made by an earlier command was writable:\n%s\n%s", d, out)
 	}
+}
+
+func TestGitFilesThatAreNotFilesDoNotHang(t *testing.T) {
+	f := newFixture(t)
+	git := filepath.Join(f.ws, ".git")
+	os.WriteFile(filepath.Join(git, "config"), []byte("[include]\n\tpath = ../fifo\n"), 0o644)
+	if err := syscall.Mkfifo(filepath.Join(f.ws, "fifo"), 0o644); err != nil {
+		t.Skip(err)
+	}
+	os.Remove(filepath.Join(git, "HEAD"))
+	syscall.Mkfifo(filepath.Join(git, "commondir"), 0o644)
+	done := make(chan []string, 1)
+	go func() { done <- gitProtected(f.ws, false, os.Getenv) }()
+	select {
+	case got := <-done:
+		if !contains(got, git) {
+			t.Errorf("the git dir is not protected: %v", got)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("reading a FIFO left in the git metadata hung")
+	}
+}
+
+func FuzzGitConfig(f *testing.F) {
+	for _, s := range []string{"[core]\n\thooksPath = x\n", "[includeIf \"gitdir:~/w/\"]\npath=a\n", "[a.b]\nc=\"d\\\"e\" ; f\n", "x = \\\n y\n", "[", "k"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, text string) {
+		file := filepath.Join(t.TempDir(), "config")
+		if err := os.WriteFile(file, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		entries, _ := readGitConfig(file)
+		for _, e := range entries {
+			if e.section != strings.ToLower(e.section) || e.key != strings.ToLower(e.key) {
+				t.Fatalf("names not folded: %+v", e)
+			}
+			programPath(e.value)
+		}
+	})
 }
