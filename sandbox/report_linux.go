@@ -28,7 +28,7 @@ func ProfileReport(ctx context.Context, p Profile, s Support, environ []string, 
 	if p.GitWrites {
 		line("git metadata", "commands may write the git dir (git_writes = true); its hooks and git's config files stay read-only")
 	} else {
-		line("git metadata", "read-only to commands and file tools, and cannot be moved aside (git_writes = true under [sandbox] lets commands commit)")
+		line("git metadata", "read-only to commands and file tools, and cannot be moved aside (read-only bind mounts in a private mount namespace, pinned parents); git_writes = true under [sandbox] lets commands commit")
 	}
 	protect := outermost(appendUnique(append([]string(nil), p.Protect...), gitProtected(p.Dir, p.GitWrites, os.Getenv)...))
 	for _, path := range protect {
