@@ -23,29 +23,28 @@ import (
 // SIGTERM, then SIGKILL after grace. The child's group is signalled only
 // while the child is unreaped, and other descendants through pidfds whose
 // parentage is checked after opening, so a reused pid is never signalled.
-func supervise(prog string, argv []string, grace time.Duration, cap stagePlan) (syscall.WaitStatus, error) {
+func supervise(prog string, argv []string, grace time.Duration, procCap stagePlan) (syscall.WaitStatus, error) {
 	if err := unix.Prctl(unix.PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0); err != nil {
 		return 0, fmt.Errorf("become a child subreaper: %w", err)
 	}
 	stop := make(chan os.Signal, 4)
 	signal.Notify(stop, syscall.SIGTERM, syscall.SIGINT, syscall.SIGHUP)
 	files := []*os.File{os.Stdin, os.Stdout, os.Stderr}
-	var ready *os.File
-	if cap.needed() {
+	var ready, readyR *os.File
+	if procCap.needed() {
 		wait := "0"
-		if cap.cgroupProcs != nil {
+		if procCap.cgroupProcs != nil {
 			r, w, err := os.Pipe()
 			if err != nil {
 				return 0, err
 			}
-			defer r.Close()
 			defer w.Close()
-			files, ready, wait = append(files, r), w, "1"
+			files, ready, readyR, wait = append(files, r), w, r, "1"
 		}
 		limit := 0
-		if cap.rlimit > 0 {
+		if procCap.rlimit > 0 {
 			// RLIMIT_NPROC counts the launcher's threads too.
-			limit = cap.rlimit + threadCount()
+			limit = procCap.rlimit + threadCount()
 		}
 		argv = append([]string{argv[0], stageArg, strconv.Itoa(limit), wait, prog}, argv[1:]...)
 		prog = "/proc/self/exe"
@@ -55,11 +54,14 @@ func supervise(prog string, argv []string, grace time.Duration, cap stagePlan) (
 		Files: files,
 		Sys:   &syscall.SysProcAttr{Setpgid: true},
 	})
+	if readyR != nil {
+		readyR.Close()
+	}
 	if err != nil {
 		return 0, err
 	}
 	if ready != nil {
-		_, err := cap.cgroupProcs.WriteString(strconv.Itoa(proc.Pid))
+		_, err := procCap.cgroupProcs.WriteString(strconv.Itoa(proc.Pid))
 		if err == nil {
 			_, err = ready.Write([]byte{1})
 		}
