@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/quire-sh/quire/engine/event"
+	"github.com/quire-sh/quire/tools"
 )
 
 // advanceApproval walks the batch in model order, asking about each call
@@ -43,13 +44,23 @@ func (s *Session) advanceApproval() {
 // nobody can approve it.
 const unattendedReason = "denied: this call needs the user's approval and quire is running unattended (quire exec with --approval ask), so it was not run. Do not retry it; finish what you can without it and say what is left to do."
 
+// refuser is implemented by approvers (tools.Policy) that explain a
+// denial in terms of the approval mode actually in force.
+type refuser interface {
+	Refusal(spec tools.Spec, plan tools.Plan) string
+}
+
 func (s *Session) denyUnattended(c *callState) {
 	t := s.turn
+	out := unattendedReason
+	if r, ok := s.cfg.Approver.(refuser); ok {
+		out = r.Refusal(c.spec, c.plan)
+	}
 	s.emit(event.Event{Kind: event.ApprovalAnswered, Turn: t.n, CallID: c.call.ID, Approval: &event.Approval{
 		CallID: c.call.ID, Tool: c.call.Name, Target: c.plan.Target, Decision: event.Deny, ByPolicy: true,
 		Reason: "needs approval, and nobody can be asked",
 	}})
-	s.finish(c, event.ToolResult{CallID: c.call.ID, Name: c.call.Name, Status: event.ToolDenied, Output: unattendedReason})
+	s.finish(c, event.ToolResult{CallID: c.call.ID, Name: c.call.Name, Status: event.ToolDenied, Output: out})
 }
 
 func (s *Session) answer(callID string, d event.Decision, reason string) {

@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -9,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/quire-sh/quire/engine/event"
+	"github.com/quire-sh/quire/tools"
 )
 
 // ExecOptions configures Exec.
@@ -54,7 +56,11 @@ func Exec(ctx context.Context, cfg Config, opt ExecOptions) (event.TurnState, er
 			answer = e.Text
 		case event.ApprovalAnswered:
 			if a := e.Approval; a != nil && a.ByPolicy && a.Decision == event.Deny {
-				fmt.Fprintf(opt.Stderr, "quire: denied %s %s: it needs approval, which quire exec cannot ask for (rerun with --approval auto-edit or yolo to allow it)\n", a.Tool, a.Target)
+				rerun := "auto-edit or yolo"
+				if cfg.ApprovalMode == tools.ModeAutoEdit {
+					rerun = "yolo"
+				}
+				fmt.Fprintf(opt.Stderr, "quire: denied %s %s: it needs approval under --approval %s, which quire exec cannot ask for (rerun with --approval %s to allow it)\n", a.Tool, a.Target, cmp.Or(cfg.ApprovalMode, tools.ModeAsk), rerun)
 			}
 		case event.Error:
 			fmt.Fprintf(opt.Stderr, "quire: %s\n", e.Text)

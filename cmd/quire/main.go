@@ -44,7 +44,13 @@ func commands() []command {
 func main() {
 	// The sandbox launcher re-executes this binary; it never returns.
 	sandbox.MaybeLaunch()
-	os.Exit(run(os.Args[1:], stdio{in: os.Stdin, out: os.Stdout, err: os.Stderr}))
+	std := stdio{in: os.Stdin, out: os.Stdout, err: os.Stderr}
+	// Before any secret (the API key in the environment or the config)
+	// is read: nothing else running as this user may read quire's memory.
+	if err := sandbox.Harden(); err != nil {
+		os.Exit(fail(std, err))
+	}
+	os.Exit(run(os.Args[1:], std))
 }
 
 func run(args []string, std stdio) int {
