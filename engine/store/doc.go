@@ -87,7 +87,12 @@
 // commits the snapshot before the write goes ahead; EndTurn records the
 // hash of what quire left, so Rewind can tell a file someone else changed
 // since (reported, and left alone unless Overwrite) from quire's own
-// writes. Rewind is a dry run unless Apply. The conversation part of
+// writes. Rewind is a dry run unless Apply. Applied, it writes only through
+// the FileWriter given to Checkpoints (the session wiring passes the same
+// guarded writer the file tools use, package fsguard), so a restore gets
+// the sandbox profile's check, refuses a path on which a directory was
+// replaced by a link since the checkpoint, and never restores setuid bits
+// or execute bits into git hooks; without a FileWriter it refuses. The conversation part of
 // /rewind is Fork: a new session holding a prefix of the events, with the
 // file checkpoints of the discarded turns folded into the last kept one.
 //
