@@ -224,7 +224,7 @@ func prepare(opt SessionOptions, loadPrior bool) (*Prepared, error) {
 		p.Engine.SessionID = id
 	}
 	p.Writer = w
-	cps := w.Checkpoints(env.Dir)
+	cps := w.Checkpoints(env.Dir, env.Writer)
 	p.Checkpoints = cps
 	rec := &turnRecorder{w: w, cps: cps}
 	env.BeforeWrite = func(path string) error {
