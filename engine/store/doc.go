@@ -48,8 +48,20 @@
 // pages first, then a checksummed meta page), so a kill -9 at any moment
 // loses at most the events of the current window and never leaves a
 // half-written event: the session reopens at its last committed event and
-// Append continues after it. A failed commit is sticky: every later Record
-// returns it, so the log never has a hole in the middle.
+// Append continues after it.
+//
+// A commit the file system refuses (a full disk, an I/O error, a
+// read-only remount) loses nothing and leaves the file as it was (bbolt
+// rolls the transaction back), so every other session stays readable. The
+// batch goes back to the front of the queue, ahead of later events, so
+// the log never gets a hole; Record keeps accepting events into memory
+// and returns the *SaveError ("saving the session failed: no space left
+// on device (…/events.db)") until a commit succeeds: one is tried at every
+// durable Record and every second, so the session goes on by itself once
+// space returns. A durable Record that fails keeps nothing of its event
+// (the engine does not show a prompt it could not save). What a failure can
+// cost: the events waiting in memory are lost if quire exits, or is killed,
+// before a commit succeeds; Close then returns the error.
 
 // The summary inside events.db is written in the same transaction as the
 // events it describes. session.json is a cache of it for listings, rewritten
