@@ -72,6 +72,15 @@ const (
 	Error Kind = "error"
 )
 
+// Values of Event.Store.
+const (
+	// StoreFailing: saving the session failed; what happens now is kept
+	// in memory and saved once writing works again.
+	StoreFailing = "failing"
+	// StoreOK: saving works again; everything shown is saved.
+	StoreOK = "ok"
+)
+
 // Event is one entry of a session's log. Exactly the fields named by its
 // Kind are set; the others are zero and omitted from JSON.
 type Event struct {
@@ -84,6 +93,9 @@ type Event struct {
 	Text   string `json:"text,omitempty"`
 	CallID string `json:"call_id,omitempty"`
 	Level  string `json:"level,omitempty"` // for Notice: "info" or "warn"
+	// Store is set on a Notice or Error about saving the session: the
+	// status the UI shows until the next one (StoreFailing, StoreOK).
+	Store string `json:"store,omitempty"`
 
 	Session    *SessionInfo `json:"session,omitempty"`
 	Calls      []ToolCall   `json:"calls,omitempty"`
