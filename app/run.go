@@ -88,7 +88,13 @@ func Run(ctx context.Context, opt RunOptions) error {
 	})
 	cur.close()
 	if s, serr := cur.session(); serr == nil && s.Writer != nil && !s.Discarded {
-		fmt.Fprintf(opt.Stderr, "session %s saved; continue it with: quire resume %s\n", s.Writer.ID(), s.Writer.ID())
+		if s.CloseErr != nil {
+			if err == nil {
+				err = fmt.Errorf("%w; what was not saved is lost, the rest can be continued with: quire resume %s", s.CloseErr, s.Writer.ID())
+			}
+		} else {
+			fmt.Fprintf(opt.Stderr, "session %s saved; continue it with: quire resume %s\n", s.Writer.ID(), s.Writer.ID())
+		}
 	}
 	return err
 }

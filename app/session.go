@@ -58,16 +58,22 @@ type turnRecorder struct {
 }
 
 func (r *turnRecorder) Record(e event.Event, durable bool) error {
-	switch e.Kind {
-	case event.TurnStarted:
+	if e.Kind == event.TurnStarted {
 		r.turn.Store(int64(e.Turn))
-	case event.TurnEnded:
-		if err := r.cps.EndTurn(e.Turn); err != nil {
-			return fmt.Errorf("closing the checkpoints of turn %d: %w", e.Turn, err)
+	}
+	err := r.w.Record(e, durable)
+	if e.Kind == event.TurnEnded {
+		// The event is kept even when its checkpoints cannot be closed.
+		if cerr := r.cps.EndTurn(e.Turn); cerr != nil && err == nil {
+			err = fmt.Errorf("closing the checkpoints of turn %d: %w", e.Turn, cerr)
 		}
 	}
-	return r.w.Record(e, durable)
+	return err
 }
+
+// Flush commits every event recorded so far; quire exec calls it before
+// it reports success.
+func (r *turnRecorder) Flush() error { return r.w.Flush() }
 
 // Prepared is an engine configuration wired to its tools, sandbox, store
 // and checkpoints, ready for engine.New, engine.Resume or engine.Exec.
@@ -84,7 +90,10 @@ type Prepared struct {
 	// Discarded is set by Close when the session held no prompt and was
 	// removed.
 	Discarded bool
-	closed    bool
+	// CloseErr is set by Close when the session's last events could not
+	// be saved.
+	CloseErr error
+	closed   bool
 }
 
 // open starts the session: a new one, or a resumed one whose whole log is
@@ -126,7 +135,7 @@ func (p *Prepared) closeKeeping() {
 func (p *Prepared) Close() {
 	if p.Writer != nil && !p.closed {
 		p.closed = true
-		p.Discarded, _ = p.Writer.CloseDiscardingEmpty()
+		p.Discarded, p.CloseErr = p.Writer.CloseDiscardingEmpty()
 	}
 }
 
