@@ -17,6 +17,25 @@ import (
 	"github.com/quire-sh/quire/engine/event"
 )
 
+const execHelp = `Usage: quire exec [flags] PROMPT
+
+Runs one turn in the current directory and prints the answer.
+A PROMPT of - is read from stdin.
+
+Output: when stdout (or stderr) is a terminal, control characters in what
+the model and tools wrote (escape sequences that could set the clipboard,
+retitle the window or clear the screen) are drawn visibly, as the
+interactive view draws them (ESC as ␛); newlines and tabs stay. A pipe or
+file gets the answer byte for byte as the model sent it: clean it before
+showing it on a terminal. --json escapes every control character, so its
+lines are safe anywhere.
+
+Exit status: 0 completed, 1 the turn failed or the session could not be
+saved (stderr says why in one line), 130 interrupted.
+
+Flags:
+`
+
 // runExec is `quire exec [flags] PROMPT`: one turn, headless. The answer
 // goes to stdout (--json: every event as JSONL), progress to stderr when
 // it is a terminal. Exit status: 0 completed, 1 failed, 130 interrupted.
@@ -31,7 +50,7 @@ func runExec(args []string) int {
 	str("sandbox", "sandbox profile: off, workspace, read-only, strict or a custom one")
 	jsonOut := fs.Bool("json", false, "print every event as one JSON object per line instead of the answer")
 	fs.Usage = func() {
-		fmt.Fprintln(os.Stderr, "Usage: quire exec [flags] PROMPT\n\nRuns one turn in the current directory and prints the answer.\nA PROMPT of - is read from stdin.\n\nFlags:")
+		fmt.Fprint(os.Stderr, execHelp)
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {
@@ -65,12 +84,14 @@ func runExec(args []string) int {
 	defer stop()
 	state, err := engine.Exec(ctx, p.Engine, engine.ExecOptions{
 		Prompt:   prompt,
-		Stdout:   os.Stdout,
-		Stderr:   os.Stderr,
+		Stdout:   forTerminal(os.Stdout),
+		Stderr:   forTerminal(os.Stderr),
 		JSON:     *jsonOut,
 		Progress: term.IsTerminal(int(os.Stderr.Fd())),
 	})
 	switch {
+	case errors.Is(err, engine.ErrNotSaved):
+		return 1 // Exec has said why, in one line
 	case err != nil:
 		return fail(err)
 	case state == event.TurnCancelled && ctx.Err() != nil:
