@@ -99,7 +99,8 @@ func (s *Session) runBatch(ctx context.Context, job int, calls []*callState, run
 // runTool runs one call, turning a panic into an error result.
 func (s *Session) runTool(ctx context.Context, job int, c *callState) (r event.ToolResult) {
 	start := time.Now()
-	out := &utf8Carry{emit: func(text string) { s.send(toolOutput{job: job, callID: c.call.ID, text: text}) }}
+	bound := &streamBound{emit: func(text string) { s.send(toolOutput{job: job, callID: c.call.ID, text: text}) }}
+	out := &utf8Carry{emit: bound.write}
 	var res tools.Result
 	func() {
 		defer func() {
@@ -110,6 +111,7 @@ func (s *Session) runTool(ctx context.Context, job int, c *callState) (r event.T
 		res = c.tool.Run(ctx, s.cfg.Env, tools.Call{ID: c.call.ID, Args: c.call.Arguments, Output: out.write})
 	}()
 	out.flush()
+	bound.flush()
 	status := event.ToolOK
 	if res.IsError {
 		status = event.ToolError
@@ -120,6 +122,7 @@ func (s *Session) runTool(ctx context.Context, job int, c *callState) (r event.T
 	return event.ToolResult{
 		CallID: c.call.ID, Name: c.call.Name, Status: status, Output: res.Output, ExitCode: res.ExitCode,
 		DurationMS: time.Since(start).Milliseconds(), Truncated: res.Truncated, Diff: res.Diff,
+		StreamedBytes: bound.omittedTotal(),
 	}
 }
 

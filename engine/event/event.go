@@ -173,6 +173,10 @@ type ToolResult struct {
 	Truncated  bool       `json:"truncated,omitempty"`
 	// Diff is a unified diff of what an edit changed, for display.
 	Diff string `json:"diff,omitempty"`
+	// StreamedBytes is how much output the call streamed in all, set
+	// when its ToolOutputDelta events carry only the beginning and the
+	// end of it.
+	StreamedBytes int64 `json:"streamed_bytes,omitempty"`
 }
 
 // TurnState is how a turn ended.
