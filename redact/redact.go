@@ -1,6 +1,7 @@
 package redact
 
 import (
+	"os"
 	"path/filepath"
 	"strings"
 )
@@ -135,4 +136,14 @@ func (r *Redactor) at(s string, i, last int) (match, bool) {
 		return match{}, false
 	}
 	return m, true
+}
+
+// ForUser returns the Redactor for the user running quire: the rule set,
+// and $HOME (else the account's home directory) replaced by ~.
+func ForUser() *Redactor {
+	home := os.Getenv("HOME")
+	if home == "" {
+		home, _ = os.UserHomeDir()
+	}
+	return New(home)
 }

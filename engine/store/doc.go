@@ -1,7 +1,8 @@
 // Package store keeps quire's sessions on disk: every event of a session
 // in order, content-addressed blobs for large tool outputs and file
 // snapshots, and the checkpoints /rewind restores files from. It imports
-// only the event vocabulary (engine/event), never the engine.
+// only the event vocabulary (engine/event) and the leaf package redact
+// (an export is redacted), never the engine.
 //
 // # On-disk layout
 //
@@ -115,6 +116,14 @@
 // A session is renamed to a dot name before it is removed, so a prune cut
 // short leaves nothing a listing shows. Callers run it once per process,
 // in the background.
+//
+// # Export
+//
+// Export and WriteTranscript write a session as JSONL (a header line, then
+// one event per line) for people to share, so every text in it goes
+// through package redact first: keys, tokens, private key blocks,
+// secret assignments and URL parameters become [REDACTED] and the user's
+// home directory becomes ~. The session on disk keeps what happened.
 //
 // # Versions
 //
