@@ -85,7 +85,7 @@ func runExec(args []string) int {
 	state, err := engine.Exec(ctx, p.Engine, engine.ExecOptions{
 		Prompt:   prompt,
 		Stdout:   forTerminal(os.Stdout),
-		Stderr:   forTerminal(os.Stderr),
+		Stderr:   redactingWriter(forTerminal(os.Stderr)),
 		JSON:     *jsonOut,
 		Progress: term.IsTerminal(int(os.Stderr.Fd())),
 	})

@@ -15,7 +15,7 @@ func runExport(args []string) int {
 	fs := newFlagSet("quire export")
 	out := fs.String("o", "", "write to `FILE` instead of standard output")
 	fs.Usage = func() {
-		fmt.Fprintln(fs.Output(), "Usage: quire export ID [-o FILE]\n\nID may be a unique prefix of a session id (see `quire sessions`).")
+		fmt.Fprintln(fs.Output(), "Usage: quire export ID [-o FILE]\n\nID may be a unique prefix of a session id (see `quire sessions`).\nThe transcript is for sharing: API keys, tokens, private keys, passwords\nand secret URL parameters in it are replaced by [REDACTED], and your home\ndirectory by ~. The stored session keeps everything.")
 		fs.PrintDefaults()
 	}
 	// Accept flags before and after the id.

@@ -34,7 +34,7 @@ func commands() []command {
 		{name: "demo", summary: "watch quire work against a built-in scripted model (no API key)", run: runDemo},
 		{name: "doctor", summary: "show what this machine enforces (sandbox) and what the terminal supports", run: runDoctor},
 		{name: "exec", summary: "run one prompt headless and print the answer (--json: events as JSONL)", run: runExec},
-		{name: "export", summary: "write a session as a JSONL transcript", run: runExport},
+		{name: "export", summary: "write a session as a JSONL transcript, secrets redacted", run: runExport},
 		{name: "help", summary: "show this help", run: runHelp},
 		{name: "replay", summary: "play a stored session or exported transcript (--print to stdout)", run: runReplay},
 		{name: "resume", summary: "continue a stored session (the latest here without an ID)", run: runResume},
@@ -46,7 +46,14 @@ func commands() []command {
 func main() {
 	// The sandbox launcher re-executes this binary; it never returns.
 	sandbox.MaybeLaunch()
-	os.Exit(run(os.Args[1:]))
+	os.Exit(runReporting(os.Args[1:]))
+}
+
+// runReporting is run with a panic reported (redacted) instead of
+// crashing with the raw value.
+func runReporting(args []string) (code int) {
+	defer reportPanic(&code)
+	return run(args)
 }
 
 func run(args []string) int {
@@ -108,8 +115,9 @@ func exitUsage(err error) int {
 	return 2
 }
 
-// fail prints one line naming the problem and returns exit status 1.
+// fail prints one line naming the problem, secrets redacted, and returns
+// exit status 1.
 func fail(err error) int {
-	fmt.Fprintln(os.Stderr, "quire:", err)
+	fmt.Fprintln(redactingWriter(os.Stderr), "quire:", err)
 	return 1
 }

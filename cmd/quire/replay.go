@@ -18,7 +18,7 @@ func runReplay(args []string) int {
 	sf := newSessionFlags("quire replay")
 	speed := sf.fs.Float64("speed", 1, "play at N times the recorded pace")
 	instant := sf.fs.Bool("instant", false, "show the finished transcript at once")
-	print := sf.fs.Bool("print", false, "write the rendered transcript to stdout instead of opening the pager")
+	print := sf.fs.Bool("print", false, "write the rendered transcript to stdout, secrets redacted, instead of opening the pager")
 	width := sf.fs.Int("width", 0, "with --print: the width to lay out at (default: the terminal's, or 80)")
 	color := sf.fs.String("color", "auto", "with --print: auto, always or never")
 	sf.fs.Usage = func() {
@@ -47,7 +47,8 @@ func runReplay(args []string) int {
 		return fail(fmt.Errorf("%s holds no events to replay", sf.fs.Arg(0)))
 	}
 	if *print {
-		return printRecording(cfg, events, *width, *color)
+		// Printed transcripts are for sharing: secrets redacted.
+		return printRecording(cfg, redactEvents(events), *width, *color)
 	}
 	if !xterm.IsTerminal(int(os.Stdout.Fd())) {
 		return fail(fmt.Errorf("replay needs a terminal; use --print to write the transcript to a pipe or file"))
