@@ -15,6 +15,7 @@ import (
 	"github.com/quire-sh/quire/engine/event"
 	"github.com/quire-sh/quire/engine/store"
 	"github.com/quire-sh/quire/markdown"
+	"github.com/quire-sh/quire/redact"
 	"github.com/quire-sh/quire/scrollback"
 	"github.com/quire-sh/quire/term"
 )
@@ -113,6 +114,7 @@ func runLoop(ctx context.Context, cfg *Config, sess Session, cwd string, status 
 		}
 		defer f.Close() // after the terminal's restore, which is recorded too
 		opts.Record = f
+		opts.RecordRedact = redact.ForUser().String // recordings are made to be shared
 	}
 	t, err := term.Open(opts)
 	if err != nil {

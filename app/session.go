@@ -12,6 +12,7 @@ import (
 	"github.com/quire-sh/quire/engine/event"
 	"github.com/quire-sh/quire/engine/llm"
 	"github.com/quire-sh/quire/engine/store"
+	"github.com/quire-sh/quire/redact"
 	"github.com/quire-sh/quire/sandbox"
 	"github.com/quire-sh/quire/tools"
 )
@@ -184,6 +185,10 @@ func prepare(opt SessionOptions, loadPrior bool) (*Prepared, error) {
 		Sandbox:       cfg.Sandbox,
 		ApprovalMode:  cfg.Approval,
 	}}
+	if cfg.RedactToolOutput {
+		// The rules without the home directory: the model needs real paths.
+		p.Engine.ToolOutput = redact.New("").String
+	}
 	if opt.NoStore {
 		if opt.Resume != "" || opt.Continue {
 			return nil, errors.New("resuming needs the session store")

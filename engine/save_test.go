@@ -2,6 +2,7 @@ package engine
 
 import (
 	"bufio"
+	"context"
 	"encoding/json"
 	"errors"
 	"strings"
@@ -11,6 +12,7 @@ import (
 
 	"github.com/quire-sh/quire/engine/event"
 	"github.com/quire-sh/quire/engine/testserver"
+	"github.com/quire-sh/quire/tools"
 )
 
 var errNoSpace = errors.New("saving the session failed: no space left on device (/state/events.db)")
@@ -185,5 +187,30 @@ func TestExecJSONEscapesEveryControl(t *testing.T) {
 	}
 	if !found {
 		t.Error("the answer did not decode to the text the model sent")
+	}
+}
+
+// With the redact_tool_output setting the engine filters every result
+// before the model sees it, and the result event carries what it saw.
+func TestToolOutputFilter(t *testing.T) {
+	secret := "sk-proj-Ab3dEf6hIj9kLm2nOp5qRs8tUv1wXy4z"
+	h := newHarness(t, testserver.Script{Responses: []testserver.Response{
+		{ToolCalls: []testserver.ToolCall{call("c1", "read", ".env")}},
+		testserver.Text("ok"),
+	}}, func(c *Config) {
+		c.Tools = tools.NewRegistry(&fakeTool{name: "read", kind: tools.KindRead, run: func(context.Context, tools.Call, map[string]any) tools.Result {
+			return tools.Result{Output: "OPENAI_API_KEY=" + secret + "\n"}
+		}})
+		c.ToolOutput = func(s string) string { return strings.ReplaceAll(s, secret, "[REDACTED]") }
+	})
+	h.s.Submit("read it")
+	h.turnEnd(1)
+	if msg := h.srv.Requests()[1].LastMessage().Content; msg != "OPENAI_API_KEY=[REDACTED]\n" {
+		t.Errorf("the model saw %q", msg)
+	}
+	for _, e := range h.all() {
+		if e.Kind == event.ToolFinished && strings.Contains(e.Result.Output, secret) {
+			t.Errorf("the result event holds the secret: %q", e.Result.Output)
+		}
 	}
 }

@@ -112,6 +112,9 @@ func (s *Session) runTool(ctx context.Context, job int, c *callState) (r event.T
 	}()
 	out.flush()
 	bound.flush()
+	if f := s.cfg.ToolOutput; f != nil {
+		res.Output = f(res.Output)
+	}
 	status := event.ToolOK
 	if res.IsError {
 		status = event.ToolError
