@@ -73,7 +73,7 @@ func newExecEnv(t *testing.T, u execUser, baseURL string) *execEnv {
 			t.Fatal(err)
 		}
 	}
-	copyFile(t, quireBin, e.bin, 0o755)
+	copyExecFile(t, quireBin, e.bin, 0o755)
 	e.env = []string{
 		"HOME=" + e.home, "XDG_CONFIG_HOME=" + e.config, "QUIRE_HOME=" + e.state,
 		"OPENAI_BASE_URL=" + baseURL, "OPENAI_API_KEY=test", "QUIRE_MODEL=test-model",
@@ -98,7 +98,7 @@ func (e *execEnv) own() {
 	})
 }
 
-func copyFile(t *testing.T, from, to string, mode os.FileMode) {
+func copyExecFile(t *testing.T, from, to string, mode os.FileMode) {
 	t.Helper()
 	b, err := os.ReadFile(from)
 	if err != nil {
@@ -167,11 +167,11 @@ func (e *execEnv) sessionIDs() []string {
 }
 
 // oneLine reports whether s is exactly one line.
-func oneLine(s string) bool { return strings.Count(s, "\n") == 1 && strings.HasSuffix(s, "\n") }
+func isOneLine(s string) bool { return strings.Count(s, "\n") == 1 && strings.HasSuffix(s, "\n") }
 
 // readAll reads r to the end, ignoring the EIO a pty master reports once
 // the other side is closed.
-func readAll(r io.Reader) string {
+func drainPTY(r io.Reader) string {
 	var b bytes.Buffer
 	io.Copy(&b, r)
 	return b.String()

@@ -78,7 +78,7 @@ func TestExecOutputSafety(t *testing.T) {
 			t.Errorf("--json: exit %d, stdout holds a raw control: %q", r.code, r.stdout)
 		}
 
-		master, slave := openPTY(t)
+		master, slave := openExecPTY(t)
 		if u.cred != nil {
 			os.Chown(slave.Name(), int(u.cred.Uid), int(u.cred.Gid))
 		}
@@ -89,7 +89,7 @@ func TestExecOutputSafety(t *testing.T) {
 			t.Fatal(err)
 		}
 		slave.Close()
-		shown := readAll(master)
+		shown := drainPTY(master)
 		if err := cmd.Wait(); err != nil {
 			t.Fatalf("exec on a terminal: %v\n%q", err, shown)
 		}
@@ -188,7 +188,7 @@ rm "$QUIRE_HOME/filler"
 			t.Fatalf("the first run failed with room to spare: %s\n%s", got, read("e1"))
 		}
 		e2 := read("e2")
-		if codes["2"] != "1" || !oneLine(e2) || !strings.Contains(e2, "no space left on device") || !strings.HasPrefix(e2, "quire: ") {
+		if codes["2"] != "1" || !isOneLine(e2) || !strings.Contains(e2, "no space left on device") || !strings.HasPrefix(e2, "quire: ") {
 			t.Errorf("on a full disk: exit %s, stderr %q; want exit 1 and one line naming the problem", codes["2"], e2)
 		}
 		if codes["3"] != "0" || !strings.Contains(read("x1"), "first prompt") {
@@ -260,7 +260,7 @@ func TestExecSharedOutputIsRedacted(t *testing.T) {
 }
 
 // openPTY opens a pseudo-terminal pair; the test reads the master side.
-func openPTY(t *testing.T) (master, slave *os.File) {
+func openExecPTY(t *testing.T) (master, slave *os.File) {
 	t.Helper()
 	master, err := os.OpenFile("/dev/ptmx", os.O_RDWR|syscall.O_NOCTTY, 0)
 	if err != nil {
