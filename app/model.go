@@ -103,6 +103,9 @@ type Model struct {
 	ctxTokens   int
 	ctxWindow   int
 	sessionID   string
+	// unsaved is set while saving the session fails (an event's Store
+	// status); the status line says so.
+	unsaved bool
 
 	// quitArmed is when Ctrl+C last fell through to "press again to quit".
 	quitArmed time.Time
@@ -161,6 +164,9 @@ func (m *Model) Running() bool { return m.running }
 func (m *Model) HandleEvent(e event.Event, now time.Time) {
 	m.tr.Apply(e)
 	m.dirty = true
+	if e.Store != "" {
+		m.unsaved = e.Store == event.StoreFailing
+	}
 	switch e.Kind {
 	case event.SessionStarted:
 		if e.Session != nil {

@@ -11,6 +11,7 @@ import (
 
 	"github.com/quire-sh/quire/engine/event"
 	"github.com/quire-sh/quire/markdown"
+	"github.com/quire-sh/quire/redact"
 	"github.com/quire-sh/quire/scrollback"
 	"github.com/quire-sh/quire/term"
 )
@@ -74,6 +75,7 @@ func OpenTerminal(opt Options) (t *term.Terminal, close func(), err error) {
 			return nil, nil, fmt.Errorf("recording the terminal: %w", err)
 		}
 		topt.Record = rec
+		topt.RecordRedact = redact.ForUser().String // recordings are made to be shared
 	}
 	t, err = term.Open(topt)
 	if err != nil {

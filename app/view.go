@@ -496,6 +496,9 @@ func (m *Model) drawStatus(b *render.Buffer, w, y int, now time.Time, pos *scrol
 	default:
 		left = "ready"
 	}
+	if m.unsaved && m.notice == "" {
+		left, st = left+" · not saved", styleWarn
+	}
 	x := b.SetString(0, y, left, st, "")
 	parts := []string{}
 	model := m.status.Model

@@ -31,6 +31,9 @@ type Config struct {
 	// Record names a file to write an asciicast recording of the
 	// terminal output to; "" records nothing.
 	Record string
+	// RedactToolOutput replaces secrets in tool output by [REDACTED]
+	// before the model sees it (package redact).
+	RedactToolOutput bool
 
 	// SandboxSettings is the [sandbox] table (custom profiles), handed to
 	// package sandbox as a value.
@@ -137,6 +140,7 @@ func settings() []setting {
 		{"retention_days", "QUIRE_RETENTION_DAYS", "30", "days before old sessions are removed", positive(func(c *Config) *int { return &c.RetentionDays })},
 		{"bell", "QUIRE_BELL", "true", "ring the bell when an approval waits or a turn ends and quire's window is not focused", boolean(func(c *Config) *bool { return &c.Bell })},
 		{"record", "QUIRE_RECORD", "", "file to record the terminal output to (asciicast v2, for asciinema play)", str(func(c *Config) *string { return &c.Record })},
+		{"redact_tool_output", "QUIRE_REDACT_TOOL_OUTPUT", "false", "replace API keys, tokens, private keys and passwords in tool output by [REDACTED] before the model sees it", boolean(func(c *Config) *bool { return &c.RedactToolOutput })},
 	}
 }
 

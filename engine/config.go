@@ -89,6 +89,11 @@ type Config struct {
 	// Now is the clock for event times and the system prompt's date
 	// (default time.Now).
 	Now func() time.Time
+
+	// ToolOutput, when set, is applied to every tool result before the
+	// model sees it (the redact_tool_output setting plugs in package
+	// redact's rule set). The result event carries what the model saw.
+	ToolOutput func(string) string
 }
 
 const (

@@ -24,7 +24,16 @@
 // was sent, which is how Resume continues a session. The engine assigns
 // Seq and Time; a UserMessage is recorded durably before it is emitted,
 // and emitted when its turn starts (a prompt queued behind a running turn
-// is not yet part of the log).
+// is not yet part of the log). When the Recorder fails (a full disk), the
+// engine says so once with a Notice whose Store is StoreFailing (the UI's
+// status line shows it), goes on, and says StoreOK once recording works
+// again; a prompt that cannot be recorded is not sent, and Exec fails with
+// one line on stderr.
+//
+// A call's streamed output (ToolOutputDelta) is bounded: the first 64 KiB
+// as it comes, then at the end of the call how much was left out and the
+// last 64 KiB (bound.go), so the store and `quire exec --json` do not grow
+// with what a command prints; the model gets the tool's own result.
 //
 // Within a turn the engine samples the model through its Sampler (a
 // protocol package over package llm), and when the model asks for tools

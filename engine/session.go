@@ -376,13 +376,15 @@ func (s *Session) send(m any) {
 func (s *Session) emit(e event.Event) {
 	s.seq++
 	e.V, e.Seq, e.Time = event.SchemaVersion, s.seq, s.cfg.Now()
+	var err error
 	if r := s.cfg.Recorder; r != nil {
-		if err := r.Record(e, false); err != nil {
-			s.recordError(err)
-		}
+		err = r.Record(e, false)
 	}
 	s.hist.apply(e)
 	s.out.push(e)
+	if r := s.cfg.Recorder; r != nil {
+		s.storeState(err)
+	}
 }
 
 // emitDurable is emit for events that must be in the store before anyone
@@ -400,16 +402,20 @@ func (s *Session) emitDurable(e event.Event) error {
 	return nil
 }
 
-// recordError tells the user once that the log is failing; the session
-// goes on, since the screen is still complete.
-func (s *Session) recordError(err error) {
-	if s.recordFailed {
-		return
+// storeState tells the user, through a Notice carrying the status the UI
+// shows, when saving the session starts failing and when it works again.
+// The conversation goes on either way: the Recorder keeps what it could
+// not save and saves it once it can.
+func (s *Session) storeState(err error) {
+	switch {
+	case err != nil && !s.recordFailed:
+		s.recordFailed = true
+		s.emit(event.Event{Kind: event.Notice, Level: "warn", Store: event.StoreFailing,
+			Text: fmt.Sprintf("%v; what follows is kept in memory until it can be saved", err)})
+	case err == nil && s.recordFailed:
+		s.recordFailed = false
+		s.emit(event.Event{Kind: event.Notice, Level: "info", Store: event.StoreOK, Text: "the session is saved again"})
 	}
-	s.recordFailed = true
-	s.seq++
-	s.out.push(event.Event{V: event.SchemaVersion, Seq: s.seq, Time: s.cfg.Now(), Kind: event.Error,
-		Text: fmt.Sprintf("could not save the session log: %v; the conversation goes on but may not be resumable", err)})
 }
 
 func (s *Session) notice(turn int, level, text string) {

@@ -128,7 +128,8 @@ func failedDep(calls []*callState, succeeded []bool, waits []int, c *callState) 
 // runTool runs one call, turning a panic into an error result.
 func (s *Session) runTool(ctx context.Context, job, turn int, c *callState) (r event.ToolResult) {
 	start := time.Now()
-	out := &utf8Carry{emit: func(text string) { s.send(toolOutput{job: job, callID: c.call.ID, text: text}) }}
+	bound := &streamBound{emit: func(text string) { s.send(toolOutput{job: job, callID: c.call.ID, text: text}) }}
+	out := &utf8Carry{emit: bound.write}
 	var res tools.Result
 	func() {
 		defer func() {
@@ -139,6 +140,10 @@ func (s *Session) runTool(ctx context.Context, job, turn int, c *callState) (r e
 		res = c.tool.Run(ctx, s.cfg.Env, tools.Call{ID: c.call.ID, Turn: turn, Plan: c.plan, Output: out.write})
 	}()
 	out.flush()
+	bound.flush()
+	if f := s.cfg.ToolOutput; f != nil {
+		res.Output = f(res.Output)
+	}
 	status := event.ToolOK
 	if res.IsError {
 		status = event.ToolError
@@ -149,6 +154,7 @@ func (s *Session) runTool(ctx context.Context, job, turn int, c *callState) (r e
 	return event.ToolResult{
 		CallID: c.call.ID, Name: c.call.Name, Status: status, Output: res.Output, ExitCode: res.ExitCode,
 		DurationMS: time.Since(start).Milliseconds(), Truncated: res.Truncated, Diff: res.Diff,
+		StreamedBytes: bound.omittedTotal(),
 	}
 }
 

@@ -156,7 +156,8 @@ func (s *Session) handleWork(m any) {
 func (s *Session) startTurn(prompt string) {
 	n := s.turnNo + 1
 	if err := s.emitDurable(event.Event{Kind: event.UserMessage, Turn: n, Text: prompt}); err != nil {
-		s.emit(event.Event{Kind: event.Error, Text: fmt.Sprintf("your message was not sent: it could not be saved: %v", err)})
+		s.recordFailed = true // this Error carries the status; no Notice besides
+		s.emit(event.Event{Kind: event.Error, Store: event.StoreFailing, Text: fmt.Sprintf("your message was not sent: %v", err)})
 		s.maybeStart()
 		return
 	}

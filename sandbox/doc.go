@@ -73,6 +73,15 @@
 //     containers) and an unprivileged user without user namespaces get no
 //     cap; `quire doctor` says which applies.
 //
+// The writes quire makes itself for the model (the file tools, and
+// /rewind putting files back) go through one guarded writer, package
+// fsguard: Profile.CanWrite is asked, then the file is written beneath the
+// writable tree holding it without following a symbolic link at any
+// component (openat2 RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS, or an
+// O_NOFOLLOW walk on kernels without it), with permission bits only (no
+// setuid, setgid or sticky) and no execute bits in any git hooks
+// directory, in every profile including off.
+//
 // # Tool caches
 //
 // Build tools cache in the home directory (~/.cache/go-build, ~/go/pkg/mod,
@@ -233,6 +242,10 @@
 //     never signalled. A process that escapes the launcher's subtree
 //     entirely (none can without a privileged program) or a launcher killed
 //     with SIGKILL would leave survivors.
-//   - File tools check a path, then write it: a command running at the
-//     same moment could swap a directory for a symlink in between.
+//   - The file tools resolve a link the model names and judge the path it
+//     leads to; only the write itself refuses links (a directory swapped
+//     for a link between the check and the write is refused, not
+//     followed). Commands are bound by the kernel rules above, not by
+//     fsguard's: a command may create an executable hook in a nested
+//     repository, which no enforced profile protects.
 package sandbox

@@ -7,6 +7,10 @@ import (
 	"github.com/quire-sh/quire/engine/event"
 )
 
+// ErrNotSaved is wrapped by Exec's error when the session could not be
+// saved; Exec has then said why on ExecOptions.Stderr.
+var ErrNotSaved = engine.ErrNotSaved
+
 // ExecOptions configure Exec: the prompt, where the answer (or, with
 // JSON, every event) and the progress go.
 type ExecOptions = engine.ExecOptions

@@ -41,6 +41,7 @@ type Handle struct {
 	swapping bool
 	queued   []func(*engine.Session)
 	saved    string
+	saveErr  error // the last events could not be saved
 	closed   bool
 }
 
@@ -214,7 +215,7 @@ func (h *Handle) Close() {
 	if cur, err := h.current(context.Background()); err == nil {
 		cur.Close()
 		if cur.Writer != nil && !cur.Discarded {
-			h.saved = cur.Writer.ID()
+			h.saved, h.saveErr = cur.Writer.ID(), cur.CloseErr
 		}
 		// The UI reads no more: the last events are drained (the session
 		// has stopped, so they end), which lets the engine's and the
@@ -226,9 +227,10 @@ func (h *Handle) Close() {
 }
 
 // Saved is the id of the stored session after Close, or "" when nothing
-// was kept (no store, or no prompt).
-func (h *Handle) Saved() string {
+// was kept (no store, or no prompt); err says when its last events could
+// not be saved.
+func (h *Handle) Saved() (id string, err error) {
 	h.ops.Lock()
 	defer h.ops.Unlock()
-	return h.saved
+	return h.saved, h.saveErr
 }

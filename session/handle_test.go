@@ -226,8 +226,8 @@ func TestCloseWaitsForThePrune(t *testing.T) {
 	default:
 		t.Fatal("the prune still runs after Close")
 	}
-	if h.Saved() != "" {
-		t.Fatalf("an empty session was kept as %s", h.Saved())
+	if id, _ := h.Saved(); id != "" {
+		t.Fatalf("an empty session was kept as %s", id)
 	}
 }
 

@@ -13,6 +13,7 @@ import (
 	"github.com/quire-sh/quire/engine/llm"
 	"github.com/quire-sh/quire/engine/llm/chat"
 	"github.com/quire-sh/quire/engine/store"
+	"github.com/quire-sh/quire/redact"
 	"github.com/quire-sh/quire/tools"
 )
 
@@ -60,14 +61,19 @@ type turnRecorder struct {
 }
 
 func (r *turnRecorder) Record(e event.Event, durable bool) error {
-	switch e.Kind {
-	case event.TurnEnded:
-		if err := r.cps.EndTurn(e.Turn); err != nil {
-			return fmt.Errorf("closing the checkpoints of turn %d: %w", e.Turn, err)
+	err := r.w.Record(e, durable)
+	if e.Kind == event.TurnEnded {
+		// The event is kept even when its checkpoints cannot be closed.
+		if cerr := r.cps.EndTurn(e.Turn); cerr != nil && err == nil {
+			err = fmt.Errorf("closing the checkpoints of turn %d: %w", e.Turn, cerr)
 		}
 	}
-	return r.w.Record(e, durable)
+	return err
 }
+
+// Flush commits every event recorded so far; quire exec calls it before
+// it reports success.
+func (r *turnRecorder) Flush() error { return r.w.Flush() }
 
 // Prepared is an engine configuration wired to its tools, sandbox, store
 // and checkpoints, ready for engine.New, engine.Resume or engine.Exec.
@@ -84,7 +90,10 @@ type Prepared struct {
 	// Discarded is set by Close when the session held no prompt and was
 	// removed.
 	Discarded bool
-	closed    bool
+	// CloseErr is set by Close when the session's last events could not
+	// be saved.
+	CloseErr error
+	closed   bool
 	// prune is the store's background prune when this Prepared opened the
 	// store; Close stops it and waits.
 	prune *pruner
@@ -121,7 +130,7 @@ func (p *Prepared) open() (*Opened, error) {
 func (p *Prepared) Close() {
 	if p.Writer != nil && !p.closed {
 		p.closed = true
-		p.Discarded, _ = p.Writer.CloseDiscardingEmpty()
+		p.Discarded, p.CloseErr = p.Writer.CloseDiscardingEmpty()
 	}
 	p.prune.stop()
 }
@@ -207,7 +216,7 @@ func prepare(opt Options, loadPrior bool) (*Prepared, error) {
 		p.Engine.SessionID = id
 	}
 	p.Writer = w
-	cps := w.Checkpoints(env.Dir)
+	cps := w.Checkpoints(env.Dir, env.Writer)
 	p.Checkpoints = cps
 	env.BeforeWrite = cps.BeforeWrite
 	p.Engine.Recorder = &turnRecorder{w: w, cps: cps}
@@ -243,7 +252,7 @@ func engineConfig(opt Options, env *tools.Env) (engine.Config, error) {
 	sampler := chat.New(chat.Config{BaseURL: cfg.BaseURL, APIKey: cfg.APIKey, TransportConfig: llm.TransportConfig{
 		Hints: map[llm.Kind]string{llm.KindAuth: "check OPENAI_API_KEY", llm.KindModelNotFound: "check --model or QUIRE_MODEL"},
 	}})
-	return engine.Config{
+	ecfg := engine.Config{
 		Model:         cfg.Model,
 		Sampler:       sampler,
 		ContextWindow: cfg.ContextWindow,
@@ -254,7 +263,12 @@ func engineConfig(opt Options, env *tools.Env) (engine.Config, error) {
 		Version:       opt.Version,
 		Sandbox:       cfg.Sandbox,
 		ApprovalMode:  cfg.Approval,
-	}, nil
+	}
+	if cfg.RedactToolOutput {
+		// The rules without the home directory: the model needs real paths.
+		ecfg.ToolOutput = redact.New("").String
+	}
+	return ecfg, nil
 }
 
 // openStore opens the session store in the state dir.

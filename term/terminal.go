@@ -43,6 +43,10 @@ type Options struct {
 	// Record, if set, receives a recording of every byte written to the
 	// terminal, in asciicast v2 (see record.go).
 	Record io.Writer
+	// RecordRedact, if set, is applied to the text of every output event
+	// before it is recorded (quire passes package redact's rule set, since
+	// recordings are made to be shared).
+	RecordRedact func(string) string
 	// NoSignals leaves signal handling to the caller: no restore on
 	// SIGTERM/SIGHUP/SIGINT/SIGQUIT, no Ctrl+Z handling on SIGTSTP.
 	NoSignals bool
@@ -187,6 +191,7 @@ func OpenTty(tty tcell.Tty, opts Options) (*Terminal, error) {
 	if err == nil && opts.Record != nil {
 		t.rec, err = newRecorder(opts.Record, ws.Width, ws.Height, opts.Env, time.Now())
 		if err == nil {
+			t.rec.redact = opts.RecordRedact
 			tty = &recordingTty{Tty: tty, rec: t.rec}
 			t.tty = tty
 		}

@@ -1,9 +1,7 @@
 package tools
 
 import (
-	"os"
 	"os/exec"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -12,20 +10,13 @@ import (
 
 // shellRepo makes the test env's working dir a repository with one file and
 // rebuilds the profile now that .git exists, as a new session would.
-func shellRepo(t *testing.T, te testEnv, config string) {
+func shellRepo(t *testing.T, te testEnv, settings sandbox.Settings) {
 	t.Helper()
 	if out, err := exec.Command("git", "init", "-q", te.ws).CombinedOutput(); err != nil {
 		t.Skipf("git init: %v %s", err, out)
 	}
 	te.write(t, "a.txt", "a\n")
-	if config != "" {
-		dir := filepath.Join(te.home, ".config", "quire")
-		os.MkdirAll(dir, 0o755)
-		if err := os.WriteFile(filepath.Join(dir, "config.toml"), []byte(config), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	p, err := sandbox.ProfileByName("workspace", te.ws)
+	p, err := settings.Profile("workspace", te.ws)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -35,7 +26,7 @@ func shellRepo(t *testing.T, te testEnv, config string) {
 func TestGitMetadataIsReadOnlyUnderWorkspace(t *testing.T) {
 	te := newTestEnv(t, "workspace")
 	requireSandbox(t, te.Env)
-	shellRepo(t, te, "")
+	shellRepo(t, te, sandbox.Settings{})
 	res := run(t, Shell{}, te.Env, obj{"command": "git status --short && echo STATUS-OK; git -c user.email=a@b -c user.name=n add -A && echo ADDED; echo hook > .git/hooks/pre-commit && echo HOOKED; mv .git .git-aside && echo MOVED"})
 	if !strings.Contains(res.Output, "STATUS-OK") {
 		t.Fatalf("reading the repository failed: %s", res.Output)
@@ -54,7 +45,7 @@ func TestGitMetadataIsReadOnlyUnderWorkspace(t *testing.T) {
 func TestGitWorkflowWithGitWrites(t *testing.T) {
 	te := newTestEnv(t, "workspace")
 	requireSandbox(t, te.Env)
-	shellRepo(t, te, "[sandbox]\ngit_writes = true\n")
+	shellRepo(t, te, sandbox.Settings{GitWrites: true})
 	res := run(t, Shell{}, te.Env, obj{"command": "git -c user.email=a@b -c user.name=n add -A && git -c user.email=a@b -c user.name=n commit -qm first && git log --oneline | wc -l && git checkout -qb topic && git mv a.txt b.txt && git -c user.email=a@b -c user.name=n commit -qm mv && git status --short && echo DONE; echo hook > .git/hooks/pre-commit; git config core.hooksPath /tmp/x; mv .git .git-aside && echo MOVED"})
 	if !strings.Contains(res.Output, "DONE") {
 		t.Fatalf("git workflow failed: %s", res.Output)

@@ -1,8 +1,6 @@
 package tools
 
 import (
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -12,12 +10,8 @@ import (
 func TestShellReportsTheProcessCap(t *testing.T) {
 	te := newTestEnv(t, "workspace")
 	requireSandbox(t, te.Env)
-	dir := filepath.Join(te.home, ".config", "quire")
-	os.MkdirAll(dir, 0o755)
-	if err := os.WriteFile(filepath.Join(dir, "config.toml"), []byte("[sandbox]\nmax_processes = 20\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	p, err := sandbox.ProfileByName("workspace", te.ws)
+	max := 20
+	p, err := sandbox.Settings{MaxProcesses: &max}.Profile("workspace", te.ws)
 	if err != nil {
 		t.Fatal(err)
 	}

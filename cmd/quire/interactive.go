@@ -126,7 +126,12 @@ func interactive(std stdio, opt session.Options, prompt string) int {
 	aopt.Prompt = prompt
 	err = runApp(aopt, h)
 	h.Close()
-	if id := h.Saved(); id != "" {
+	switch id, serr := h.Saved(); {
+	case id != "" && serr != nil:
+		if err == nil {
+			err = fmt.Errorf("%w; what was not saved is lost, the rest can be continued with: quire resume %s", serr, id)
+		}
+	case id != "":
 		fmt.Fprintf(std.err, "session %s saved; continue it with: quire resume %s\n", id, id)
 	}
 	return exitStatus(std, err)

@@ -50,7 +50,14 @@ func main() {
 	if err := sandbox.Harden(); err != nil {
 		os.Exit(fail(std, err))
 	}
-	os.Exit(run(os.Args[1:], std))
+	os.Exit(runReporting(os.Args[1:], std))
+}
+
+// runReporting is run with a panic reported (redacted) instead of
+// crashing with the raw value.
+func runReporting(args []string, std stdio) (code int) {
+	defer reportPanic(&code)
+	return run(args, std)
 }
 
 func run(args []string, std stdio) int {
@@ -101,6 +108,6 @@ func usage(w io.Writer) {
 // fail prints the problem, starting with a line naming it, and returns
 // exit status 1.
 func fail(std stdio, err error) int {
-	fmt.Fprintln(std.err, "quire:", err)
+	fmt.Fprintln(redactingWriter(std.err), "quire:", err)
 	return 1
 }

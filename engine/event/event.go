@@ -73,6 +73,15 @@ const (
 	Error Kind = "error"
 )
 
+// Values of Event.Store.
+const (
+	// StoreFailing: saving the session failed; what happens now is kept
+	// in memory and saved once writing works again.
+	StoreFailing = "failing"
+	// StoreOK: saving works again; everything shown is saved.
+	StoreOK = "ok"
+)
+
 // Event is one entry of a session's log. Exactly the fields named by its
 // Kind are set; the others are zero and omitted from JSON.
 type Event struct {
@@ -85,6 +94,9 @@ type Event struct {
 	Text   string `json:"text,omitempty"`
 	CallID string `json:"call_id,omitempty"`
 	Level  string `json:"level,omitempty"` // for Notice: "info" or "warn"
+	// Store is set on a Notice or Error about saving the session: the
+	// status the UI shows until the next one (StoreFailing, StoreOK).
+	Store string `json:"store,omitempty"`
 
 	// Reasoning and State, on an AssistantMessage, are the reasoning the
 	// model wrote before it and the protocol's opaque reasoning state
@@ -173,6 +185,10 @@ type ToolResult struct {
 	Truncated  bool       `json:"truncated,omitempty"`
 	// Diff is a unified diff of what an edit changed, for display.
 	Diff string `json:"diff,omitempty"`
+	// StreamedBytes is how much output the call streamed in all, set
+	// when its ToolOutputDelta events carry only the beginning and the
+	// end of it.
+	StreamedBytes int64 `json:"streamed_bytes,omitempty"`
 }
 
 // TurnState is how a turn ended.
