@@ -26,6 +26,7 @@ const (
 	KindNetwork         Kind = "network"          // connection refused, reset: retried
 	KindTimeout         Kind = "timeout"          // a client-side deadline: retried
 	KindStream          Kind = "stream"           // a broken or malformed stream: retried
+	KindEndpoint        Kind = "endpoint"         // the URL does not serve this protocol (404 without an API error, HTML); never retried
 	KindProvider        Kind = "provider"         // any other answer
 	KindCancelled       Kind = "cancelled"        // the caller cancelled
 )
@@ -40,7 +41,11 @@ type Error struct {
 	RetryAfter time.Duration
 	// Attempts is how many requests the call made.
 	Attempts int
-	Err      error
+	// Hint replaces the generic advice at the end of the message (which
+	// key to check, which setting names the model); the provider that
+	// wired the call knows better than the protocol.
+	Hint string
+	Err  error
 }
 
 func (e *Error) Error() string {
@@ -66,6 +71,8 @@ func (e *Error) Error() string {
 		b.WriteString("the API did not answer in time")
 	case KindStream:
 		b.WriteString("the response stream broke")
+	case KindEndpoint:
+		b.WriteString("the server at this URL does not speak the protocol")
 	case KindCancelled:
 		b.WriteString("cancelled")
 	default:
@@ -81,10 +88,12 @@ func (e *Error) Error() string {
 		b.WriteString(": ")
 		b.WriteString(e.Err.Error())
 	}
-	switch e.Kind {
-	case KindAuth:
+	switch {
+	case e.Hint != "":
+		b.WriteString(" (" + e.Hint + ")")
+	case e.Kind == KindAuth:
 		b.WriteString(" (check OPENAI_API_KEY)")
-	case KindModelNotFound:
+	case e.Kind == KindModelNotFound:
 		b.WriteString(" (check --model or QUIRE_MODEL)")
 	}
 	if e.Attempts > 1 {
@@ -154,7 +163,15 @@ func Classify(status int, header http.Header, body []byte) *Error {
 			e.Kind = KindQuota
 		}
 	case status == http.StatusNotFound:
-		e.Kind = KindModelNotFound
+		// A server that knows the route answers an unknown model with an
+		// error naming it; a 404 that names no model is a route the
+		// server does not have: another protocol, or a wrong base URL.
+		e.Kind = KindEndpoint
+		if strings.Contains(lower, "model") {
+			e.Kind = KindModelNotFound
+		}
+	case status == http.StatusMethodNotAllowed:
+		e.Kind = KindEndpoint
 	case status == http.StatusBadRequest || status == http.StatusRequestEntityTooLarge:
 		e.Kind = KindInvalidRequest
 		if hasAny(overflowMarkers) || status == http.StatusRequestEntityTooLarge {
