@@ -30,6 +30,7 @@ type historyBuilder struct {
 	// for a result, and results what has arrived for them.
 	pending []event.ToolCall
 	results map[string]string
+	failed  map[string]bool // calls whose result is not a success
 	// openTurn is the turn that started and has not ended, 0 if none.
 	openTurn int
 	lastTurn int
@@ -58,12 +59,16 @@ func (b *historyBuilder) apply(e event.Event) {
 		if len(e.Calls) > 0 {
 			b.pending = e.Calls
 			b.results = make(map[string]string, len(e.Calls))
+			b.failed = map[string]bool{}
 		}
 	case event.ToolFinished:
 		if e.Result == nil || b.pending == nil {
 			return
 		}
 		b.results[e.Result.CallID] = e.Result.Output
+		if e.Result.Status != event.ToolOK {
+			b.failed[e.Result.CallID] = true
+		}
 		if len(b.results) >= len(b.pending) {
 			b.settle()
 		}
@@ -106,9 +111,9 @@ func (b *historyBuilder) settle() {
 		if out == "" {
 			out = noOutput
 		}
-		b.add(Message{Role: RoleTool, CallID: c.ID, Name: c.Name, Content: out})
+		b.add(Message{Role: RoleTool, CallID: c.ID, Name: c.Name, Content: out, IsError: !ok || b.failed[c.ID]})
 	}
-	b.pending, b.results = nil, nil
+	b.pending, b.results, b.failed = nil, nil, nil
 }
 
 // unanswered lists the pending calls without a result.
