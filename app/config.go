@@ -12,6 +12,7 @@ import (
 
 	"github.com/BurntSushi/toml"
 
+	"github.com/quire-sh/quire/provider"
 	"github.com/quire-sh/quire/sandbox"
 )
 
@@ -21,6 +22,7 @@ import (
 // records where each value came from so `quire config` can say.
 type Config struct {
 	Model         string
+	Provider      string
 	BaseURL       string
 	APIKey        string
 	Approval      string // ask | auto-edit | yolo
@@ -37,6 +39,9 @@ type Config struct {
 	// Record names a file to write an asciicast recording of the
 	// terminal output to; "" records nothing.
 	Record string
+
+	// Providers are the [providers.NAME] tables of config.toml.
+	Providers map[string]provider.Config
 
 	// Source maps a setting's key to where its value came from.
 	Source map[string]string
@@ -123,8 +128,9 @@ func milliseconds(p func(*Config) *time.Duration) accessor {
 
 func settings() []setting {
 	return []setting{
-		{"model", "QUIRE_MODEL", "gpt-4o-mini", "model name sent to the API", str(func(c *Config) *string { return &c.Model })},
-		{"base_url", "OPENAI_BASE_URL", "https://api.openai.com/v1", "OpenAI-compatible endpoint", str(func(c *Config) *string { return &c.BaseURL })},
+		{"model", "QUIRE_MODEL", "", "model, or PROVIDER/MODEL (default: the provider's default)", str(func(c *Config) *string { return &c.Model })},
+		{"provider", "QUIRE_PROVIDER", "", "provider name; `quire models` lists them (default: from the model, else openai)", str(func(c *Config) *string { return &c.Provider })},
+		{"base_url", "OPENAI_BASE_URL", "https://api.openai.com/v1", "OpenAI-compatible chat completions server, used when no provider is named", str(func(c *Config) *string { return &c.BaseURL })},
 		{"api_key", "OPENAI_API_KEY", "", "API key (prefer the environment)", str(func(c *Config) *string { return &c.APIKey })},
 		{"approval", "QUIRE_APPROVAL", "ask", "ask | auto-edit | yolo", oneOf(func(c *Config) *string { return &c.Approval }, "ask", "auto-edit", "yolo")},
 		{"sandbox", "QUIRE_SANDBOX", "workspace", "off | workspace | read-only | strict | a custom profile", str(func(c *Config) *string { return &c.Sandbox })},
@@ -132,7 +138,7 @@ func settings() []setting {
 		{"minimal", "QUIRE_MINIMAL", "false", "start inline instead of full-screen", boolean(func(c *Config) *bool { return &c.Minimal })},
 		{"mouse", "QUIRE_MOUSE", "true", "capture the mouse in full-screen mode", boolean(func(c *Config) *bool { return &c.Mouse })},
 		{"draw_interval_ms", "QUIRE_DRAW_INTERVAL_MS", "8", "minimum milliseconds between frames", milliseconds(func(c *Config) *time.Duration { return &c.DrawInterval })},
-		{"context_window", "QUIRE_CONTEXT_WINDOW", "128000", "the model's context window in tokens", positive(func(c *Config) *int { return &c.ContextWindow })},
+		{"context_window", "QUIRE_CONTEXT_WINDOW", "128000", "context window in tokens for models the catalog does not know; when set, for every model", positive(func(c *Config) *int { return &c.ContextWindow })},
 		{"retention_days", "QUIRE_RETENTION_DAYS", "30", "days before old sessions are removed", positive(func(c *Config) *int { return &c.RetentionDays })},
 		{"bell", "QUIRE_BELL", "true", "ring the bell when an approval waits or a turn ends and quire's window is not focused", boolean(func(c *Config) *bool { return &c.Bell })},
 		{"record", "QUIRE_RECORD", "", "file to record the terminal output to (asciicast v2, for asciinema play)", str(func(c *Config) *string { return &c.Record })},
@@ -143,10 +149,11 @@ func settings() []setting {
 // the command line, by key; getenv reads the environment.
 func LoadConfig(flags map[string]string, getenv func(string) string) (*Config, error) {
 	c := &Config{Source: map[string]string{}, File: filepath.Join(ConfigDir(getenv), "config.toml")}
-	file, err := readConfigFile(c.File)
+	file, providers, err := readConfigFile(c.File)
 	if err != nil {
 		return nil, err
 	}
+	c.Providers = providers
 	var problems []string
 	for _, s := range settings() {
 		v, src := s.def, "default"
@@ -171,25 +178,43 @@ func LoadConfig(flags map[string]string, getenv func(string) string) (*Config, e
 	return c, nil
 }
 
-// readConfigFile reads the top-level scalar keys of config.toml as strings.
-// Tables (such as [sandbox.profiles.NAME], read by package sandbox) are
-// left to their owners; an unknown top-level key is an error, because a
-// typo silently ignored is a setting the user thinks they have.
-func readConfigFile(path string) (map[string]string, error) {
+// readConfigFile reads the top-level scalar keys of config.toml as strings,
+// and its [providers.NAME] tables. Other tables (such as
+// [sandbox.profiles.NAME], read by package sandbox) are left to their
+// owners; an unknown top-level key, or an unknown key of a provider
+// table, is an error, because a typo silently ignored is a setting the
+// user thinks they have.
+func readConfigFile(path string) (map[string]string, map[string]provider.Config, error) {
 	raw := map[string]any{}
 	_, err := toml.DecodeFile(path, &raw)
 	if errors.Is(err, fs.ErrNotExist) {
-		return map[string]string{}, nil
+		return map[string]string{}, nil, nil
 	}
 	if err != nil {
-		return nil, fmt.Errorf("reading %s: %w", path, err)
+		return nil, nil, fmt.Errorf("reading %s: %w", path, err)
+	}
+	var tables struct {
+		Providers map[string]provider.Config `toml:"providers"`
+	}
+	md, err := toml.DecodeFile(path, &tables)
+	if err != nil {
+		return nil, nil, fmt.Errorf("reading %s: [providers]: %w", path, err)
+	}
+	var unknown []string
+	for _, k := range md.Undecoded() {
+		if len(k) > 2 && k[0] == "providers" && k[2] != "models" && k[2] != "headers" {
+			unknown = append(unknown, k.String())
+		}
+	}
+	if len(unknown) > 0 {
+		sort.Strings(unknown)
+		return nil, nil, fmt.Errorf("%s: unknown provider setting %s (type, base_url, api_key_env, headers, models, default_model, catalog, send_reasoning)", path, strings.Join(unknown, ", "))
 	}
 	known := map[string]bool{}
 	for _, s := range settings() {
 		known[s.key] = true
 	}
 	out := map[string]string{}
-	var unknown []string
 	for k, v := range raw {
 		if _, isTable := v.(map[string]any); isTable {
 			continue
@@ -202,9 +227,22 @@ func readConfigFile(path string) (map[string]string, error) {
 	}
 	if len(unknown) > 0 {
 		sort.Strings(unknown)
-		return nil, fmt.Errorf("%s: unknown setting %s (run `quire config` for the list)", path, strings.Join(unknown, ", "))
+		return nil, nil, fmt.Errorf("%s: unknown setting %s (run `quire config` for the list)", path, strings.Join(unknown, ", "))
 	}
-	return out, nil
+	return out, tables.Providers, nil
+}
+
+// ProviderSettings is what package provider resolves the model from: the
+// provider and model settings, the base_url and api_key of an unnamed
+// OpenAI-compatible server, and context_window when it was set at all
+// (then it is every model's window, over the catalog's).
+func (c *Config) ProviderSettings(getenv func(string) string) provider.Settings {
+	s := provider.Settings{Provider: c.Provider, Model: c.Model, BaseURL: c.BaseURL, APIKey: c.APIKey,
+		Providers: c.Providers, Getenv: getenv}
+	if c.Source["context_window"] != "default" {
+		s.ContextWindow = c.ContextWindow
+	}
+	return s
 }
 
 // Describe lists every setting with its effective value and source, the

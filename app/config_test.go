@@ -88,3 +88,38 @@ func TestDirs(t *testing.T) {
 		}
 	}
 }
+
+// [providers.NAME] tables reach the provider settings; a typo in one is
+// an error naming it; context_window counts for every model only when
+// it was set.
+func TestProviderTables(t *testing.T) {
+	dir := t.TempDir()
+	os.MkdirAll(filepath.Join(dir, "quire"), 0o755)
+	file := filepath.Join(dir, "quire", "config.toml")
+	os.WriteFile(file, []byte(`
+model = "local/qwen3:32b"
+
+[providers.local]
+type = "openai"
+base_url = "http://localhost:8080/v1"
+models = ["qwen3:32b"]
+headers = { "x-team" = "quire" }
+`), 0o644)
+	env := envMap(map[string]string{"XDG_CONFIG_HOME": dir})
+	c, err := LoadConfig(nil, env)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := c.ProviderSettings(env)
+	if p := s.Providers["local"]; p.BaseURL != "http://localhost:8080/v1" || p.Headers["x-team"] != "quire" || len(p.Models) != 1 || s.ContextWindow != 0 || s.Model != "local/qwen3:32b" {
+		t.Fatalf("settings %+v", s)
+	}
+	c, _ = LoadConfig(map[string]string{"context_window": "32000"}, env)
+	if s := c.ProviderSettings(env); s.ContextWindow != 32000 {
+		t.Fatalf("an explicit window: %d", s.ContextWindow)
+	}
+	os.WriteFile(file, []byte("[providers.local]\ntype = \"openai\"\nbase_ulr = \"http://x\"\n"), 0o644)
+	if _, err := LoadConfig(nil, env); err == nil || !strings.Contains(err.Error(), "providers.local.base_ulr") {
+		t.Fatalf("typo: %v", err)
+	}
+}

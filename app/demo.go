@@ -51,7 +51,7 @@ func Demo(ctx context.Context, opt DemoOptions) error {
 	defer srv.Close()
 
 	cfg := *opt.Config
-	cfg.BaseURL, cfg.APIKey, cfg.Model = srv.URL(), "demo", "demo"
+	cfg.BaseURL, cfg.APIKey, cfg.Model, cfg.Provider = srv.URL(), "demo", "demo", ""
 	sess, err := OpenSession(SessionOptions{Config: &cfg, Version: "demo", Cwd: dir, NoStore: true})
 	if err != nil {
 		return err

@@ -104,9 +104,13 @@ type Model struct {
 	running     bool
 	turnStarted time.Time
 	usage       event.Usage
-	ctxTokens   int
-	ctxWindow   int
-	sessionID   string
+	// cost sums the turns' known costs in US dollars; costKnown is set
+	// once one was known, costPartial when a turn's price was not.
+	cost                   float64
+	costKnown, costPartial bool
+	ctxTokens              int
+	ctxWindow              int
+	sessionID              string
 
 	// quitArmed is when Ctrl+C last fell through to "press again to quit".
 	quitArmed time.Time
@@ -170,6 +174,9 @@ func (m *Model) HandleEvent(e event.Event, now time.Time) {
 			m.sessionID = e.Session.ID
 			if e.Session.Model != "" && !m.status.Demo {
 				m.status.Model = e.Session.Model
+				if e.Session.Provider != "" {
+					m.status.Model = e.Session.Provider + "/" + e.Session.Model
+				}
 			}
 		}
 	case event.TurnStarted:
@@ -201,6 +208,13 @@ func (m *Model) HandleEvent(e event.Event, now time.Time) {
 			m.usage.PromptTokens += e.End.Usage.PromptTokens
 			m.usage.CompletionTokens += e.End.Usage.CompletionTokens
 			m.usage.TotalTokens += e.End.Usage.TotalTokens
+			switch {
+			case e.End.Cost != nil:
+				m.cost += *e.End.Cost
+				m.costKnown = true
+			case e.End.Usage.TotalTokens > 0:
+				m.costPartial = true
+			}
 			if e.End.ContextWindow > 0 {
 				m.ctxTokens, m.ctxWindow = e.End.ContextTokens, e.End.ContextWindow
 			}

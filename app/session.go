@@ -10,8 +10,9 @@ import (
 
 	"github.com/quire-sh/quire/engine"
 	"github.com/quire-sh/quire/engine/event"
-	"github.com/quire-sh/quire/engine/llm/chat"
+	"github.com/quire-sh/quire/engine/llm"
 	"github.com/quire-sh/quire/engine/store"
+	"github.com/quire-sh/quire/provider"
 	"github.com/quire-sh/quire/sandbox"
 	"github.com/quire-sh/quire/tools"
 )
@@ -81,6 +82,8 @@ type Prepared struct {
 	Prior []event.Event
 	Tail  []event.Event
 	Env   *tools.Env
+	// Provider is the provider and model the session talks to.
+	Provider provider.Resolved
 	// Discarded is set by Close when the session held no prompt and was
 	// removed.
 	Discarded bool
@@ -151,8 +154,15 @@ func prepare(opt SessionOptions, loadPrior bool) (*Prepared, error) {
 			return nil, fmt.Errorf("finding the working directory: %w", err)
 		}
 	}
-	if cfg.BaseURL == "" {
-		return nil, errors.New("no API base URL: set OPENAI_BASE_URL, or base_url in config.toml")
+	// The provider is resolved before anything is created on disk: an
+	// unknown provider or a missing key stores nothing.
+	res, err := provider.Resolve(cfg.ProviderSettings(os.Getenv))
+	if err != nil {
+		return nil, err
+	}
+	window := res.ContextWindow()
+	if window == 0 {
+		window = cfg.ContextWindow
 	}
 	profile, err := sandbox.ProfileByName(cfg.Sandbox, cwd)
 	if err != nil {
@@ -166,10 +176,12 @@ func prepare(opt SessionOptions, loadPrior bool) (*Prepared, error) {
 	if err != nil {
 		return nil, err
 	}
-	p := &Prepared{Env: env, Engine: engine.Config{
-		Model:         cfg.Model,
-		Sampler:       chat.New(chat.Config{BaseURL: cfg.BaseURL, APIKey: cfg.APIKey}),
-		ContextWindow: cfg.ContextWindow,
+	p := &Prepared{Env: env, Provider: res, Engine: engine.Config{
+		Model:         res.Model.ID,
+		Provider:      res.Name,
+		Sampler:       res.Sampler(llm.TransportConfig{}),
+		Cost:          res.Model.Cost,
+		ContextWindow: window,
 		Tools:         tools.NewRegistry(tools.Builtin()...),
 		Env:           env,
 		Approver:      policy,

@@ -4,12 +4,14 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
 	"strconv"
 	"strings"
 	"time"
 
 	"github.com/quire-sh/quire/engine/event"
 	"github.com/quire-sh/quire/engine/store"
+	"github.com/quire-sh/quire/provider"
 )
 
 // sessionSwitcher carries out the /commands that replace the running
@@ -87,12 +89,26 @@ func (s *sessionSwitcher) reopen(opt SessionOptions) (*OpenedSession, error) {
 	return next, nil
 }
 
+// model is /model [PROVIDER/]MODEL: the session goes on with another
+// model, of this provider or of the one named; what the new one cannot
+// take of the history (another protocol's reasoning) is said.
 func (s *sessionSwitcher) model(args []string) (SlashResult, error) {
 	if len(args) == 0 {
-		return SlashResult{Notice: "model: " + s.opt.Config.Model + " (/model NAME switches)"}, nil
+		return SlashResult{Notice: "model: " + s.cur.Provider.Label() + " (/model [PROVIDER/]MODEL switches; quire models lists them)"}, nil
 	}
 	cfg := *s.opt.Config
-	cfg.Model = args[0]
+	if p, m := provider.SplitModel(args[0], cfg.ProviderSettings(os.Getenv)); p != "" {
+		cfg.Provider, cfg.Model = p, m
+	} else {
+		if cur := s.cur.Provider.Name; cur != provider.Compatible {
+			cfg.Provider = cur
+		}
+		cfg.Model = args[0]
+	}
+	// Refuse an unusable provider before the session is touched.
+	if _, err := provider.Resolve(cfg.ProviderSettings(os.Getenv)); err != nil {
+		return SlashResult{}, err
+	}
 	opt := s.opt
 	opt.Config = &cfg
 	opt.Resume, opt.Continue = s.cur.Writer.ID(), false
@@ -101,7 +117,11 @@ func (s *sessionSwitcher) model(args []string) (SlashResult, error) {
 		return SlashResult{}, fmt.Errorf("switching to %s: %w", args[0], err)
 	}
 	s.opt.Config = &cfg
-	return SlashResult{Notice: "model: " + cfg.Model, Session: next.Session}, nil
+	notice := "model: " + next.Provider.Label()
+	if dropped := next.Provider.ReasoningNotice(next.Session.History()); dropped != "" {
+		notice += "; " + dropped
+	}
+	return SlashResult{Notice: notice, Session: next.Session}, nil
 }
 
 func (s *sessionSwitcher) clear() (SlashResult, error) {

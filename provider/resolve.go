@@ -308,6 +308,8 @@ func (r Resolved) hint(kind llm.Kind) string {
 		return "the server wants a key: set api_key_env in " + table
 	case llm.KindModelNotFound:
 		return fmt.Sprintf("provider %s has no model %q; `quire models` lists what is configured", r.Name, r.Model.ID)
+	case llm.KindNetwork:
+		return fmt.Sprintf("is the server of provider %s at %s running?", r.Name, r.Config.BaseURL)
 	case llm.KindEndpoint:
 		where := "type and base_url in " + table
 		if r.Name == Compatible {

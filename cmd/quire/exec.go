@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -26,7 +25,8 @@ func runExec(args []string) int {
 	str := func(key, usage string) {
 		fs.Func(key, usage, func(v string) error { set[key] = v; return nil })
 	}
-	str("model", "model name (default $QUIRE_MODEL or config)")
+	str("model", "model, or PROVIDER/MODEL (default $QUIRE_MODEL or config)")
+	str("provider", "provider name; quire models lists them (default $QUIRE_PROVIDER or config)")
 	str("approval", "approval mode: ask (deny what would need asking), auto-edit or yolo")
 	str("sandbox", "sandbox profile: off, workspace, read-only, strict or a custom one")
 	jsonOut := fs.Bool("json", false, "print every event as one JSON object per line instead of the answer")
@@ -52,9 +52,6 @@ func runExec(args []string) int {
 	cfg, err := app.LoadConfig(set, os.Getenv)
 	if err != nil {
 		return fail(err)
-	}
-	if cfg.APIKey == "" && strings.Contains(cfg.BaseURL, "api.openai.com") {
-		return fail(errors.New("no API key: set OPENAI_API_KEY, or OPENAI_BASE_URL for a local OpenAI-compatible server"))
 	}
 	p, err := app.Prepare(app.SessionOptions{Config: cfg, Version: version, Unattended: true})
 	if err != nil {

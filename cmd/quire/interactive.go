@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/quire-sh/quire/app"
+	"github.com/quire-sh/quire/provider"
 	xterm "golang.org/x/term"
 )
 
@@ -26,7 +27,8 @@ func newSessionFlags(name string) *sessionFlags {
 	str := func(key, usage string) {
 		sf.fs.Func(strings.ReplaceAll(key, "_", "-"), usage, func(v string) error { sf.set[key] = v; return nil })
 	}
-	str("model", "model `name` (default $QUIRE_MODEL or config)")
+	str("model", "`model`, or PROVIDER/MODEL (default $QUIRE_MODEL or config)")
+	str("provider", "`provider` name; quire models lists them (default $QUIRE_PROVIDER or config)")
 	str("approval", "approval `mode`: ask, auto-edit or yolo")
 	str("sandbox", "sandbox `profile`: off, workspace, read-only, strict or a custom one")
 	str("theme", "markdown `theme`: dark or light")
@@ -106,8 +108,10 @@ func interactive(opt app.RunOptions) int {
 	if err := needTerminal(); err != nil {
 		return fail(err)
 	}
-	if opt.Config.APIKey == "" && strings.Contains(opt.Config.BaseURL, "api.openai.com") {
-		return fail(fmt.Errorf("no API key: set OPENAI_API_KEY, or OPENAI_BASE_URL for a local OpenAI-compatible server (try `quire demo` to see quire without one)"))
+	// An unknown provider or a missing key is said before the terminal
+	// is taken over or anything is stored.
+	if _, err := provider.Resolve(opt.Config.ProviderSettings(os.Getenv)); err != nil {
+		return fail(err)
 	}
 	return exitStatus(app.Run(context.Background(), opt))
 }
