@@ -46,7 +46,7 @@ func TestModelSwitchesProvider(t *testing.T) {
 	}
 	defer srv.Close()
 	cfg := &Config{Model: "anthropic/claude-sonnet-4-6", Sandbox: "off", Approval: "yolo", ContextWindow: 128000,
-		Source: map[string]string{"context_window": "default"},
+		Source:    map[string]string{"context_window": "default"},
 		Providers: map[string]provider.Config{"anthropic": {BaseURL: srv.Root()}, "openai": {BaseURL: srv.URL()}}}
 	opt := SessionOptions{Config: cfg, Version: "test", Cwd: t.TempDir()}
 	first, err := OpenSession(opt)
