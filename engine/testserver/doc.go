@@ -12,7 +12,7 @@
 //
 // Like the real APIs, it refuses requests they refuse: reasoning sent
 // back altered (it signs the thinking and seals the reasoning items it
-// sends), a Responses reasoning item sent by id with store false, a
+// sends), a Responses reasoning item sent by id alone with store false, a
 // tool_use without its tool_result right after, an id or a thinking
 // budget the Messages API rejects.
 //

@@ -38,7 +38,7 @@ func TestRefusals(t *testing.T) {
 		says            string
 	}{
 		{"responses: reasoning by id without store", srv.URL() + "/responses",
-			`{"model":"m","store":false,"input":[{"type":"reasoning","id":"rs_1","summary":[],"encrypted_content":"x"}]}`, nil, 404, "not persisted"},
+			`{"model":"m","store":false,"input":[{"type":"reasoning","id":"rs_1","summary":[]}]}`, nil, 404, "not persisted"},
 		{"responses: forged encrypted content", srv.URL() + "/responses",
 			`{"model":"m","store":false,"input":[{"type":"reasoning","summary":[],"encrypted_content":"enc_aGk.bad"}]}`, nil, 400, "could not be verified"},
 		{"responses: output without its call", srv.URL() + "/responses",

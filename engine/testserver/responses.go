@@ -23,9 +23,9 @@ func (responsesWire) writeError(w http.ResponseWriter, status int, msg, code, re
 }
 
 // parse reads a Responses API request into chat terms, refusing what the
-// API refuses: a reasoning item sent by id to a server that stores
-// nothing, encrypted content it did not issue, a call output without its
-// call.
+// API refuses: a reasoning item without its encrypted content (by id
+// alone, to a server that stores nothing), encrypted content it did not
+// issue, a call output without its call.
 func (responsesWire) parse(body []byte, _ http.Header) (Request, *refusal) {
 	var rr struct {
 		Model        string            `json:"model"`
@@ -93,10 +93,10 @@ func (responsesWire) parse(body []byte, _ http.Header) (Request, *refusal) {
 			}
 			req.Messages = append(req.Messages, openai.ChatCompletionMessage{Role: it.Role, Content: content})
 		case "reasoning":
-			if it.ID != "" && !stored {
-				return req, &refusal{http.StatusNotFound, fmt.Sprintf("Item with id '%s' not found. Items are not persisted when `store` is set to false. Try again with `store` set to true, or remove this item from your input.", it.ID), ""}
-			}
 			if it.EncryptedContent == nil {
+				if it.ID != "" && !stored {
+					return req, &refusal{http.StatusNotFound, fmt.Sprintf("Item with id '%s' not found. Items are not persisted when `store` is set to false. Try again with `store` set to true, or remove this item from your input.", it.ID), ""}
+				}
 				return req, &refusal{http.StatusBadRequest, fmt.Sprintf("input[%d]: a reasoning item needs its encrypted_content when store is false", i), "invalid_request_error"}
 			}
 			summary, ok := unseal(*it.EncryptedContent)

@@ -6,7 +6,7 @@
 // items' encrypted content, so nothing of the conversation is kept on the
 // server: the model's reasoning items (with their encrypted content and
 // summaries) come back in the answer's llm.ReasoningState and are sent
-// again, unchanged, with the next request, which keeps a reasoning model's
+// again, as the server wrote them, with the next request, which keeps a reasoning model's
 // chain across tool calls. State that another protocol wrote, or that an
 // earlier model of this protocol wrote, is not sent. Reasoning summaries
 // stream to the reasoning lane.

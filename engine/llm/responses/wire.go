@@ -57,11 +57,12 @@ type (
 		CallID string `json:"call_id"`
 		Output string `json:"output"`
 	}
-	// reasoningItem is sent without its id: with store false the server
-	// keeps no item to look the id up in, and the encrypted content
-	// carries the reasoning instead.
+	// reasoningItem goes back as the server sent it: with store false
+	// the server reads the reasoning from the encrypted content, not from
+	// the id.
 	reasoningItem struct {
 		Type             string            `json:"type"` // "reasoning"
+		ID               string            `json:"id,omitempty"`
 		Summary          []json.RawMessage `json:"summary"`
 		EncryptedContent string            `json:"encrypted_content"`
 	}
@@ -124,6 +125,7 @@ func reasoningItemOf(model string, st llm.ReasoningState) (reasoningItem, bool) 
 		return reasoningItem{}, false
 	}
 	var it struct {
+		ID               string            `json:"id"`
 		Summary          []json.RawMessage `json:"summary"`
 		EncryptedContent string            `json:"encrypted_content"`
 	}
@@ -133,7 +135,7 @@ func reasoningItemOf(model string, st llm.ReasoningState) (reasoningItem, bool) 
 	if it.Summary == nil {
 		it.Summary = []json.RawMessage{}
 	}
-	return reasoningItem{Type: "reasoning", Summary: it.Summary, EncryptedContent: it.EncryptedContent}, true
+	return reasoningItem{Type: "reasoning", ID: it.ID, Summary: it.Summary, EncryptedContent: it.EncryptedContent}, true
 }
 
 // reasoningItems are the items of states that Keeps, in order.

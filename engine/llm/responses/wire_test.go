@@ -40,7 +40,7 @@ func conversation() llm.Request {
 }
 
 // The body sends reasoning back only for items this protocol wrote for
-// this model, without their ids, before the text and calls they came
+// this model, as the server wrote them, before the text and calls they came
 // with; it is stateless and asks for the encrypted content.
 func TestRequestBody(t *testing.T) {
 	c := New(Config{BaseURL: "http://x/v1", Reasoning: true, ReasoningEffort: "medium"})
