@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/quire-sh/quire/provider"
 )
 
 func envMap(m map[string]string) func(string) string {
@@ -121,5 +123,34 @@ headers = { "x-team" = "quire" }
 	os.WriteFile(file, []byte("[providers.local]\ntype = \"openai\"\nbase_ulr = \"http://x\"\n"), 0o644)
 	if _, err := LoadConfig(nil, env); err == nil || !strings.Contains(err.Error(), "providers.local.base_ulr") {
 		t.Fatalf("typo: %v", err)
+	}
+}
+
+// The README's providers example is a config quire reads.
+func TestREADMEProvidersExample(t *testing.T) {
+	readme, err := os.ReadFile("../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, rest, _ := strings.Cut(string(readme), "## Providers")
+	_, rest, ok := strings.Cut(rest, "```toml\n")
+	example, _, _ := strings.Cut(rest, "```")
+	if !ok || !strings.Contains(example, "[providers.") {
+		t.Fatal("the README has no providers example")
+	}
+	dir := t.TempDir()
+	os.MkdirAll(filepath.Join(dir, "quire"), 0o755)
+	os.WriteFile(filepath.Join(dir, "quire", "config.toml"), []byte(example), 0o644)
+	env := envMap(map[string]string{"XDG_CONFIG_HOME": dir, "WORK_LLM_KEY": "k"})
+	c, err := LoadConfig(nil, env)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := provider.Resolve(c.ProviderSettings(env))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Label() != "work/claude-sonnet-4-6" || r.Config.Headers["x-team"] != "platform" || r.ContextWindow() != 200_000 || r.Model.Price == nil {
+		t.Fatalf("resolved %+v", r)
 	}
 }
