@@ -5,8 +5,10 @@
 // protocol's requests and reads its server-sent events.
 //
 // Each protocol lives in a subpackage that owns its wire types (package
-// chat for OpenAI chat completions) and turns a Request into an Exchange:
-// the URL, the headers, the body and a Decoder for the answer. The engine
+// chat for OpenAI chat completions, responses for the OpenAI Responses
+// API, anthropic for the Anthropic Messages API) and turns a Request into
+// an Exchange: the URL, the headers, the body and a Decoder for the
+// answer. The engine
 // depends only on this package and on a Sampler interface of its own;
 // adding a protocol does not touch the turn loop.
 //
@@ -14,8 +16,10 @@
 // failures, broken streams and client-side timeouts with exponential
 // backoff and jitter (honouring Retry-After and "try again in Xs" hints,
 // every wait capped), but only while nothing has been shown to the user
-// yet; it never retries 400, 401, 403 or 404. It bounds the first token,
-// the gap between events and the whole call with deadlines of its own. Its
+// yet; it never retries 400, 401, 403 or 404, nor a URL that does not
+// serve the protocol (a 404 naming no model, a web page). It bounds the
+// first token, the gap between events and the whole call with deadlines
+// of its own. Its
 // SSE reader never splits a UTF-8 character and bounds an event at 1 MiB.
 // Errors are *Error values whose Kind says what went wrong and whose
 // message tells the user what to do about it.
