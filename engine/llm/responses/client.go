@@ -20,8 +20,10 @@ type Config struct {
 	// Header holds extra request headers.
 	Header http.Header
 	// Reasoning marks a reasoning model: the request asks for reasoning
-	// summaries, at ReasoningEffort ("low", "medium", "high"; empty: the
-	// model's default). Other models reject the reasoning parameter.
+	// summaries and the reasoning items' encrypted content, at
+	// ReasoningEffort ("low", "medium", "high"; empty: the model's
+	// default). Other models reject both ("Encrypted content is not
+	// supported with this model").
 	Reasoning       bool
 	ReasoningEffort string
 	llm.TransportConfig
@@ -62,7 +64,6 @@ func (c *Client) Body(req llm.Request) ([]byte, error) {
 		Tools:        wireTools(req.Tools),
 		Stream:       true,
 		Store:        false,
-		Include:      []string{"reasoning.encrypted_content"},
 		MaxOutput:    req.MaxTokens,
 	}
 	if len(r.Tools) > 0 {
@@ -70,6 +71,7 @@ func (c *Client) Body(req llm.Request) ([]byte, error) {
 	}
 	if c.cfg.Reasoning {
 		r.Reasoning = &reasoning{Effort: c.cfg.ReasoningEffort, Summary: "auto"}
+		r.Include = []string{"reasoning.encrypted_content"}
 	} else if req.Temperature != 0 {
 		// Reasoning models reject a temperature.
 		t := req.Temperature

@@ -2,9 +2,9 @@
 // reasoning models are meant to be used with: streaming with parallel tool
 // calls over server-sent events, stateless.
 //
-// Every request is sent with store false and asks for the reasoning
-// items' encrypted content, so nothing of the conversation is kept on the
-// server: the model's reasoning items (with their encrypted content and
+// Every request is sent with store false and, to a reasoning model, asks
+// for the reasoning items' encrypted content, so nothing of the
+// conversation is kept on the server: the model's reasoning items (with their encrypted content and
 // summaries) come back in the answer's llm.ReasoningState and are sent
 // again, as the server wrote them, with the next request, which keeps a reasoning model's
 // chain across tool calls. State that another protocol wrote, or that an

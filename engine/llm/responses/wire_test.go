@@ -75,8 +75,8 @@ func TestKeeps(t *testing.T) {
 	}
 }
 
-// A model without reasoning gets no reasoning parameter but its
-// temperature.
+// A model without reasoning gets no reasoning parameter and no request
+// for encrypted content (which it refuses), but its temperature.
 func TestPlainModelBody(t *testing.T) {
 	req := llm.Request{Model: "gpt-4o", Messages: []llm.Message{{Role: llm.RoleUser, Content: "Hi"}}, Temperature: 0.5}
 	body, _ := New(Config{}).Body(req)
@@ -84,7 +84,7 @@ func TestPlainModelBody(t *testing.T) {
 	if err := json.Unmarshal(body, &got); err != nil {
 		t.Fatal(err)
 	}
-	if _, ok := got["reasoning"]; ok || got["temperature"] != 0.5 || got["store"] != false || got["tools"] != nil {
+	if _, ok := got["reasoning"]; ok || got["include"] != nil || got["temperature"] != 0.5 || got["store"] != false || got["tools"] != nil {
 		t.Fatalf("body %s", body)
 	}
 }
