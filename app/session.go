@@ -155,14 +155,17 @@ func prepare(opt SessionOptions, loadPrior bool) (*Prepared, error) {
 		}
 	}
 	// The provider is resolved before anything is created on disk: an
-	// unknown provider or a missing key stores nothing.
-	res, err := provider.Resolve(cfg.ProviderSettings(os.Getenv))
-	if err != nil {
-		return nil, err
-	}
-	window := res.ContextWindow()
-	if window == 0 {
-		window = cfg.ContextWindow
+	// unknown provider or a missing key stores nothing. A resumed session
+	// is resolved once its log is open, since it goes on with its own
+	// model unless one is named.
+	settings := cfg.ProviderSettings(os.Getenv)
+	resuming := opt.Resume != "" || opt.Continue
+	var res provider.Resolved
+	if !resuming || opt.NoStore {
+		var err error
+		if res, err = provider.Resolve(settings); err != nil {
+			return nil, err
+		}
 	}
 	profile, err := sandbox.ProfileByName(cfg.Sandbox, cwd)
 	if err != nil {
@@ -176,12 +179,7 @@ func prepare(opt SessionOptions, loadPrior bool) (*Prepared, error) {
 	if err != nil {
 		return nil, err
 	}
-	p := &Prepared{Env: env, Provider: res, Engine: engine.Config{
-		Model:         res.Model.ID,
-		Provider:      res.Name,
-		Sampler:       res.Sampler(llm.TransportConfig{}),
-		Cost:          res.Model.Cost,
-		ContextWindow: window,
+	p := &Prepared{Env: env, Engine: engine.Config{
 		Tools:         tools.NewRegistry(tools.Builtin()...),
 		Env:           env,
 		Approver:      policy,
@@ -191,9 +189,10 @@ func prepare(opt SessionOptions, loadPrior bool) (*Prepared, error) {
 		ApprovalMode:  cfg.Approval,
 	}}
 	if opt.NoStore {
-		if opt.Resume != "" || opt.Continue {
+		if resuming {
 			return nil, errors.New("resuming needs the session store")
 		}
+		p.use(res, cfg)
 		return p, nil
 	}
 	st, err := store.Open(StateDir(os.Getenv), store.Options{Retention: time.Duration(cfg.RetentionDays) * 24 * time.Hour})
@@ -221,6 +220,19 @@ func prepare(opt SessionOptions, loadPrior bool) (*Prepared, error) {
 		if w, err = st.Append(id); err != nil {
 			return nil, err
 		}
+		if !modelNamed(cfg) {
+			// The session goes on with the model it last used.
+			if sum := w.Summary(); sum.Model != "" {
+				settings.Model, settings.Provider = sum.Model, sum.Provider
+				if sum.Provider == provider.Compatible {
+					settings.Provider = ""
+				}
+			}
+		}
+		if res, err = provider.Resolve(settings); err != nil {
+			w.Close()
+			return nil, err
+		}
 		if loadPrior {
 			if p.Prior, err = w.ReadAll(); err != nil {
 				w.Close()
@@ -238,6 +250,7 @@ func prepare(opt SessionOptions, loadPrior bool) (*Prepared, error) {
 		}
 		p.Engine.SessionID = id
 	}
+	p.use(res, cfg)
 	p.Writer = w
 	cps := w.Checkpoints(env.Dir)
 	p.Checkpoints = cps
@@ -247,6 +260,26 @@ func prepare(opt SessionOptions, loadPrior bool) (*Prepared, error) {
 	}
 	p.Engine.Recorder = rec
 	return p, nil
+}
+
+// use wires the resolved provider and model into the engine
+// configuration: its Sampler, its window (cfg's context_window where the
+// catalog knows none), its prices.
+func (p *Prepared) use(res provider.Resolved, cfg *Config) {
+	window := res.ContextWindow()
+	if window == 0 {
+		window = cfg.ContextWindow
+	}
+	p.Provider = res
+	p.Engine.Model, p.Engine.Provider = res.Model.ID, res.Name
+	p.Engine.Sampler, p.Engine.Cost, p.Engine.ContextWindow = res.Sampler(llm.TransportConfig{}), res.Model.Cost, window
+}
+
+// modelNamed reports whether the configuration names a model or provider
+// (a flag, the environment, config.toml, /model) rather than leaving it
+// to the default.
+func modelNamed(cfg *Config) bool {
+	return cfg.Source["model"] != "default" || cfg.Source["provider"] != "default"
 }
 
 // OpenSession prepares a session and starts it (resuming when asked).

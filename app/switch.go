@@ -97,6 +97,11 @@ func (s *sessionSwitcher) model(args []string) (SlashResult, error) {
 		return SlashResult{Notice: "model: " + s.cur.Provider.Label() + " (/model [PROVIDER/]MODEL switches; quire models lists them)"}, nil
 	}
 	cfg := *s.opt.Config
+	cfg.Source = map[string]string{}
+	for k, v := range s.opt.Config.Source {
+		cfg.Source[k] = v
+	}
+	cfg.Source["model"], cfg.Source["provider"] = "/model", "/model"
 	if p, m := provider.SplitModel(args[0], cfg.ProviderSettings(os.Getenv)); p != "" {
 		cfg.Provider, cfg.Model = p, m
 	} else {

@@ -101,3 +101,46 @@ func TestModelSwitchesProvider(t *testing.T) {
 		t.Fatalf("groq without a key: %v", err)
 	}
 }
+
+// A resumed session goes on with the provider and model it last used,
+// unless the configuration names one.
+func TestResumeKeepsTheSessionsModel(t *testing.T) {
+	t.Setenv("QUIRE_HOME", t.TempDir())
+	t.Setenv("ANTHROPIC_API_KEY", "a")
+	t.Setenv("OPENAI_API_KEY", "")
+	srv, err := testserver.Start(testserver.Script{Responses: []testserver.Response{testserver.Text("one"), testserver.Text("two")}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer srv.Close()
+	providers := map[string]provider.Config{"anthropic": {BaseURL: srv.Root()}, "openai": {BaseURL: srv.URL()}}
+	named := &Config{Model: "anthropic/claude-sonnet-4-6", Sandbox: "off", Approval: "yolo", ContextWindow: 128000, Providers: providers,
+		Source: map[string]string{"model": "flag --model", "provider": "default", "context_window": "default"}}
+	cwd := t.TempDir()
+	s, err := OpenSession(SessionOptions{Config: named, Version: "test", Cwd: cwd})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.Submit("hi")
+	waitTurn(t, s.Session)
+	s.Close()
+
+	// Nothing named: the session's own provider, though the default one
+	// (openai) has no key here.
+	plain := &Config{Sandbox: "off", Approval: "yolo", ContextWindow: 128000, Providers: providers,
+		Source: map[string]string{"model": "default", "provider": "default", "context_window": "default"}}
+	s, err = OpenSession(SessionOptions{Config: plain, Version: "test", Cwd: cwd, Continue: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := s.Provider.Label(); got != "anthropic/claude-sonnet-4-6" {
+		t.Fatalf("resumed on %s", got)
+	}
+	s.Close()
+
+	// A named model wins, and a missing key says so without touching the log.
+	named.Model = "openai/gpt-5"
+	if _, err := OpenSession(SessionOptions{Config: named, Version: "test", Cwd: cwd, Continue: true}); err == nil || !strings.Contains(err.Error(), "set OPENAI_API_KEY") {
+		t.Fatalf("named model without its key: %v", err)
+	}
+}

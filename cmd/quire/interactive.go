@@ -10,7 +10,6 @@ import (
 	"strings"
 
 	"github.com/quire-sh/quire/app"
-	"github.com/quire-sh/quire/provider"
 	xterm "golang.org/x/term"
 )
 
@@ -106,11 +105,6 @@ func runResume(args []string) int {
 
 func interactive(opt app.RunOptions) int {
 	if err := needTerminal(); err != nil {
-		return fail(err)
-	}
-	// An unknown provider or a missing key is said before the terminal
-	// is taken over or anything is stored.
-	if _, err := provider.Resolve(opt.Config.ProviderSettings(os.Getenv)); err != nil {
 		return fail(err)
 	}
 	return exitStatus(app.Run(context.Background(), opt))
