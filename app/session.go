@@ -180,13 +180,13 @@ func prepare(opt SessionOptions, loadPrior bool) (*Prepared, error) {
 		return nil, err
 	}
 	p := &Prepared{Env: env, Engine: engine.Config{
-		Tools:         tools.NewRegistry(tools.Builtin()...),
-		Env:           env,
-		Approver:      policy,
-		Unattended:    opt.Unattended,
-		Version:       opt.Version,
-		Sandbox:       cfg.Sandbox,
-		ApprovalMode:  cfg.Approval,
+		Tools:        tools.NewRegistry(tools.Builtin()...),
+		Env:          env,
+		Approver:     policy,
+		Unattended:   opt.Unattended,
+		Version:      opt.Version,
+		Sandbox:      cfg.Sandbox,
+		ApprovalMode: cfg.Approval,
 	}}
 	if opt.NoStore {
 		if resuming {
