@@ -7,8 +7,6 @@ import (
 	"net/http"
 	"regexp"
 	"strings"
-
-	openai "github.com/sashabaranov/go-openai"
 )
 
 // anthropicWire is the Anthropic Messages API.
@@ -133,10 +131,10 @@ func (anthropicWire) parse(body []byte, h http.Header) (Request, *refusal) {
 		for _, b := range sys {
 			text = append(text, b.Text)
 		}
-		req.Messages = append(req.Messages, openai.ChatCompletionMessage{Role: "system", Content: strings.Join(text, "\n")})
+		req.Messages = append(req.Messages, textMessage("system", strings.Join(text, "\n")))
 	}
 	for _, t := range rr.Tools {
-		req.Tools = append(req.Tools, openai.Tool{Type: openai.ToolTypeFunction, Function: &openai.FunctionDefinition{Name: t.Name, Description: t.Description, Parameters: t.InputSchema}})
+		req.Tools = append(req.Tools, toolSpec(t.Name, t.Description, t.InputSchema))
 	}
 	var open []string // tool_use ids of the previous assistant message
 	for i, m := range rr.Messages {
@@ -158,7 +156,7 @@ func (anthropicWire) parse(body []byte, h http.Header) (Request, *refusal) {
 						return bad("messages.%d: `tool_result` blocks must come before any other content", i)
 					}
 					answered[b.ToolUseID] = true
-					req.Messages = append(req.Messages, openai.ChatCompletionMessage{Role: "tool", ToolCallID: b.ToolUseID, Content: resultText(b.Content)})
+					req.Messages = append(req.Messages, toolResult(b.ToolUseID, resultText(b.Content)))
 				case "text":
 					if b.Text == "" {
 						return bad("messages: text content blocks must be non-empty")
@@ -173,13 +171,13 @@ func (anthropicWire) parse(body []byte, h http.Header) (Request, *refusal) {
 			}
 			open = nil
 			if len(text) > 0 {
-				req.Messages = append(req.Messages, openai.ChatCompletionMessage{Role: "user", Content: strings.Join(text, "\n")})
+				req.Messages = append(req.Messages, textMessage("user", strings.Join(text, "\n")))
 			}
 		case "assistant":
 			if len(open) > 0 {
 				return bad("messages.%d: `tool_use` ids were found without `tool_result` blocks immediately after: %s. Each `tool_use` block must have a corresponding `tool_result` block in the next message.", i-1, open[0])
 			}
-			am := openai.ChatCompletionMessage{Role: "assistant"}
+			am := textMessage("assistant", "")
 			var thoughts []string
 			for j, b := range bs {
 				switch b.Type {
@@ -207,7 +205,7 @@ func (anthropicWire) parse(body []byte, h http.Header) (Request, *refusal) {
 					}
 					var args bytes.Buffer
 					_ = json.Compact(&args, b.Input)
-					am.ToolCalls = append(am.ToolCalls, openai.ToolCall{ID: b.ID, Type: openai.ToolTypeFunction, Function: openai.FunctionCall{Name: b.Name, Arguments: args.String()}})
+					am.ToolCalls = append(am.ToolCalls, toolCall(b.ID, b.Name, args.String()))
 					open = append(open, b.ID)
 				}
 			}

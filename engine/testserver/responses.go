@@ -5,8 +5,6 @@ import (
 	"fmt"
 	"net/http"
 	"strings"
-
-	openai "github.com/sashabaranov/go-openai"
 )
 
 // responsesWire is the OpenAI Responses API.
@@ -41,7 +39,7 @@ func (responsesWire) parse(body []byte, _ http.Header) (Request, *refusal) {
 	}
 	req := Request{Model: rr.Model, Stream: rr.Stream, MaxTokens: rr.MaxOutput, IncludeUsage: true}
 	if rr.Instructions != "" {
-		req.Messages = append(req.Messages, openai.ChatCompletionMessage{Role: "system", Content: rr.Instructions})
+		req.Messages = append(req.Messages, textMessage("system", rr.Instructions))
 	}
 	for _, raw := range rr.Tools {
 		var t struct {
@@ -49,12 +47,12 @@ func (responsesWire) parse(body []byte, _ http.Header) (Request, *refusal) {
 			Parameters              json.RawMessage
 		}
 		if json.Unmarshal(raw, &t) == nil && t.Type == "function" {
-			req.Tools = append(req.Tools, openai.Tool{Type: openai.ToolTypeFunction, Function: &openai.FunctionDefinition{Name: t.Name, Description: t.Description, Parameters: t.Parameters}})
+			req.Tools = append(req.Tools, toolSpec(t.Name, t.Description, t.Parameters))
 		}
 	}
 	var text string
 	if json.Unmarshal(rr.Input, &text) == nil {
-		req.Messages = append(req.Messages, openai.ChatCompletionMessage{Role: "user", Content: text})
+		req.Messages = append(req.Messages, textMessage("user", text))
 		return req, nil
 	}
 	var items []struct {
@@ -75,23 +73,24 @@ func (responsesWire) parse(body []byte, _ http.Header) (Request, *refusal) {
 	calls := map[string]bool{}
 	var reasoning []string
 	// assistant returns the assistant message items are being added to.
-	assistant := func() *openai.ChatCompletionMessage {
+	assistant := func() int {
 		if n := len(req.Messages); n == 0 || req.Messages[n-1].Role != "assistant" || len(reasoning) > 0 {
-			req.Messages = append(req.Messages, openai.ChatCompletionMessage{Role: "assistant", ReasoningContent: strings.Join(reasoning, "\n\n")})
+			m := textMessage("assistant", "")
+			m.ReasoningContent = strings.Join(reasoning, "\n\n")
+			req.Messages = append(req.Messages, m)
 			reasoning = nil
 		}
-		return &req.Messages[len(req.Messages)-1]
+		return len(req.Messages) - 1
 	}
 	for i, it := range items {
 		switch it.Type {
 		case "message", "":
 			content := contentText(it.Content)
 			if it.Role == "assistant" {
-				m := assistant()
-				m.Content += content
+				req.Messages[assistant()].Content += content
 				continue
 			}
-			req.Messages = append(req.Messages, openai.ChatCompletionMessage{Role: it.Role, Content: content})
+			req.Messages = append(req.Messages, textMessage(it.Role, content))
 		case "reasoning":
 			if it.EncryptedContent == nil {
 				if it.ID != "" && !stored {
@@ -105,14 +104,14 @@ func (responsesWire) parse(body []byte, _ http.Header) (Request, *refusal) {
 			}
 			reasoning = append(reasoning, summary)
 		case "function_call":
-			m := assistant()
-			m.ToolCalls = append(m.ToolCalls, openai.ToolCall{ID: it.CallID, Type: openai.ToolTypeFunction, Function: openai.FunctionCall{Name: it.Name, Arguments: it.Arguments}})
+			m := &req.Messages[assistant()]
+			m.ToolCalls = append(m.ToolCalls, toolCall(it.CallID, it.Name, it.Arguments))
 			calls[it.CallID] = true
 		case "function_call_output":
 			if !calls[it.CallID] {
 				return req, &refusal{http.StatusBadRequest, fmt.Sprintf("No tool call found for function call output with call_id %s.", it.CallID), "invalid_request_error"}
 			}
-			req.Messages = append(req.Messages, openai.ChatCompletionMessage{Role: "tool", ToolCallID: it.CallID, Content: it.Output})
+			req.Messages = append(req.Messages, toolResult(it.CallID, it.Output))
 		default:
 			return req, &refusal{http.StatusBadRequest, fmt.Sprintf("input[%d]: unknown item type %q", i, it.Type), "invalid_request_error"}
 		}
