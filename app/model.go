@@ -100,9 +100,13 @@ type Model struct {
 	running     bool
 	turnStarted time.Time
 	usage       event.Usage
-	ctxTokens   int
-	ctxWindow   int
-	sessionID   string
+	// cost sums the turns' known costs in US dollars; costKnown is set
+	// once one was known, costPartial when a turn's price was not.
+	cost                   float64
+	costKnown, costPartial bool
+	ctxTokens              int
+	ctxWindow              int
+	sessionID              string
 	// unsaved is set while saving the session fails (an event's Store
 	// status); the status line says so.
 	unsaved bool
@@ -173,6 +177,9 @@ func (m *Model) HandleEvent(e event.Event, now time.Time) {
 			m.sessionID = e.Session.ID
 			if e.Session.Model != "" && !m.status.Demo {
 				m.status.Model = e.Session.Model
+				if e.Session.Provider != "" {
+					m.status.Model = e.Session.Provider + "/" + e.Session.Model
+				}
 			}
 		}
 	case event.TurnStarted:
@@ -204,6 +211,13 @@ func (m *Model) HandleEvent(e event.Event, now time.Time) {
 			m.usage.PromptTokens += e.End.Usage.PromptTokens
 			m.usage.CompletionTokens += e.End.Usage.CompletionTokens
 			m.usage.TotalTokens += e.End.Usage.TotalTokens
+			switch {
+			case e.End.Cost != nil:
+				m.cost += *e.End.Cost
+				m.costKnown = true
+			case e.End.Usage.TotalTokens > 0:
+				m.costPartial = true
+			}
 			if e.End.ContextWindow > 0 {
 				m.ctxTokens, m.ctxWindow = e.End.ContextTokens, e.End.ContextWindow
 			}

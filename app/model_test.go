@@ -688,3 +688,25 @@ func TestBellCallsAnAbsentUser(t *testing.T) {
 		}
 	}
 }
+
+// The status line shows the provider and model, the context used out of
+// the model's window, and the turns' cost (with a + once a turn's price
+// was unknown).
+func TestStatusLineShowsProviderContextAndCost(t *testing.T) {
+	m := newTestModel()
+	m.HandleEvent(event.Event{Kind: event.SessionStarted, Session: &event.SessionInfo{ID: "s", Model: "claude-x", Provider: "anthropic"}}, t0)
+	cost := 0.1234
+	m.HandleEvent(event.Event{Kind: event.TurnEnded, Turn: 1, End: &event.TurnEnd{State: event.TurnCompleted,
+		Usage: event.Usage{TotalTokens: 5000}, ContextTokens: 50_000, ContextWindow: 200_000, Cost: &cost}}, t0)
+	status := screenText(m, 120, 10)[9]
+	for _, want := range []string{"anthropic/claude-x", "ctx 25%", "5.0k tok", "$0.12"} {
+		if !strings.Contains(status, want) {
+			t.Errorf("status line %q lacks %q", status, want)
+		}
+	}
+	m.HandleEvent(event.Event{Kind: event.TurnEnded, Turn: 2, End: &event.TurnEnd{State: event.TurnCompleted,
+		Usage: event.Usage{TotalTokens: 10}, ContextTokens: 50_010, ContextWindow: 200_000}}, t0)
+	if status := screenText(m, 120, 10)[9]; !strings.Contains(status, "$0.12+") {
+		t.Errorf("a turn at an unknown price: %q", status)
+	}
+}

@@ -515,6 +515,9 @@ func (m *Model) drawStatus(b *render.Buffer, w, y int, now time.Time, pos *scrol
 	if m.usage.TotalTokens > 0 {
 		parts = append(parts, formatTokens(m.usage.TotalTokens)+" tok")
 	}
+	if m.costKnown {
+		parts = append(parts, formatCost(m.cost, m.costPartial))
+	}
 	if pos != nil {
 		parts = append(parts, fmt.Sprintf("%d/%d %d%%", pos.Bottom, pos.Total, pos.Percent()))
 		if s := m.tr.Search(); s.Pattern != "" {
@@ -539,6 +542,19 @@ func (m *Model) drawStatus(b *render.Buffer, w, y int, now time.Time, pos *scrol
 			parts = parts[:0]
 		}
 	}
+}
+
+// formatCost is a cost in US dollars for the status line: $0.004, $1.23,
+// with a + when some turn's price was unknown.
+func formatCost(usd float64, partial bool) string {
+	s := fmt.Sprintf("$%.2f", usd)
+	if usd < 0.01 {
+		s = fmt.Sprintf("$%.3f", usd)
+	}
+	if partial {
+		s += "+"
+	}
+	return s
 }
 
 func formatElapsed(d time.Duration) string {

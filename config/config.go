@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/quire-sh/quire/provider"
 	"github.com/quire-sh/quire/sandbox"
 )
 
@@ -15,6 +16,7 @@ import (
 // each value came from so `quire config` can say.
 type Config struct {
 	Model         string
+	Provider      string
 	BaseURL       string
 	APIKey        string
 	Approval      string // ask | auto-edit | yolo
@@ -38,6 +40,9 @@ type Config struct {
 	// SandboxSettings is the [sandbox] table (custom profiles), handed to
 	// package sandbox as a value.
 	SandboxSettings sandbox.Settings
+
+	// Providers are the [providers.NAME] tables of config.toml.
+	Providers map[string]provider.Config
 
 	// Source maps a setting's key to where its value came from.
 	Source map[string]string
@@ -127,8 +132,9 @@ func milliseconds(p func(*Config) *time.Duration) accessor {
 
 func settings() []setting {
 	return []setting{
-		{"model", "QUIRE_MODEL", "gpt-4o-mini", "model name sent to the API", str(func(c *Config) *string { return &c.Model })},
-		{"base_url", "OPENAI_BASE_URL", "https://api.openai.com/v1", "OpenAI-compatible endpoint", str(func(c *Config) *string { return &c.BaseURL })},
+		{"model", "QUIRE_MODEL", "", "model, or PROVIDER/MODEL (default: the provider's default)", str(func(c *Config) *string { return &c.Model })},
+		{"provider", "QUIRE_PROVIDER", "", "provider name; `quire models` lists them (default: from the model, else openai)", str(func(c *Config) *string { return &c.Provider })},
+		{"base_url", "OPENAI_BASE_URL", "https://api.openai.com/v1", "OpenAI-compatible chat completions server, used when no provider is named", str(func(c *Config) *string { return &c.BaseURL })},
 		{"api_key", "OPENAI_API_KEY", "", "API key (prefer the environment)", str(func(c *Config) *string { return &c.APIKey })},
 		{"approval", "QUIRE_APPROVAL", "ask", "ask | auto-edit | yolo", oneOf(func(c *Config) *string { return &c.Approval }, "ask", "auto-edit", "yolo")},
 		{"sandbox", "QUIRE_SANDBOX", "workspace", "off | workspace | read-only | strict | a custom profile", str(func(c *Config) *string { return &c.Sandbox })},
@@ -136,12 +142,25 @@ func settings() []setting {
 		{"minimal", "QUIRE_MINIMAL", "false", "start inline instead of full-screen", boolean(func(c *Config) *bool { return &c.Minimal })},
 		{"mouse", "QUIRE_MOUSE", "true", "capture the mouse in full-screen mode", boolean(func(c *Config) *bool { return &c.Mouse })},
 		{"draw_interval_ms", "QUIRE_DRAW_INTERVAL_MS", "8", "minimum milliseconds between frames", milliseconds(func(c *Config) *time.Duration { return &c.DrawInterval })},
-		{"context_window", "QUIRE_CONTEXT_WINDOW", "128000", "the model's context window in tokens", positive(func(c *Config) *int { return &c.ContextWindow })},
+		{"context_window", "QUIRE_CONTEXT_WINDOW", "128000", "context window in tokens for models the catalog does not know; when set, for every model", positive(func(c *Config) *int { return &c.ContextWindow })},
 		{"retention_days", "QUIRE_RETENTION_DAYS", "30", "days before old sessions are removed", positive(func(c *Config) *int { return &c.RetentionDays })},
 		{"bell", "QUIRE_BELL", "true", "ring the bell when an approval waits or a turn ends and quire's window is not focused", boolean(func(c *Config) *bool { return &c.Bell })},
 		{"record", "QUIRE_RECORD", "", "file to record the terminal output to (asciicast v2, for asciinema play)", str(func(c *Config) *string { return &c.Record })},
 		{"redact_tool_output", "QUIRE_REDACT_TOOL_OUTPUT", "false", "replace API keys, tokens, private keys and passwords in tool output by [REDACTED] before the model sees it", boolean(func(c *Config) *bool { return &c.RedactToolOutput })},
 	}
+}
+
+// ProviderSettings is what package provider resolves the model from: the
+// provider and model settings, the base_url and api_key of an unnamed
+// OpenAI-compatible server, and context_window when it was set at all
+// (then it is every model's window, over the catalog's).
+func (c *Config) ProviderSettings(getenv func(string) string) provider.Settings {
+	s := provider.Settings{Provider: c.Provider, Model: c.Model, BaseURL: c.BaseURL, APIKey: c.APIKey,
+		Providers: c.Providers, Getenv: getenv}
+	if c.Source["context_window"] != "default" {
+		s.ContextWindow = c.ContextWindow
+	}
+	return s
 }
 
 func maskKey(k string) string {

@@ -14,7 +14,8 @@ import (
 // one field in Config.
 func tables(c *Config) map[string]any {
 	return map[string]any{
-		"sandbox": &c.SandboxSettings,
+		"sandbox":   &c.SandboxSettings,
+		"providers": &c.Providers,
 	}
 }
 

@@ -43,6 +43,9 @@ type Config struct {
 	SessionID string
 	// Model is sent with every request.
 	Model string
+	// Provider names the provider Model is reached through, for
+	// SessionInfo.
+	Provider string
 	// Sampler sends requests to the model over its provider's protocol.
 	Sampler Sampler
 	// ContextWindow is the model's window in tokens (default 128,000).
@@ -50,6 +53,9 @@ type Config struct {
 	// CompactPercent is how full the window may get before the history is
 	// compacted ahead of the next request (default 85).
 	CompactPercent int
+	// Cost prices a turn's usage in US dollars for TurnEnd.Cost; nil, or
+	// ok false, when the price is unknown.
+	Cost func(event.Usage) (usd float64, ok bool)
 	// MaxTokens caps each answer; 0 leaves it to the server.
 	MaxTokens int
 	// Temperature is sent when not zero.

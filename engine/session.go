@@ -155,7 +155,7 @@ func build(cfg Config, prior []event.Event) (*Session, error) {
 	}
 	s.seq, s.turnNo, s.resumed = s.hist.lastSeq, s.hist.lastTurn, prior != nil
 	s.emit(event.Event{Kind: event.SessionStarted, Session: &event.SessionInfo{
-		ID: cfg.SessionID, Cwd: cfg.Env.Dir, Model: cfg.Model, Version: cfg.Version,
+		ID: cfg.SessionID, Cwd: cfg.Env.Dir, Model: cfg.Model, Provider: cfg.Provider, Version: cfg.Version,
 		Sandbox: cfg.Sandbox, Approval: cfg.ApprovalMode, Resumed: s.resumed,
 	}})
 	if s.hist.openTurn != 0 {

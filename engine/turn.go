@@ -399,10 +399,16 @@ func (s *Session) endTurn(state event.TurnState, errText string) {
 			s.finish(c, event.ToolResult{CallID: c.call.ID, Name: c.call.Name, Status: event.ToolCancelled, Output: "not run: the turn ended"})
 		}
 	}
-	s.emit(event.Event{Kind: event.TurnEnded, Turn: t.n, End: &event.TurnEnd{
+	end := &event.TurnEnd{
 		State: state, Usage: t.usage, Error: errText, Truncated: t.truncated,
 		ContextTokens: s.estimate(), ContextWindow: s.cfg.ContextWindow,
-	}})
+	}
+	if s.cfg.Cost != nil && t.usage.TotalTokens > 0 {
+		if usd, ok := s.cfg.Cost(t.usage); ok {
+			end.Cost = &usd
+		}
+	}
+	s.emit(event.Event{Kind: event.TurnEnded, Turn: t.n, End: end})
 	s.usage = addUsage(s.usage, t.usage)
 	t.cancel()
 	s.setCancel(nil)

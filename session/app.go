@@ -30,8 +30,12 @@ func AppOptions(cfg *config.Config) app.Options {
 func (h *Handle) AppOptions() app.Options {
 	h.ops.Lock()
 	cfg := h.opt.Config
+	label := h.label
 	h.ops.Unlock()
 	opt := AppOptions(cfg)
 	opt.Cwd, opt.Prior = h.dir, h.tail
+	if label != "" {
+		opt.Status.Model = label
+	}
 	return opt
 }

@@ -28,6 +28,9 @@ type Handle struct {
 	// tail is what the first screen of a resumed session shows.
 	tail []event.Event
 	dir  string
+	// label names the provider and model the session opened with, for
+	// the status line's first frame (the events name them after).
+	label string
 
 	// ops serialises the blocking operations; opt is theirs (a /model
 	// switch changes its Config).
@@ -67,7 +70,7 @@ func Open(opt Options) (*Handle, error) {
 			h.prune.stop()
 			return nil, err
 		}
-		h.tail, h.dir = p.Tail, p.Env.Dir
+		h.tail, h.dir, h.label = p.Tail, p.Env.Dir, p.Provider.Label()
 		from := uint64(math.MaxUint64)
 		if len(h.tail) > 0 {
 			from = h.tail[0].Seq
@@ -81,7 +84,7 @@ func Open(opt Options) (*Handle, error) {
 		h.prune.stop()
 		return nil, err
 	}
-	h.cur, h.dir, h.events = s, s.Env.Dir, s.Events()
+	h.cur, h.dir, h.events, h.label = s, s.Env.Dir, s.Events(), s.Provider.Label()
 	return h, nil
 }
 

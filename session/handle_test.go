@@ -58,7 +58,7 @@ func TestSwitchModelContinuesTheLog(t *testing.T) {
 	if h.cur.Writer.ID() != id {
 		t.Fatalf("the session changed from %s to %s", id, h.cur.Writer.ID())
 	}
-	if opt := h.AppOptions(); opt.Status.Model != "other-model" {
+	if opt := h.AppOptions(); opt.Status.Model != "openai-compatible/other-model" {
 		t.Fatalf("the status line would say %q", opt.Status.Model)
 	}
 }

@@ -28,6 +28,8 @@ func TestRedactToolOutputSetting(t *testing.T) {
 			t.Fatalf("QUIRE_REDACT_TOOL_OUTPUT=%q: %v", c.env, cfg.RedactToolOutput)
 		}
 		cfg.Sandbox = "off"
+		// An unnamed OpenAI-compatible server: no key needed from the environment.
+		cfg.BaseURL, cfg.APIKey, cfg.Model = "http://127.0.0.1:1/v1", "k", "m"
 		ws := t.TempDir()
 		os.MkdirAll(ws, 0o755)
 		p, err := Prepare(Options{Config: cfg, Cwd: ws, NoStore: true})

@@ -11,8 +11,8 @@ import (
 	"github.com/quire-sh/quire/engine"
 	"github.com/quire-sh/quire/engine/event"
 	"github.com/quire-sh/quire/engine/llm"
-	"github.com/quire-sh/quire/engine/llm/chat"
 	"github.com/quire-sh/quire/engine/store"
+	"github.com/quire-sh/quire/provider"
 	"github.com/quire-sh/quire/redact"
 	"github.com/quire-sh/quire/tools"
 )
@@ -87,6 +87,8 @@ type Prepared struct {
 	Prior []event.Event
 	Tail  []event.Event
 	Env   *tools.Env
+	// Provider is the provider and model the session talks to.
+	Provider provider.Resolved
 	// Discarded is set by Close when the session held no prompt and was
 	// removed.
 	Discarded bool
@@ -159,13 +161,20 @@ func prepare(opt Options, loadPrior bool) (*Prepared, error) {
 	if err != nil {
 		return nil, err
 	}
-	ecfg, err := engineConfig(opt, env)
-	if err != nil {
-		return nil, err
+	// The provider is resolved before anything is created on disk: an
+	// unknown provider or a missing key stores nothing. A resumed session
+	// is resolved once its log is open, since it goes on with its own
+	// model unless one is named.
+	settings := opt.Config.ProviderSettings(os.Getenv)
+	resuming := opt.Resume != "" || opt.Continue
+	p := &Prepared{Env: env}
+	if !resuming || opt.NoStore {
+		if err := p.configure(opt, settings); err != nil {
+			return nil, err
+		}
 	}
-	p := &Prepared{Env: env, Engine: ecfg}
 	if opt.NoStore {
-		if opt.Resume != "" || opt.Continue {
+		if resuming {
 			return nil, errors.New("resuming needs the session store")
 		}
 		return p, nil
@@ -198,6 +207,19 @@ func prepare(opt Options, loadPrior bool) (*Prepared, error) {
 		if w, err = st.Append(id); err != nil {
 			return fail(err)
 		}
+		if !modelNamed(opt.Config) {
+			// The session goes on with the model it last used.
+			if sum := w.Summary(); sum.Model != "" {
+				settings.Model, settings.Provider = sum.Model, sum.Provider
+				if sum.Provider == provider.Compatible {
+					settings.Provider = ""
+				}
+			}
+		}
+		if err := p.configure(opt, settings); err != nil {
+			w.Close()
+			return fail(err)
+		}
 		if loadPrior {
 			if p.Prior, err = w.ReadAll(); err != nil {
 				w.Close()
@@ -223,6 +245,28 @@ func prepare(opt Options, loadPrior bool) (*Prepared, error) {
 	return p, nil
 }
 
+// configure resolves the provider of settings and builds the engine's
+// configuration for it.
+func (p *Prepared) configure(opt Options, settings provider.Settings) error {
+	res, err := provider.Resolve(settings)
+	if err != nil {
+		return err
+	}
+	ecfg, err := engineConfig(opt, p.Env, res)
+	if err != nil {
+		return err
+	}
+	p.Engine, p.Provider = ecfg, res
+	return nil
+}
+
+// modelNamed reports whether the configuration names a model or provider
+// (a flag, the environment, config.toml, /model) rather than leaving it
+// to the default.
+func modelNamed(cfg *config.Config) bool {
+	return cfg.Source["model"] != "default" || cfg.Source["provider"] != "default"
+}
+
 // newEnv is what the tools run in: the working directory under the
 // configured sandbox profile (a built-in one, or a custom one of the
 // [sandbox] table).
@@ -235,27 +279,28 @@ func newEnv(cfg *config.Config, cwd string) (*tools.Env, error) {
 }
 
 // engineConfig is the one place an engine configuration is built from the
-// settings: the model and its transport, the tools and the approval
-// policy. The store's recorder and the session id are added by prepare;
-// /model builds the configuration of the next model here too.
-func engineConfig(opt Options, env *tools.Env) (engine.Config, error) {
+// settings: the resolved provider's model, transport, window and prices,
+// the tools and the approval policy. The store's recorder and the session
+// id are added by prepare; /model builds the configuration of the next
+// model here too.
+func engineConfig(opt Options, env *tools.Env, res provider.Resolved) (engine.Config, error) {
 	cfg := opt.Config
-	if cfg.BaseURL == "" {
-		return engine.Config{}, errors.New("no API base URL: set OPENAI_BASE_URL, or base_url in config.toml")
-	}
 	policy, err := tools.NewPolicy(cfg.Approval)
 	if err != nil {
 		return engine.Config{}, err
 	}
-	// The hints name this program's key and flags: the protocol package
-	// cannot know them.
-	sampler := chat.New(chat.Config{BaseURL: cfg.BaseURL, APIKey: cfg.APIKey, TransportConfig: llm.TransportConfig{
-		Hints: map[llm.Kind]string{llm.KindAuth: "check OPENAI_API_KEY", llm.KindModelNotFound: "check --model or QUIRE_MODEL"},
-	}})
+	// The catalog's window for the model; context_window where the
+	// catalog knows none.
+	window := res.ContextWindow()
+	if window == 0 {
+		window = cfg.ContextWindow
+	}
 	ecfg := engine.Config{
-		Model:         cfg.Model,
-		Sampler:       sampler,
-		ContextWindow: cfg.ContextWindow,
+		Model:         res.Model.ID,
+		Provider:      res.Name,
+		Sampler:       res.Sampler(llm.TransportConfig{}),
+		Cost:          res.Model.Cost,
+		ContextWindow: window,
 		Tools:         tools.NewRegistry(tools.Builtin()...),
 		Env:           env,
 		Approver:      policy,

@@ -4,12 +4,15 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
+	"os"
 	"strings"
 
 	"github.com/quire-sh/quire/app"
 	"github.com/quire-sh/quire/engine"
 	"github.com/quire-sh/quire/engine/event"
 	"github.com/quire-sh/quire/engine/store"
+	"github.com/quire-sh/quire/provider"
 )
 
 // The operations below carry out the /commands that replace the running
@@ -37,11 +40,30 @@ func (h *Handle) SwitchModel(ctx context.Context, model string) (app.Switched, e
 	if cur.Writer == nil {
 		return app.Switched{}, errNoStore
 	}
+	// /model [PROVIDER/]MODEL: a model of this provider, or of the one
+	// named. An unusable provider is refused before the session is
+	// touched.
 	cfg := *h.opt.Config
-	cfg.Model = model
+	cfg.Source = maps.Clone(cfg.Source)
+	if cfg.Source == nil {
+		cfg.Source = map[string]string{}
+	}
+	cfg.Source["model"], cfg.Source["provider"] = "/model", "/model"
+	if p, m := provider.SplitModel(model, cfg.ProviderSettings(os.Getenv)); p != "" {
+		cfg.Provider, cfg.Model = p, m
+	} else {
+		if name := cur.Provider.Name; name != provider.Compatible {
+			cfg.Provider = name
+		}
+		cfg.Model = model
+	}
+	res, err := provider.Resolve(cfg.ProviderSettings(os.Getenv))
+	if err != nil {
+		return app.Switched{}, err
+	}
 	opt := h.opt
 	opt.Config = &cfg
-	next, err := engineConfig(opt, cur.Env)
+	next, err := engineConfig(opt, cur.Env, res)
 	if err != nil {
 		return app.Switched{}, fmt.Errorf("switching to %s: %w", model, err)
 	}
@@ -68,10 +90,16 @@ func (h *Handle) SwitchModel(ctx context.Context, model string) (app.Switched, e
 		h.release(&Opened{Session: back, Prepared: cur.Prepared})
 		return app.Switched{}, err
 	}
-	cur.Prepared.Engine = next
-	h.opt.Config = &cfg
+	cur.Prepared.Engine, cur.Prepared.Provider = next, res
+	h.opt.Config, h.label = &cfg, res.Label()
 	h.release(&Opened{Session: s, Prepared: cur.Prepared})
-	return app.Switched{Notice: "model: " + model}, nil
+	// What the new model cannot take of the history is said, not dropped
+	// silently.
+	notice := "model: " + res.Label()
+	if dropped := res.ReasoningNotice(engine.ReasoningStates(s.History())); dropped != "" {
+		notice += "; " + dropped
+	}
+	return app.Switched{Notice: notice}, nil
 }
 
 // Clear starts a new session in place of this one, which is kept if it

@@ -41,7 +41,8 @@ func runExec(std stdio, args []string) int {
 	str := func(key, usage string) {
 		c.fs.Func(key, usage, func(v string) error { set[key] = v; return nil })
 	}
-	str("model", "model `name` (default $QUIRE_MODEL or config)")
+	str("model", "model `name`, or PROVIDER/MODEL (default $QUIRE_MODEL or config)")
+	str("provider", "provider `name`; quire models lists them (default $QUIRE_PROVIDER or config)")
 	str("approval", "approval `mode`: ask (deny what would need asking), auto-edit or yolo")
 	str("sandbox", "sandbox `profile`: off, workspace, read-only, strict or a custom one")
 	jsonOut := c.fs.Bool("json", false, "print every event as one JSON object per line instead of the answer")
@@ -62,9 +63,6 @@ func runExec(std stdio, args []string) int {
 	}
 	cfg, err := loadConfig(set)
 	if err != nil {
-		return fail(std, err)
-	}
-	if err := needKey(cfg); err != nil {
 		return fail(std, err)
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)

@@ -29,7 +29,8 @@ func newSessionFlags(name, synopsis string) *sessionFlags {
 	str := func(key, usage string) {
 		sf.fs.Func(strings.ReplaceAll(key, "_", "-"), usage, func(v string) error { sf.set[key] = v; return nil })
 	}
-	str("model", "model `name` (default $QUIRE_MODEL or config)")
+	str("model", "`model`, or PROVIDER/MODEL (default $QUIRE_MODEL or config)")
+	str("provider", "`provider` name; quire models lists them (default $QUIRE_PROVIDER or config)")
 	str("approval", "approval `mode`: ask, auto-edit or yolo")
 	str("sandbox", "sandbox `profile`: off, workspace, read-only, strict or a custom one")
 	str("theme", "markdown `theme`: dark or light")
@@ -115,9 +116,6 @@ func interactive(std stdio, opt session.Options, prompt string) int {
 	if err := needTerminal(); err != nil {
 		return fail(std, err)
 	}
-	if err := needKey(opt.Config); err != nil {
-		return fail(std, fmt.Errorf("%w (try `quire demo` to see quire without one)", err))
-	}
 	h, err := session.Open(opt)
 	if err != nil {
 		return fail(std, err)
@@ -146,14 +144,6 @@ func runApp(opt app.Options, s app.Session) error {
 	}
 	defer closeTerm()
 	return app.Run(context.Background(), t, s, opt)
-}
-
-// needKey refuses the default endpoint without a key.
-func needKey(cfg *config.Config) error {
-	if cfg.APIKey == "" && strings.Contains(cfg.BaseURL, "api.openai.com") {
-		return errors.New("no API key: set OPENAI_API_KEY, or OPENAI_BASE_URL for a local OpenAI-compatible server")
-	}
-	return nil
 }
 
 // needTerminal refuses to start a full-screen or inline session without a

@@ -42,7 +42,7 @@ func captureStderr(t *testing.T, f func()) string {
 func TestFailureReportsAreRedacted(t *testing.T) {
 	t.Setenv("HOME", "/home/alice")
 	out := captureStderr(t, func() {
-		if code := fail(stdio{in: os.Stdin, out: os.Stdout, err: os.Stderr}, errors.New("POST https://api.example.com/v1?key=" + fakeKey + " from /home/alice/proj: refused")); code != 1 {
+		if code := fail(stdio{in: os.Stdin, out: os.Stdout, err: os.Stderr}, errors.New("POST https://api.example.com/v1?key="+fakeKey+" from /home/alice/proj: refused")); code != 1 {
 			t.Errorf("fail returned %d", code)
 		}
 	})

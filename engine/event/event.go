@@ -127,6 +127,9 @@ type SessionInfo struct {
 	Sandbox  string `json:"sandbox,omitempty"`  // profile name
 	Approval string `json:"approval,omitempty"` // approval mode
 	Resumed  bool   `json:"resumed,omitempty"`
+	// Provider names the provider Model is reached through, where one
+	// was named (quire models lists them).
+	Provider string `json:"provider,omitempty"`
 }
 
 // ToolCall is one call the model made.
@@ -227,6 +230,9 @@ type TurnEnd struct {
 	// and ContextWindow the model's window, for the status line.
 	ContextTokens int `json:"context_tokens,omitempty"`
 	ContextWindow int `json:"context_window,omitempty"`
+	// Cost is what the turn's usage cost in US dollars at the model's
+	// catalog prices; absent when the price is unknown.
+	Cost *float64 `json:"cost,omitempty"`
 }
 
 // Compaction records a replacement of the model's history by a summary.
