@@ -46,7 +46,10 @@ func commands() []command {
 func main() {
 	// The sandbox launcher re-executes this binary; it never returns.
 	sandbox.MaybeLaunch()
-	os.Exit(run(os.Args[1:]))
+	stopProfile := startProfile()
+	code := run(os.Args[1:])
+	stopProfile()
+	os.Exit(code)
 }
 
 func run(args []string) int {

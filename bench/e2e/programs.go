@@ -1,0 +1,53 @@
+package e2e
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+)
+
+// Prompt is what every program is asked; the scripted model ignores it.
+const Prompt = "How do I read a large log file in Go without running out of memory?"
+
+// baseEnv is the environment every program starts with: a private home,
+// a known terminal, a UTF-8 locale, and nothing of the harness's own.
+func baseEnv(home string) []string {
+	return []string{
+		"HOME=" + home,
+		"XDG_CONFIG_HOME=" + filepath.Join(home, ".config"),
+		"XDG_STATE_HOME=" + filepath.Join(home, "state"),
+		"XDG_DATA_HOME=" + filepath.Join(home, ".local", "share"),
+		"XDG_CACHE_HOME=" + filepath.Join(home, ".cache"),
+		"TERM=xterm-256color",
+		"COLORTERM=truecolor",
+		"LANG=C.UTF-8",
+		"PATH=" + os.Getenv("PATH"),
+	}
+}
+
+// QuirePrograms are quire full-screen and quire --minimal, run from bin.
+func QuirePrograms(bin string) []Program {
+	mk := func(mode string, args ...string) Program {
+		return Program{
+			Name: "quire", Mode: mode,
+			Command: func(baseURL, home string) (*exec.Cmd, error) {
+				cmd := exec.Command(bin, args...)
+				cmd.Env = append(baseEnv(home),
+					"QUIRE_HOME="+filepath.Join(home, "state", "quire"),
+					"OPENAI_BASE_URL="+baseURL,
+					"OPENAI_API_KEY=bench",
+					"QUIRE_MODEL=bench-model",
+				)
+				if prof := os.Getenv("QUIRE_BENCH_CPUPROFILE"); prof != "" {
+					cmd.Env = append(cmd.Env, "QUIRE_CPUPROFILE="+prof+"."+mode)
+				}
+				return cmd, nil
+			},
+			Ready:  "Ask anything",
+			Submit: Prompt + "\r",
+			// Ctrl+C on an empty prompt arms quitting; the second quits.
+			Quit: "\x03\x03",
+		}
+	}
+	return []Program{mk("fullscreen"), mk("inline", "--minimal")}
+}
