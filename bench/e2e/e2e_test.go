@@ -136,4 +136,3 @@ func TestHarness(t *testing.T) {
 		})
 	}
 }
-
