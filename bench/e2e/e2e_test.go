@@ -26,9 +26,13 @@ func workload() Workload {
 	}
 }
 
-// buildQuire builds the binary under test into dir.
+// buildQuire builds the binary under test into dir, unless E2E_QUIRE_BIN
+// names one already built (another branch's, or one kept for a profile).
 func buildQuire(tb testing.TB, dir string) string {
 	tb.Helper()
+	if bin := os.Getenv("E2E_QUIRE_BIN"); bin != "" {
+		return bin
+	}
 	bin := filepath.Join(dir, "quire")
 	out, err := exec.Command("go", "build", "-o", bin, "../../cmd/quire").CombinedOutput()
 	if err != nil {

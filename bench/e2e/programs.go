@@ -4,6 +4,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 )
 
 // Prompt is what every program is asked; the scripted model ignores it.
@@ -31,13 +32,19 @@ func QuirePrograms(bin string) []Program {
 		return Program{
 			Name: "quire", Mode: mode,
 			Command: func(baseURL, home string) (*exec.Cmd, error) {
-				cmd := exec.Command(bin, args...)
+				// E2E_WRAP runs quire under a tool, for a profile
+				// ("perf record -g -o quire.perf --").
+				argv := append(strings.Fields(os.Getenv("E2E_WRAP")), bin)
+				cmd := exec.Command(argv[0], append(argv[1:], args...)...)
 				cmd.Env = append(baseEnv(home),
 					"QUIRE_HOME="+filepath.Join(home, "state", "quire"),
 					"OPENAI_BASE_URL="+baseURL,
 					"OPENAI_API_KEY=bench",
 					"QUIRE_MODEL=bench-model",
 				)
+				// E2E_QUIRE_ENV adds settings for an experiment
+				// ("QUIRE_DRAW_INTERVAL_MS=50 QUIRE_THEME=light").
+				cmd.Env = append(cmd.Env, strings.Fields(os.Getenv("E2E_QUIRE_ENV"))...)
 				if prof := os.Getenv("QUIRE_BENCH_CPUPROFILE"); prof != "" {
 					cmd.Env = append(cmd.Env, "QUIRE_CPUPROFILE="+prof+"."+mode)
 				}

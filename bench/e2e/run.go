@@ -110,7 +110,8 @@ func Run(p Program, w Workload) (Result, error) {
 		return Result{}, err
 	}
 	defer pt.close()
-	t := newTerminal(pt, w.Width, w.Height)
+	dump := os.Getenv("E2E_DUMP")
+	t := newTerminal(pt, w.Width, w.Height, dump != "")
 	defer t.emu.Close()
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = pt.slave, pt.slave, pt.slave
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true, Setctty: true, Ctty: 0}
@@ -165,6 +166,14 @@ func Run(p Program, w Workload) (Result, error) {
 	res.Bytes = bytes1 - bytes0
 	res.CPU = cpu1 - cpu0
 	res.Tail = max(lastAt.Sub(end), 0)
+	if dump != "" {
+		// E2E_DUMP names a folder that receives what the program wrote
+		// while it answered, for a look at where the bytes go.
+		name := filepath.Join(dump, p.Name+"-"+p.Mode+".out")
+		if err := os.WriteFile(name, t.output(bytes0, bytes1), 0o644); err != nil {
+			return fail(err)
+		}
+	}
 
 	_ = t.typeKeys(p.Quit)
 	var werr error

@@ -25,6 +25,8 @@ type terminal struct {
 	mu     sync.Mutex
 	emu    *vt.Emulator
 	bytes  int64
+	raw    []byte // every byte, kept when the run's output is to be saved
+	keep   bool
 	last   time.Time // when the last byte arrived
 	marks  []*mark
 	closed chan struct{}
@@ -37,8 +39,8 @@ type mark struct {
 	seen chan struct{}
 }
 
-func newTerminal(p *pty, w, h int) *terminal {
-	t := &terminal{pty: p, emu: vt.NewEmulator(w, h), closed: make(chan struct{})}
+func newTerminal(p *pty, w, h int, keep bool) *terminal {
+	t := &terminal{pty: p, emu: vt.NewEmulator(w, h), closed: make(chan struct{}), keep: keep}
 	// Make the mode known, so DECRQM answers "reset" rather than
 	// "not recognised".
 	_, _ = t.emu.Write([]byte("\x1b[?2026h\x1b[?2026l"))
@@ -57,6 +59,9 @@ func (t *terminal) read() {
 			now := time.Now()
 			t.mu.Lock()
 			t.bytes += int64(n)
+			if t.keep {
+				t.raw = append(t.raw, buf[:n]...)
+			}
 			t.last = now
 			_, _ = t.emu.Write(buf[:n])
 			t.checkMarks(now)
@@ -145,6 +150,16 @@ func (t *terminal) quiet(d, limit time.Duration) bool {
 		}
 		time.Sleep(min(d-now.Sub(last), 20*time.Millisecond) + time.Millisecond)
 	}
+}
+
+// output is the bytes in [from, to) of everything written, when kept.
+func (t *terminal) output(from, to int64) []byte {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if !t.keep {
+		return nil
+	}
+	return append([]byte(nil), t.raw[from:to]...)
 }
 
 // typeKeys writes keys as the user's typing.
