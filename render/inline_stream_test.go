@@ -41,7 +41,10 @@ func newStreamView(w, h, row, maxTail int) *streamView {
 var ruleStyle = render.Style{Fg: render.ANSI(8)}
 
 // frame draws the region and flushes it, returning the bytes written.
-func (s *streamView) frame(t interface{ Fatalf(string, ...any); Fatal(...any) }, status string) []byte {
+func (s *streamView) frame(t interface {
+	Fatalf(string, ...any)
+	Fatal(...any)
+}, status string) []byte {
 	shown := s.tail[max(len(s.tail)-s.maxTail, 0):]
 	s.v.SetLiveHeight(len(shown) + 3)
 	b := s.v.Live()
