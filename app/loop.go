@@ -64,7 +64,9 @@ type SlashResult struct {
 
 // LoopOptions configure a Loop.
 type LoopOptions struct {
-	// DrawInterval is the minimum time between frames (default 8 ms).
+	// DrawInterval is the minimum time between frames the engine causes
+	// (default 16 ms, one a refresh of a 60 Hz display); frames caused by
+	// input do not wait for it.
 	DrawInterval time.Duration
 	// EventBatch bounds how many engine events are reduced between two
 	// looks at the input queue (default 256).
@@ -130,7 +132,7 @@ type effectDone struct {
 // NewLoop returns a loop showing m on t and talking to sess.
 func NewLoop(m *Model, t Terminal, sess Session, opt LoopOptions) *Loop {
 	if opt.DrawInterval <= 0 {
-		opt.DrawInterval = 8 * time.Millisecond
+		opt.DrawInterval = 16 * time.Millisecond
 	}
 	if opt.EventBatch <= 0 {
 		opt.EventBatch = 256
