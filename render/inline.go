@@ -34,6 +34,7 @@ type Inline struct {
 	purge    bool
 	reanchor bool
 	invalid  bool   // the terminal's pen and cursor are unknown
+	keep     bool   // Options.KeepScrollback: never purge
 	raw      []byte // bytes for the next frame after its cells (AppendRaw)
 }
 
@@ -60,6 +61,7 @@ func NewInline(out io.Writer, width, screenHeight, cursorRow int, opts Options) 
 		blank:   make([]Cell, width),
 		shifted: NewBuffer(width, 0),
 		visible: true,
+		keep:    opts.KeepScrollback,
 	}
 	v.enc.cy = v.top
 	return v
@@ -106,20 +108,33 @@ func (v *Inline) InsertAbove(lines ...Line) {
 // height-only change keeps the scrollback: the region is redrawn where the
 // terminal put the cursor, assuming it kept the cursor's row, or the last
 // row if that no longer exists (xterm's behaviour); call Reanchor when
-// the real row is known.
+// the real row is known. With Options.KeepScrollback a new width does not
+// purge either: the region is redrawn from its row down and the history
+// stays as the terminal rewrapped it.
 func (v *Inline) Resize(width, screenHeight int) {
 	width, screenHeight = max(width, 1), max(screenHeight, 1)
 	if width == v.width && screenHeight == v.screenH {
 		return
 	}
-	if width != v.width {
+	switch {
+	case width != v.width && v.keep:
+		// The scrollback cannot be cleared, so it is not reprinted: the
+		// region is claimed again from its row down and redrawn at the
+		// new width; what is above stays as the terminal left it.
+		v.width = width
+		v.line.Resize(width, 1)
+		v.blank = make([]Cell, width)
+		v.reanchor = true
+		v.enc.cx, v.enc.cy = -1, -1
+		v.top = min(v.top, screenHeight-1)
+	case width != v.width:
 		v.purge = true
 		clear(v.pending)
 		v.pending = v.pending[:0]
 		v.width = width
 		v.line.Resize(width, 1)
 		v.blank = make([]Cell, width)
-	} else if screenHeight != v.screenH && !v.purge {
+	case screenHeight != v.screenH && !v.purge:
 		cy := v.enc.cy
 		if cy < 0 {
 			_, h := v.front.Size()
@@ -140,6 +155,16 @@ func (v *Inline) Resize(width, screenHeight int) {
 	v.top = min(v.top, screenHeight)
 }
 
+// SetOptions switches to new terminal capabilities (a probe answered
+// after the first frame); when colours or links changed, the region is
+// drawn again on the next Flush.
+func (v *Inline) SetOptions(opts Options) {
+	v.keep = opts.KeepScrollback
+	if v.enc.setOptions(opts) && v.started {
+		v.reanchor = true
+	}
+}
+
 // Reanchor tells the viewport that its region now starts at screen row
 // row and that the terminal's content from there down, its pen and its
 // cursor are unknown (after a child process ran in the terminal, say).
@@ -158,7 +183,7 @@ func (v *Inline) Reanchor(row int) {
 func (v *Inline) Flush() (Stats, error) {
 	e := &v.enc
 	e.stats = Stats{}
-	e.buf = append(e.buf[:0], syncBegin...)
+	empty := e.begin()
 	if v.invalid {
 		e.forget()
 		v.visible = true
@@ -195,7 +220,7 @@ func (v *Inline) Flush() (Stats, error) {
 		v.raw = v.raw[:0]
 		e.cx, e.cy = -1, -1
 	}
-	wrote := len(e.buf) > len(syncBegin)
+	wrote := len(e.buf) > empty
 	want := v.want
 	want.X = min(max(want.X, 0), v.width-1)
 	// An empty region at the bottom sits just below the screen; its
@@ -224,7 +249,7 @@ func (v *Inline) Flush() (Stats, error) {
 		e.stats.Cursor++
 		v.visible = false
 	}
-	e.buf = append(e.buf, syncEnd...)
+	e.end()
 	e.stats.Bytes = len(e.buf)
 	e.stats.Writes = 1
 	v.swap()
@@ -523,7 +548,7 @@ func (v *Inline) Close() error {
 		return nil
 	}
 	e := &v.enc
-	e.buf = append(e.buf[:0], syncBegin...)
+	e.begin()
 	e.setLink("")
 	e.setPen(Style{})
 	_, fh := v.front.Size()
@@ -537,7 +562,7 @@ func (v *Inline) Close() error {
 		e.buf = append(e.buf, "\x1b[?25h"...)
 		v.visible = true
 	}
-	e.buf = append(e.buf, syncEnd...)
+	e.end()
 	v.started = false
 	if _, err := v.out.Write(e.buf); err != nil {
 		return fmt.Errorf("render: closing the inline viewport: %w", err)
