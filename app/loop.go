@@ -137,14 +137,25 @@ func NewLoop(m *Model, t Terminal, sess Session, opt LoopOptions) *Loop {
 	if opt.EventBatch <= 0 {
 		opt.EventBatch = 256
 	}
-	caps := t.Caps()
 	return &Loop{
 		m: m, term: t, sess: sess, opt: opt,
-		colors: render.Options{Colors: caps.Colors, Hyperlinks: caps.Hyperlinks},
+		colors: renderOptions(t.Caps()),
 		done:   make(chan effectDone, 16),
 		mouse:  opt.Mouse,
 	}
 }
+
+// renderOptions is what the renderer is told about the terminal.
+func renderOptions(c term.Caps) render.Options {
+	return render.Options{
+		Colors: c.Colors, Hyperlinks: c.Hyperlinks,
+		NoSync: c.SyncUnsupported(), KeepScrollback: c.NoScrollbackClear,
+	}
+}
+
+// probeTimeout bounds the start-up probe of the terminal; a terminal that
+// answers DA1 ends it at once.
+const probeTimeout = 2 * time.Second
 
 // Run runs the loop until the user quits, the context ends, or the
 // terminal reports a termination signal.
@@ -155,6 +166,11 @@ func (l *Loop) Run(ctx context.Context) error {
 		return err
 	}
 	defer l.leave()
+	// Ask the terminal what it can do while the first frames draw with
+	// what the environment says; the answer arrives as a CapsEvent.
+	if p, ok := l.term.(interface{ StartProbe(time.Duration) }); ok {
+		p.StartProbe(probeTimeout)
+	}
 	input := l.term.Events()
 	l.events = l.sess.Events()
 	if o, ok := l.sess.(interface{ Older() <-chan []event.Event }); ok {
@@ -317,6 +333,8 @@ func (l *Loop) onInput(ev term.Event, now time.Time) error {
 		return &SignalError{Signal: ev.Signal}
 	case term.ResizeEvent:
 		l.resize(ev.Width, ev.Height, now)
+	case term.CapsEvent:
+		l.setCaps(ev.Caps)
 	}
 	effects := l.m.HandleInput(ev, now)
 	if l.m.TakeDirty() {
@@ -326,6 +344,18 @@ func (l *Loop) onInput(ev term.Event, now time.Time) error {
 		l.run(e, now)
 	}
 	return nil
+}
+
+// setCaps hands capabilities a probe learnt to the surface.
+func (l *Loop) setCaps(c term.Caps) {
+	l.colors = renderOptions(c)
+	switch {
+	case l.screen != nil:
+		l.screen.SetOptions(l.colors)
+	case l.inline != nil:
+		l.inline.SetOptions(l.colors)
+	}
+	l.needDraw = true
 }
 
 // resize passes a new size to the surface. In inline mode a width change
@@ -354,7 +384,9 @@ const reflowDebounce = 150 * time.Millisecond
 
 // reflowInline re-prints the inline history at the current width: the
 // viewport purges the screen and scrollback in the same synchronized
-// frame that writes the history again, so nothing is lost or doubled.
+// frame that writes the history again, so nothing is lost or doubled. A
+// terminal that ignores CSI 3 J keeps its history as it rewrapped it and
+// only the live region is redrawn.
 func (l *Loop) reflowInline() {
 	if l.inline == nil {
 		return
@@ -363,7 +395,13 @@ func (l *Loop) reflowInline() {
 	l.m.SetSize(w, h)
 	l.m.tr.Resize(w, max(h, 1))
 	l.inline.Resize(w, h)
-	l.inline.InsertAbove(l.m.tr.ReflowEmitted()...)
+	if l.colors.KeepScrollback {
+		// The terminal cannot clear its scrollback: the history stays
+		// as it rewrapped it, and printing it again would double it.
+		l.m.tr.KeepEmitted()
+	} else {
+		l.inline.InsertAbove(l.m.tr.ReflowEmitted()...)
+	}
 	l.needDraw = true
 }
 
