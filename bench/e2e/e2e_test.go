@@ -5,6 +5,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -60,6 +61,12 @@ func BenchmarkStream(b *testing.B) {
 	progs := QuirePrograms(buildQuire(b, b.TempDir()))
 	if os.Getenv("E2E_PEERS") != "" {
 		progs = append(progs, PeerPrograms(b.TempDir())...)
+	}
+	// E2E_ONLY keeps the programs whose mode/name contains it ("inline",
+	// "quire"): -bench cannot, since every program runs before the rows
+	// are reported.
+	if only := os.Getenv("E2E_ONLY"); only != "" {
+		progs = slices.DeleteFunc(progs, func(p Program) bool { return !strings.Contains(p.Mode+"/"+p.Name, only) })
 	}
 	results := make([][]Result, len(progs))
 	errs := make([]error, len(progs))
