@@ -8,7 +8,7 @@ import (
 )
 
 // Prompt is what every program is asked; the scripted model ignores it.
-const Prompt = "How do I read a large log file in Go without running out of memory?"
+const Prompt = "Explain how to read a large log file in Go without running out of memory."
 
 // baseEnv is the environment every program starts with: a private home,
 // a known terminal, a UTF-8 locale, and nothing of the harness's own.
@@ -51,7 +51,7 @@ func QuirePrograms(bin string) []Program {
 				return cmd, nil
 			},
 			Ready:  "Ask anything",
-			Submit: Prompt + "\r",
+			Submit: Prompt, Enter: "\r",
 			// Ctrl+C on an empty prompt arms quitting; the second quits.
 			Quit: "\x03\x03",
 		}

@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"syscall"
 	"time"
 )
@@ -22,8 +23,10 @@ type Program struct {
 	Command func(baseURL, home string) (*exec.Cmd, error)
 	// Ready is text the program shows once it takes a prompt.
 	Ready string
-	// Submit is what the user types to send the prompt.
-	Submit string
+	// Submit is the prompt the user types, and Enter the key that sends
+	// it, typed a second later (qwen-code takes Enter within a burst of
+	// typing for part of a paste).
+	Submit, Enter string
 	// Quit is what the user types to leave once the answer is in.
 	Quit string
 	// Skip, when set, says why the program cannot run here.
@@ -78,6 +81,7 @@ const (
 	quietLimit    = 15 * time.Second
 	exitTimeout   = 10 * time.Second
 	settleTimeout = 3 * time.Second
+	enterDelay    = time.Second
 )
 
 // Run starts p in a fresh pty and home directory, waits for its prompt,
@@ -130,7 +134,7 @@ func Run(p Program, w Workload) (Result, error) {
 		}
 	}()
 	fail := func(err error) (Result, error) {
-		return Result{}, fmt.Errorf("%s (%s): %w; the screen shows:\n%s", p.Name, p.Mode, err, t.screen())
+		return Result{}, fmt.Errorf("%s (%s): %w; the screen ends %q; the screen shows:\n%s", p.Name, p.Mode, err, lastLines(t.screen(), 3), t.screen())
 	}
 	select {
 	case <-ready.seen:
@@ -147,6 +151,10 @@ func Run(p Program, w Workload) (Result, error) {
 	bytes0, _ := t.counters()
 	cpu0 := treeCPU(cmd.Process.Pid)
 	if err := t.typeKeys(p.Submit); err != nil {
+		return fail(err)
+	}
+	time.Sleep(enterDelay)
+	if err := t.typeKeys(p.Enter); err != nil {
 		return fail(err)
 	}
 	end, err := srv.waitEnd(time.Duration(res.Chunks)*w.Pace + 60*time.Second)
@@ -197,4 +205,19 @@ func Run(p Program, w Workload) (Result, error) {
 		res.PeakRSS = ru.Maxrss * 1024 // kilobytes on Linux
 	}
 	return res, nil
+}
+
+// lastLines is the screen's last n lines that are not blank, joined.
+func lastLines(screen string, n int) string {
+	var out []string
+	lines := strings.Split(screen, "\n")
+	for i := len(lines) - 1; i >= 0 && len(out) < n; i-- {
+		if l := strings.TrimSpace(lines[i]); l != "" {
+			out = append([]string{l}, out...)
+		}
+	}
+	if len(out) == 0 {
+		return "(blank)"
+	}
+	return strings.Join(out, " / ")
 }
