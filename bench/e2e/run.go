@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 	"syscall"
+	"unicode"
 	"time"
 )
 
@@ -212,7 +213,8 @@ func lastLines(screen string, n int) string {
 	var out []string
 	lines := strings.Split(screen, "\n")
 	for i := len(lines) - 1; i >= 0 && len(out) < n; i-- {
-		if l := strings.TrimSpace(lines[i]); l != "" {
+		// Rules and frames say nothing; keep lines with a letter.
+		if l := strings.TrimSpace(lines[i]); strings.ContainsFunc(l, unicode.IsLetter) {
 			out = append([]string{l}, out...)
 		}
 	}

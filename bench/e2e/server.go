@@ -73,6 +73,9 @@ func (s *server) waitEnd(timeout time.Duration) (time.Time, error) {
 		defer s.mu.Unlock()
 		return s.end, nil
 	case <-time.After(timeout):
+		if s.Requests() == 0 {
+			return time.Time{}, fmt.Errorf("the prompt was typed, but no request reached the model within %v", timeout)
+		}
 		return time.Time{}, fmt.Errorf("the answer did not finish streaming within %v (requests received: %d)", timeout, s.Requests())
 	}
 }
