@@ -8,8 +8,8 @@ import (
 	"path/filepath"
 	"strings"
 	"syscall"
-	"unicode"
 	"time"
+	"unicode"
 )
 
 // Program is one agent UI in one mode, as the harness starts and drives it.
