@@ -22,11 +22,11 @@ import (
 // start-up probe with probed.
 type probedTerm struct {
 	fakeTerm
-	mu        sync.Mutex
-	oracle    *rendertest.Oracle
-	ignore3J  bool
-	env       term.Caps
-	probes    int // StartProbe calls
+	mu       sync.Mutex
+	oracle   *rendertest.Oracle
+	ignore3J bool
+	env      term.Caps
+	probes   int // StartProbe calls
 }
 
 func (p *probedTerm) Size() (int, int) {
