@@ -18,8 +18,8 @@ import (
 )
 
 // probedTerm is a terminal whose size the test changes, whose frames go
-// to a VT emulator that may ignore CSI 3 J, and which answers the
-// start-up probe with probed.
+// to a VT emulator that may ignore CSI 3 J, and which counts the
+// start-up probes it is asked for (the test delivers the answer).
 type probedTerm struct {
 	fakeTerm
 	mu       sync.Mutex
