@@ -35,7 +35,9 @@ type Terminal interface {
 
 // LoopOptions configure a Loop.
 type LoopOptions struct {
-	// DrawInterval is the minimum time between frames (default 8 ms).
+	// DrawInterval is the minimum time between frames the engine causes
+	// (default 16 ms, one a refresh of a 60 Hz display); frames caused by
+	// input do not wait for it.
 	DrawInterval time.Duration
 	// EventBatch bounds how many engine events are reduced between two
 	// looks at the input queue (default 256).
@@ -120,20 +122,31 @@ type effectDone struct {
 // NewLoop returns a loop showing m on t and talking to sess.
 func NewLoop(m *Model, t Terminal, sess Session, opt LoopOptions) *Loop {
 	if opt.DrawInterval <= 0 {
-		opt.DrawInterval = 8 * time.Millisecond
+		opt.DrawInterval = 16 * time.Millisecond
 	}
 	if opt.EventBatch <= 0 {
 		opt.EventBatch = 256
 	}
-	caps := t.Caps()
 	return &Loop{
 		m: m, term: t, sess: sess, opt: opt,
-		colors:  render.Options{Colors: caps.Colors, Hyperlinks: caps.Hyperlinks},
+		colors:  renderOptions(t.Caps()),
 		done:    make(chan effectDone, 16),
 		mouse:   opt.Mouse,
 		history: historyWriter{path: opt.HistoryFile},
 	}
 }
+
+// renderOptions is what the renderer is told about the terminal.
+func renderOptions(c term.Caps) render.Options {
+	return render.Options{
+		Colors: c.Colors, Hyperlinks: c.Hyperlinks,
+		NoSync: c.SyncUnsupported(), KeepScrollback: c.NoScrollbackClear,
+	}
+}
+
+// probeTimeout bounds the start-up probe of the terminal; a terminal that
+// answers DA1 ends it at once.
+const probeTimeout = 2 * time.Second
 
 // Run runs the loop until the user quits, the context ends, or the
 // terminal reports a termination signal.
@@ -154,6 +167,11 @@ func (l *Loop) Run(ctx context.Context) error {
 		l.jobs.Wait()
 		l.flushHistory()
 	}()
+	// Ask the terminal what it can do while the first frames draw with
+	// what the environment says; the answer arrives as a CapsEvent.
+	if p, ok := l.term.(interface{ StartProbe(time.Duration) }); ok {
+		p.StartProbe(probeTimeout)
+	}
 	input := l.term.Events()
 	l.source = l.sess.Events()
 	l.events = l.source
@@ -327,6 +345,8 @@ func (l *Loop) onInput(ev term.Event, now time.Time) error {
 		return &SignalError{Signal: ev.Signal}
 	case term.ResizeEvent:
 		l.resize(ev.Width, ev.Height, now)
+	case term.CapsEvent:
+		l.setCaps(ev.Caps)
 	}
 	effects := l.m.HandleInput(ev, now)
 	if l.m.TakeDirty() {
@@ -336,6 +356,18 @@ func (l *Loop) onInput(ev term.Event, now time.Time) error {
 		l.run(e, now)
 	}
 	return nil
+}
+
+// setCaps hands capabilities a probe learnt to the surface.
+func (l *Loop) setCaps(c term.Caps) {
+	l.colors = renderOptions(c)
+	switch {
+	case l.screen != nil:
+		l.screen.SetOptions(l.colors)
+	case l.inline != nil:
+		l.inline.SetOptions(l.colors)
+	}
+	l.needDraw = true
 }
 
 // resize passes a new size to the surface. In inline mode a width change
@@ -364,7 +396,9 @@ const reflowDebounce = 150 * time.Millisecond
 
 // reflowInline re-prints the inline history at the current width: the
 // viewport purges the screen and scrollback in the same synchronized
-// frame that writes the history again, so nothing is lost or doubled.
+// frame that writes the history again, so nothing is lost or doubled. A
+// terminal that ignores CSI 3 J keeps its history as it rewrapped it and
+// only the live region is redrawn.
 func (l *Loop) reflowInline() {
 	if l.inline == nil {
 		return
@@ -373,7 +407,13 @@ func (l *Loop) reflowInline() {
 	l.m.SetSize(w, h)
 	l.m.tr.Resize(w, max(h, 1))
 	l.inline.Resize(w, h)
-	l.inline.InsertAbove(l.m.tr.ReflowEmitted()...)
+	if l.colors.KeepScrollback {
+		// The terminal cannot clear its scrollback: the history stays
+		// as it rewrapped it, and printing it again would double it.
+		l.m.tr.KeepEmitted()
+	} else {
+		l.inline.InsertAbove(l.m.tr.ReflowEmitted()...)
+	}
 	l.needDraw = true
 }
 

@@ -205,8 +205,7 @@ func (t *Transcript) appendTo(b *Block, text string) {
 	b.appendSource(text)
 	if b.body != nil && b.bodyWidth > 0 {
 		// Feed the live renderer now so a frame only asks it for lines.
-		b.body.Append(text)
-		b.fed = b.src.Len()
+		b.feed()
 	}
 	t.changed(b)
 }

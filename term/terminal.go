@@ -141,8 +141,9 @@ type Terminal struct {
 	signals *signalHandler
 	stderr  stderrRedirect // guarded by mu
 
-	tmuxLoad func(string) error
-	wg       sync.WaitGroup
+	tmuxLoad   func(string) error
+	tmuxOption func(string) (string, error)
+	wg         sync.WaitGroup
 }
 
 // Open takes the controlling terminal (/dev/tty), so quire can draw even
@@ -162,17 +163,18 @@ func Open(opts Options) (*Terminal, error) {
 func OpenTty(tty tcell.Tty, opts Options) (*Terminal, error) {
 	opts.fill()
 	t := &Terminal{
-		tty:      tty,
-		opts:     opts,
-		caps:     DetectCaps(opts.Env),
-		events:   make(chan Event, 64),
-		input:    make(chan []byte, 16),
-		inject:   make(chan Event, 16),
-		resized:  make(chan struct{}, 1),
-		done:     make(chan struct{}),
-		q:        newFrameQueue(),
-		tmuxLoad: tmuxLoadBuffer,
-		stderr:   stderrRedirect{to: opts.Stderr, saved: -1},
+		tty:        tty,
+		opts:       opts,
+		caps:       DetectCaps(opts.Env),
+		events:     make(chan Event, 64),
+		input:      make(chan []byte, 16),
+		inject:     make(chan Event, 16),
+		resized:    make(chan struct{}, 1),
+		done:       make(chan struct{}),
+		q:          newFrameQueue(),
+		tmuxLoad:   tmuxLoadBuffer,
+		tmuxOption: tmuxShowOption,
+		stderr:     stderrRedirect{to: opts.Stderr, saved: -1},
 	}
 	t.park.init()
 	t.modes = modes{

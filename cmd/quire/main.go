@@ -51,7 +51,10 @@ func main() {
 	if err := sandbox.Harden(); err != nil {
 		os.Exit(fail(std, err))
 	}
-	os.Exit(runReporting(os.Args[1:], std))
+	stopProfile := startProfile()
+	code := runReporting(os.Args[1:], std)
+	stopProfile()
+	os.Exit(code)
 }
 
 // runReporting is run with a panic reported (redacted) instead of

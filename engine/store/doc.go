@@ -39,10 +39,10 @@
 // A Writer satisfies the engine's Recorder. Record(e, true) commits e and
 // everything recorded before it in one bbolt transaction (fsync) before it
 // returns: this is how a user message is acknowledged. Record(e, false)
-// joins a group commit that happens when GroupWindow (50 ms) has passed
+// joins a group commit that happens when GroupWindow (200 ms) has passed
 // since the first waiting event or GroupEvents (512) are waiting, whichever
 // comes first: a fast stream of text deltas costs one commit per 512
-// events, a slow one at most twenty commits a second. A full batch is
+// events, a slow one at most five commits a second. A full batch is
 // committed in the background while the stream goes on; only when eight
 // batches' worth are waiting (the disk is slower than the stream) does
 // Record commit in the caller's goroutine. bbolt commits are atomic (data
