@@ -188,9 +188,12 @@ func typeError(te *yaml.TypeError) error {
 	return fmt.Errorf("the frontmatter has a value of the wrong type: %s", strings.Join(parts, "; "))
 }
 
-func shiftLine(s string) string {
+// shiftLine moves a "line N" of the frontmatter past the opening fence.
+func shiftLine(s string) string { return shiftBy(s, 1) }
+
+func shiftBy(s string, by int) string {
 	n, _ := strconv.Atoi(s[len("line "):])
-	return "line " + strconv.Itoa(n+1)
+	return "line " + strconv.Itoa(n+by)
 }
 
 func kindName(n *yaml.Node) string {
@@ -212,7 +215,12 @@ var yamlLine = regexp.MustCompile(`line (\d+)`)
 func yamlError(err error) error {
 	msg := strings.TrimPrefix(err.Error(), "yaml: ")
 	msg = strings.TrimPrefix(msg, "unmarshal errors:")
-	msg = yamlLine.ReplaceAllStringFunc(msg, shiftLine)
+	shift := shiftLine
+	if strings.Contains(msg, "did not find expected") {
+		// The parser's errors (unlike the scanner's) count lines from 0.
+		shift = func(s string) string { return shiftBy(s, 2) }
+	}
+	msg = yamlLine.ReplaceAllStringFunc(msg, shift)
 	var parts []string
 	for _, p := range strings.Split(msg, "\n") {
 		if p = strings.TrimSpace(p); p != "" {

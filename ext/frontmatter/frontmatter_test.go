@@ -78,7 +78,9 @@ func TestDecode(t *testing.T) {
 		{name: "not a mapping", front: "- a\n- b\n", err: "line 2: the frontmatter must be key: value lines, not a list"},
 		{name: "a single value", front: "just text\n", err: "not a single value"},
 		{name: "bad indentation", front: "name: a\n  b: c\n", err: "not valid YAML: line 3"},
-		{name: "unterminated quote", front: "name: 'a\n", err: "not valid YAML"},
+		{name: "unterminated quote", front: "name: x\ndescription: 'a\n", err: "not valid YAML: line 3: found unexpected end of stream"},
+		{name: "unclosed flow list", front: "name: x\ndescription: [a\n", err: "not valid YAML: line 3: did not find expected ',' or ']'"},
+		{name: "missing key", front: "name: x\n- a\n", err: "not valid YAML: line 3: did not find expected key"},
 		{name: "tab indent", front: "name:\n\t- a\n", err: "not valid YAML"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

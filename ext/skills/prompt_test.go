@@ -65,7 +65,7 @@ func TestPromptBudget(t *testing.T) {
 func TestLoadTool(t *testing.T) {
 	l := newLayout(t)
 	tree(t, l.cwd, map[string]string{
-		".quire/skills/pdf/SKILL.md":    "---\nname: pdf\ndescription: PDFs\n---\n\nRun scripts/extract.py on the file.\n",
+		".quire/skills/pdf/SKILL.md":     "---\nname: pdf\ndescription: PDFs\n---\n\nRun scripts/extract.py on the file.\n",
 		".quire/skills/pdf/scripts/x.py": "print(1)\n",
 	})
 	c := l.discover()
