@@ -72,6 +72,9 @@ type Loop struct {
 	// history is the prompt history file's writer state: prompts waiting
 	// to be appended, and whether an append is running.
 	history historyWriter
+	// outgoing are prompts waiting for a command typed before them to
+	// expand, in order.
+	outgoing []*outgoing
 
 	// source is the session's event channel, events the same while it is
 	// open (nil once it has closed).
@@ -162,8 +165,9 @@ func (l *Loop) Run(ctx context.Context) error {
 	}
 	l.loadHistory()
 	if l.opt.Prompt != "" {
-		l.sess.Submit(l.opt.Prompt)
-		for _, e := range l.m.remember(l.opt.Prompt) {
+		// The prompt given on the command line is sent as if typed: a
+		// custom command in it runs.
+		for _, e := range l.m.SubmitText(l.opt.Prompt, time.Now()) {
 			l.run(e, time.Now())
 		}
 	}
