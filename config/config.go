@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/quire-sh/quire/ext/skills"
 	"github.com/quire-sh/quire/sandbox"
 )
 
@@ -35,6 +36,9 @@ type Config struct {
 	// SandboxSettings is the [sandbox] table (custom profiles), handed to
 	// package sandbox as a value.
 	SandboxSettings sandbox.Settings
+	// Skills is the [skills] table (more directories of skills), handed
+	// to package skills as a value.
+	Skills skills.Settings
 
 	// Source maps a setting's key to where its value came from.
 	Source map[string]string

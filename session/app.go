@@ -25,13 +25,14 @@ func AppOptions(cfg *config.Config) app.Options {
 }
 
 // AppOptions are the app's options for this session: the settings', the
-// working directory, and for a resumed session the turns its first
-// screen shows.
+// working directory, the custom commands and skills found there, and for
+// a resumed session the turns its first screen shows.
 func (h *Handle) AppOptions() app.Options {
 	h.ops.Lock()
 	cfg := h.opt.Config
 	h.ops.Unlock()
 	opt := AppOptions(cfg)
 	opt.Cwd, opt.Prior = h.dir, h.tail
+	opt.Commands, opt.Skills = h.opt.ext.commands, h.opt.ext.skillList()
 	return opt
 }

@@ -36,6 +36,9 @@ type Options struct {
 	// sessions it switches between); otherwise prepare opens one and
 	// prunes it in the background.
 	store *store.Store
+	// ext, when set, are the skills and commands found already (a
+	// Handle's); otherwise prepare finds them.
+	ext *extensions
 }
 
 // Opened is a running engine session and what it was wired to.
@@ -81,6 +84,8 @@ type Prepared struct {
 	Prior []event.Event
 	Tail  []event.Event
 	Env   *tools.Env
+	// ext are the skills and commands the session was wired with.
+	ext *extensions
 	// Discarded is set by Close when the session held no prompt and was
 	// removed.
 	Discarded bool
@@ -139,22 +144,24 @@ const firstScreenTurns = 3
 // prepare is Prepare; without loadPrior a resumed session's log is not
 // decoded yet: Tail holds its latest turns, and open decodes the rest.
 func prepare(opt Options, loadPrior bool) (*Prepared, error) {
-	cwd := opt.Cwd
-	if cwd == "" {
-		var err error
-		if cwd, err = os.Getwd(); err != nil {
-			return nil, fmt.Errorf("finding the working directory: %w", err)
-		}
+	cwd, err := workingDir(opt)
+	if err != nil {
+		return nil, err
 	}
 	env, err := newEnv(opt.Config, cwd)
 	if err != nil {
 		return nil, err
 	}
+	if opt.ext == nil {
+		opt.ext = discoverExtensions(opt.Config, env.Dir)
+	}
 	ecfg, err := engineConfig(opt, env)
 	if err != nil {
 		return nil, err
 	}
-	p := &Prepared{Env: env, Engine: ecfg}
+	// What was skipped is said once per session, when it starts.
+	ecfg.Notices = opt.ext.notices
+	p := &Prepared{Env: env, Engine: ecfg, ext: opt.ext}
 	if opt.NoStore {
 		if opt.Resume != "" || opt.Continue {
 			return nil, errors.New("resuming needs the session store")
@@ -214,6 +221,19 @@ func prepare(opt Options, loadPrior bool) (*Prepared, error) {
 	return p, nil
 }
 
+// workingDir is the session's working directory: opt.Cwd, or the
+// process's.
+func workingDir(opt Options) (string, error) {
+	if opt.Cwd != "" {
+		return opt.Cwd, nil
+	}
+	cwd, err := os.Getwd()
+	if err != nil {
+		return "", fmt.Errorf("finding the working directory: %w", err)
+	}
+	return cwd, nil
+}
+
 // newEnv is what the tools run in: the working directory under the
 // configured sandbox profile (a built-in one, or a custom one of the
 // [sandbox] table).
@@ -243,11 +263,18 @@ func engineConfig(opt Options, env *tools.Env) (engine.Config, error) {
 	sampler := chat.New(chat.Config{BaseURL: cfg.BaseURL, APIKey: cfg.APIKey, TransportConfig: llm.TransportConfig{
 		Hints: map[llm.Kind]string{llm.KindAuth: "check OPENAI_API_KEY", llm.KindModelNotFound: "check --model or QUIRE_MODEL"},
 	}})
+	all := tools.Builtin()
+	var instructions []string
+	if opt.ext != nil {
+		all = append(all, opt.ext.catalog.LoadTool())
+		instructions = append(instructions, opt.ext.catalog.Prompt())
+	}
 	return engine.Config{
 		Model:         cfg.Model,
 		Sampler:       sampler,
 		ContextWindow: cfg.ContextWindow,
-		Tools:         tools.NewRegistry(tools.Builtin()...),
+		Tools:         tools.NewRegistry(all...),
+		Instructions:  instructions,
 		Env:           env,
 		Approver:      policy,
 		Unattended:    opt.Unattended,
