@@ -76,8 +76,9 @@ type SkillInfo struct {
 // maxListed is how many skills the /skills overlay shows.
 const maxListed = 30
 
-// skillLines is the /skills overlay.
-func skillLines(list []SkillInfo) []string {
+// skillLines is the /skills overlay for a screen width wide: each
+// description cut to one line.
+func skillLines(list []SkillInfo, width int) []string {
 	if len(list) == 0 {
 		return []string{"No skills. A skill is a folder with a SKILL.md: .quire/skills/NAME/ in a project,", "skills/NAME/ in quire's config dir (README: Skills and commands)."}
 	}
@@ -88,7 +89,7 @@ func skillLines(list []SkillInfo) []string {
 			break
 		}
 		lines = append(lines, fmt.Sprintf("%-24s %-10s %s", s.Name, s.Source, s.Path))
-		lines = append(lines, "  "+fitWidth(s.Description, 110))
+		lines = append(lines, "  "+fitWidth(s.Description, max(width-6, 20)))
 		for _, sh := range s.Shadows {
 			lines = append(lines, "  shadows "+sh)
 		}

@@ -207,7 +207,7 @@ func (m *Model) slash(inv SlashInvocation, now time.Time) []Effect {
 			m.flash("this is a replay: its skills are not known", now)
 			return nil
 		}
-		m.overlay = skillLines(m.skills)
+		m.overlay = skillLines(m.skills, m.width)
 	case "quit":
 		m.quit = true
 	case "perf":
