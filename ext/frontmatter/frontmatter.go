@@ -99,21 +99,47 @@ func ReadFile(path string, bodyLimit int) (Doc, error) {
 		return Doc{}, errors.New("not a regular file")
 	}
 	// The body starts within MaxFront bytes, so one more byte than the
-	// body's limit past that tells whether the body is longer.
-	buf := make([]byte, min(int64(MaxFront+bodyLimit+1), st.Size()+1))
-	n, err := io.ReadFull(f, buf)
-	if err != nil && !errors.Is(err, io.ErrUnexpectedEOF) && !errors.Is(err, io.EOF) {
-		return Doc{}, err
-	}
-	d, err := Parse(buf[:n])
+	// body's limit past that tells whether the body is longer. Most
+	// frontmatter is short: a first read of a few KiB usually settles it.
+	need := MaxFront + bodyLimit + 1
+	buf := make([]byte, 0, min(int64(need), st.Size()+1))
+	buf, eof, err := readUpTo(f, buf, min(firstRead+bodyLimit, need))
 	if err != nil {
 		return Doc{}, err
+	}
+	d, perr := Parse(buf)
+	if !eof && (perr != nil || len(d.Body) <= bodyLimit) {
+		if buf, _, err = readUpTo(f, buf, need); err != nil {
+			return Doc{}, err
+		}
+		d, perr = Parse(buf)
+	}
+	if perr != nil {
+		return Doc{}, perr
 	}
 	if len(d.Body) > bodyLimit {
 		d.Body = d.Body[:cutRune(d.Body, bodyLimit)]
 		d.Truncated = true
 	}
 	return d, nil
+}
+
+// firstRead is how much of a file is read first.
+const firstRead = 8 << 10
+
+// readUpTo reads from r until buf holds n bytes or r ends (eof).
+func readUpTo(r io.Reader, buf []byte, n int) (_ []byte, eof bool, err error) {
+	if len(buf) >= n {
+		return buf, false, nil
+	}
+	start := len(buf)
+	buf = append(buf, make([]byte, n-start)...)
+	m, err := io.ReadFull(r, buf[start:])
+	buf = buf[:start+m]
+	if errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF) {
+		return buf, true, nil
+	}
+	return buf, false, err
 }
 
 // cutRune is the largest length up to n that does not split a UTF-8

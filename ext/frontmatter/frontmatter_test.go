@@ -159,6 +159,20 @@ func TestReadFile(t *testing.T) {
 	if d, err = ReadFile(exact, 4); err != nil || d.Truncated || string(d.Body) != "body" {
 		t.Fatalf("exact: %+v, %v", d, err)
 	}
+	// Frontmatter longer than the first read, and a body past it.
+	longFront := "---\n" + strings.Repeat("# a comment line of the frontmatter\n", 600) + "name: long\n---\nthe body\n"
+	long := write("long.md", longFront)
+	if d, err = ReadFile(long, 100); err != nil || string(d.Body) != "the body\n" || d.Truncated || !strings.HasSuffix(string(d.Front), "name: long\n") {
+		t.Fatalf("long frontmatter: body %q, %v", d.Body, err)
+	}
+	// A body that ends exactly at the first read.
+	edge := write("edge.md", "---\nname: e\n---\n"+strings.Repeat("b", firstRead-len("---\nname: e\n---\n")))
+	if d, err = ReadFile(edge, firstRead); err != nil || d.Truncated || len(d.Body) != firstRead-len("---\nname: e\n---\n") {
+		t.Fatalf("edge: %d bytes, truncated %v, %v", len(d.Body), d.Truncated, err)
+	}
+	if d, err = ReadFile(edge, 10); err != nil || !d.Truncated || len(d.Body) != 10 {
+		t.Fatalf("edge cut: %d bytes, truncated %v, %v", len(d.Body), d.Truncated, err)
+	}
 	unclosed := write("unclosed.md", "---\nname: a\n"+strings.Repeat("x\n", MaxFront))
 	if _, err = ReadFile(unclosed, 10); err == nil || !strings.Contains(err.Error(), "first 64 KiB") {
 		t.Fatalf("unclosed: %v", err)
@@ -201,5 +215,36 @@ func FuzzParse(f *testing.F) {
 		}
 		var any map[string]any
 		_ = d.Decode(&any)
+	})
+}
+
+// FuzzReadFile: reading a file with a body limit gives what parsing the
+// whole file gives, the body cut at the limit (on a rune boundary).
+func FuzzReadFile(f *testing.F) {
+	f.Add([]byte("---\nname: a\n---\nbody text\n"), uint16(4))
+	f.Add([]byte("---\n"+strings.Repeat("k: v\n", 3000)+"---\nb"), uint16(1))
+	f.Add([]byte("plain"), uint16(0))
+	dir := f.TempDir()
+	f.Fuzz(func(t *testing.T, data []byte, limit uint16) {
+		path := filepath.Join(dir, "f.md")
+		if err := os.WriteFile(path, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		got, err := ReadFile(path, int(limit))
+		want, werr := Parse(data)
+		if (err != nil) != (werr != nil) {
+			t.Fatalf("ReadFile error %v, Parse error %v", err, werr)
+		}
+		if err != nil {
+			return
+		}
+		body := want.Body
+		truncated := len(body) > int(limit)
+		if truncated {
+			body = body[:cutRune(body, int(limit))]
+		}
+		if !bytes.Equal(got.Front, want.Front) || got.HasFront != want.HasFront || !bytes.Equal(got.Body, body) || got.Truncated != truncated || got.BodyLine != want.BodyLine {
+			t.Fatalf("ReadFile %+v, want %+v cut to %d", got, want, limit)
+		}
 	})
 }
