@@ -234,3 +234,29 @@ func TestReplayRefusesCustomCommands(t *testing.T) {
 		t.Fatalf("notice %q", m.notice)
 	}
 }
+
+// updatingSession sends new command lists while it runs, as a session
+// whose MCP server connects late would.
+type updatingSession struct {
+	*opSession
+	updates chan []Command
+}
+
+func (s updatingSession) CommandUpdates() <-chan []Command { return s.updates }
+
+func TestCommandListsArriveWhileRunning(t *testing.T) {
+	s := updatingSession{newOpSession(), make(chan []Command, 1)}
+	tt := startLoop(t, s, Options{Commands: testCommands()[:1]})
+	s.updates <- append(testCommands()[:1], Command{Name: "late", Summary: "arrived late", Source: "mcp srv", Expand: expandWith("late $ARGUMENTS")})
+	waitFor(t, "the update", func() bool { return len(s.updates) == 0 })
+	tt.Type("/la", term.KeyTab)
+	waitScreen(t, tt, "› /late")
+	tt.Type("x", term.KeyEnter)
+	waitFor(t, "the late command's prompt", func() bool { return len(s.sent()) == 1 })
+	if got := s.sent()[0]; got != "/late x => late x" {
+		t.Fatalf("sent %q", got)
+	}
+	close(s.updates)
+	tt.Type("/review a", term.KeyEnter)
+	waitFor(t, "the first command's prompt", func() bool { return len(s.sent()) == 2 })
+}

@@ -49,6 +49,15 @@ type olderHistory interface {
 	Older() <-chan []event.Event
 }
 
+// commandSource is a session whose commands from outside the app's table
+// change while it runs (an MCP server connects and offers its prompts):
+// each list received replaces the one Options.Commands gave, in
+// precedence order, checked with CheckCommands by the sender, which
+// reports what it drops.
+type commandSource interface {
+	CommandUpdates() <-chan []Command
+}
+
 // Switched is what an operation on the session did.
 type Switched struct {
 	// Notice is shown in the status line.

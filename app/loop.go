@@ -83,6 +83,9 @@ type Loop struct {
 	// older delivers the history before what a resumed session showed
 	// first, once; nil when there is none to wait for.
 	older <-chan []event.Event
+	// commandUpdates delivers new lists of the commands from outside the
+	// app's table; nil when the session has none to send.
+	commandUpdates <-chan []Command
 
 	lastDraw time.Time
 	drawAt   time.Time // a deferred draw, or zero
@@ -163,6 +166,9 @@ func (l *Loop) Run(ctx context.Context) error {
 	if o, ok := l.sess.(olderHistory); ok {
 		l.older = o.Older()
 	}
+	if c, ok := l.sess.(commandSource); ok {
+		l.commandUpdates = c.CommandUpdates()
+	}
 	l.loadHistory()
 	if l.opt.Prompt != "" {
 		// The prompt given on the command line is sent as if typed: a
@@ -237,6 +243,13 @@ func (l *Loop) Run(ctx context.Context) error {
 			l.older = nil
 			l.m.tr.Prepend(evs)
 			l.needDraw = true
+		case cmds, ok := <-l.commandUpdates:
+			stop()
+			if !ok {
+				l.commandUpdates = nil
+				continue
+			}
+			l.m.SetExtensions(cmds, l.m.skills)
 		case ev, ok := <-input:
 			stop()
 			if !ok {
