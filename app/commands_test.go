@@ -169,6 +169,7 @@ func TestCommandExpansionKeepsOrder(t *testing.T) {
 				return "", ctx.Err()
 			}
 		}},
+		{Name: "gone", Expand: func(context.Context, string) (string, error) { return "", errors.New("the server went away") }},
 		{Name: "broken", Expand: func(context.Context, string) (string, error) {
 			return "", errors.New("/broken: .quire/commands/broken.md: no such file")
 		}},
@@ -189,6 +190,8 @@ func TestCommandExpansionKeepsOrder(t *testing.T) {
 		t.Fatalf("sent %q, want %q", got, want)
 	}
 	waitScreen(t, tt, "no such file (↑ brings the command back)")
+	tt.Type("/gone", term.KeyEnter)
+	waitScreen(t, tt, "/gone: the server went away (↑ brings the command back)")
 }
 
 func TestSkillsOverlay(t *testing.T) {

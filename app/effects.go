@@ -2,6 +2,7 @@ package app
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -27,7 +28,12 @@ func (l *Loop) run(e Effect, now time.Time) {
 			ctx, cancel := context.WithTimeout(ctx, expandTimeout)
 			defer cancel()
 			text, err := e.Command.Expand(ctx, e.Args)
-			if err == nil && strings.TrimSpace(text) == "" {
+			switch {
+			case errors.Is(err, context.DeadlineExceeded):
+				err = fmt.Errorf("/%s took longer than %v and was dropped", e.Command.Name, expandTimeout)
+			case err != nil && !strings.HasPrefix(err.Error(), "/"+e.Command.Name):
+				err = fmt.Errorf("/%s: %w", e.Command.Name, err)
+			case err == nil && strings.TrimSpace(text) == "":
 				err = fmt.Errorf("/%s sent nothing", e.Command.Name)
 			}
 			return effectDone{apply: func(now time.Time) {

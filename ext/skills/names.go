@@ -37,6 +37,9 @@ func checkName(name string, underscore bool) error {
 				return fmt.Errorf("the name %q has a %q at its start or end, or two in a row", clip(name), r)
 			}
 		default:
+			if underscore {
+				return fmt.Errorf("the name %q may hold only lowercase letters, digits, hyphens and underscores", clip(name))
+			}
 			return fmt.Errorf("the name %q may hold only lowercase letters, digits and hyphens", clip(name))
 		}
 	}
@@ -76,7 +79,7 @@ func clip(s string) string {
 	return string(r[:39]) + "…"
 }
 
-// Shower says where a file is, for notices and listings: relative to the
+// shower says where a file is, for notices and listings: relative to the
 // working directory inside it, with ~ for the home directory, absolute
 // otherwise.
 type shower struct{ cwd, home string }
