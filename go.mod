@@ -21,6 +21,7 @@ require (
 	github.com/yuin/goldmark v1.8.7
 	github.com/zeebo/blake3 v0.2.4
 	go.etcd.io/bbolt v1.5.0
+	go.yaml.in/yaml/v3 v3.0.6
 	golang.org/x/net v0.41.0
 	golang.org/x/sys v0.50.0
 	golang.org/x/term v0.37.0

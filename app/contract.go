@@ -10,8 +10,8 @@ import (
 // Session is what the app needs of an agent session. Package session's
 // Handle satisfies it, and so does replay's Player.
 //
-// Events, Submit, Cancel, Answer and Compact are called on the loop's
-// goroutine and must not block. The other methods may block (they open
+// Events, Submit, SubmitCommand, Cancel, Answer and Compact are called on
+// the loop's goroutine and must not block. The other methods may block (they open
 // sessions, read and write the store); the loop calls them from effect
 // goroutines and shows their results, and their errors, when they arrive.
 // After an operation that replaced the session (Switched came back, or
@@ -19,6 +19,10 @@ import (
 type Session interface {
 	Events() <-chan event.Event
 	Submit(text string)
+	// SubmitCommand sends the prompt a /command from outside the app's
+	// table expanded to (text), recording the line typed (command) for
+	// the transcript.
+	SubmitCommand(command, text string)
 	Cancel()
 	Answer(callID string, d event.Decision, reason string)
 	Compact(focus string)
@@ -43,6 +47,15 @@ type Session interface {
 // in front of the transcript.
 type olderHistory interface {
 	Older() <-chan []event.Event
+}
+
+// commandSource is a session whose commands from outside the app's table
+// change while it runs (an MCP server connects and offers its prompts):
+// each list received replaces the one Options.Commands gave, in
+// precedence order, checked with CheckCommands by the sender, which
+// reports what it drops.
+type commandSource interface {
+	CommandUpdates() <-chan []Command
 }
 
 // Switched is what an operation on the session did.

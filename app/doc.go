@@ -12,7 +12,11 @@
 // error shown. Each draw paints the state into the renderer's back
 // buffer: the full-screen pager over the transcript, or the inline
 // (--minimal) live region above which finished lines are inserted into
-// the terminal's own scrollback. Run takes a terminal, a Session (the
+// the terminal's own scrollback. Commands from outside the app's own
+// table (custom commands, MCP prompts) arrive as Commands in the options:
+// /help lists them, Tab completes them, and running one expands its
+// arguments in a job, the prompts typed after it waiting their turn.
+// Run takes a terminal, a Session (the
 // interface the app defines in contract.go; package session provides the
 // live one) and Options; replay runs the same loop with a Player over a
 // recorded event log.

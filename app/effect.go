@@ -11,6 +11,16 @@ type Effect interface{ isEffect() }
 // SubmitEffect sends a prompt to the session.
 type SubmitEffect struct{ Text string }
 
+// CommandEffect runs a command from outside the app's table: Expand
+// makes the prompt of Args off the loop, and the prompt is sent, in its
+// place among the prompts sent after it, with Typed (the line as typed)
+// for the transcript.
+type CommandEffect struct {
+	Command Command
+	Args    string
+	Typed   string
+}
+
 // CancelEffect cancels the running turn.
 type CancelEffect struct{}
 
@@ -90,6 +100,7 @@ type PlaybackEffect struct{ Step bool }
 type SuspendEffect struct{}
 
 func (SubmitEffect) isEffect()       {}
+func (CommandEffect) isEffect()      {}
 func (CancelEffect) isEffect()       {}
 func (AnswerEffect) isEffect()       {}
 func (CompactEffect) isEffect()      {}

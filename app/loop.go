@@ -74,6 +74,9 @@ type Loop struct {
 	// history is the prompt history file's writer state: prompts waiting
 	// to be appended, and whether an append is running.
 	history historyWriter
+	// outgoing are prompts waiting for a command typed before them to
+	// expand, in order.
+	outgoing []*outgoing
 
 	// source is the session's event channel, events the same while it is
 	// open (nil once it has closed).
@@ -82,6 +85,9 @@ type Loop struct {
 	// older delivers the history before what a resumed session showed
 	// first, once; nil when there is none to wait for.
 	older <-chan []event.Event
+	// commandUpdates delivers new lists of the commands from outside the
+	// app's table; nil when the session has none to send.
+	commandUpdates <-chan []Command
 
 	lastDraw time.Time
 	drawAt   time.Time // a deferred draw, or zero
@@ -178,10 +184,14 @@ func (l *Loop) Run(ctx context.Context) error {
 	if o, ok := l.sess.(olderHistory); ok {
 		l.older = o.Older()
 	}
+	if c, ok := l.sess.(commandSource); ok {
+		l.commandUpdates = c.CommandUpdates()
+	}
 	l.loadHistory()
 	if l.opt.Prompt != "" {
-		l.sess.Submit(l.opt.Prompt)
-		for _, e := range l.m.remember(l.opt.Prompt) {
+		// The prompt given on the command line is sent as if typed: a
+		// custom command in it runs.
+		for _, e := range l.m.SubmitText(l.opt.Prompt, time.Now()) {
 			l.run(e, time.Now())
 		}
 	}
@@ -251,6 +261,13 @@ func (l *Loop) Run(ctx context.Context) error {
 			l.older = nil
 			l.m.tr.Prepend(evs)
 			l.needDraw = true
+		case cmds, ok := <-l.commandUpdates:
+			stop()
+			if !ok {
+				l.commandUpdates = nil
+				continue
+			}
+			l.m.SetExtensions(cmds, l.m.skills)
 		case ev, ok := <-input:
 			stop()
 			if !ok {

@@ -63,6 +63,10 @@ type Model struct {
 	// cwd is the session's working directory, for @path completion ("":
 	// the process's).
 	cwd string
+	// commands are the /commands from outside the app's table (checked
+	// by CheckCommands), skills the /skills list.
+	commands []Command
+	skills   []SkillInfo
 	// switching is set while an operation replaces the session; prompts
 	// wait in the editor until it is done. switchingLabel says what runs.
 	switching      bool
@@ -147,6 +151,14 @@ func NewModel(tr *scrollback.Transcript, history *History, status Status, minima
 		m.focus = focusPager
 	}
 	return m
+}
+
+// SetExtensions gives the state the commands from outside the app's
+// table and the skills the session found. Commands CheckCommands would
+// drop are left out.
+func (m *Model) SetExtensions(cmds []Command, skills []SkillInfo) {
+	m.commands, _ = CheckCommands(cmds)
+	m.skills = skills
 }
 
 // Transcript returns the transcript the model shows.

@@ -627,18 +627,18 @@ func TestInlineApprovalPanelFillsItsRegion(t *testing.T) {
 // The help offers Shift+Enter only where it works (spec: a terminal
 // without TERM_PROGRAM, VS Code over ssh, gets Alt+Enter).
 func TestHelpOffersShiftEnterOnlyWhereItWorks(t *testing.T) {
-	if h := strings.Join(helpLines(false), "\n"); strings.Contains(h, "Shift+Enter") || !strings.Contains(h, "Alt+Enter") {
+	if h := strings.Join(helpLines(false, nil), "\n"); strings.Contains(h, "Shift+Enter") || !strings.Contains(h, "Alt+Enter") {
 		t.Errorf("without Shift+Enter:\n%s", h)
 	}
-	if h := strings.Join(helpLines(true), "\n"); !strings.Contains(h, "Shift+Enter") {
+	if h := strings.Join(helpLines(true, nil), "\n"); !strings.Contains(h, "Shift+Enter") {
 		t.Errorf("with Shift+Enter:\n%s", h)
 	}
 }
 
 func TestHelpWrapsToTheScreen(t *testing.T) {
-	words := strings.Fields(strings.Join(helpLines(true), " "))
+	words := strings.Fields(strings.Join(helpLines(true, nil), " "))
 	for _, w := range []int{50, 80, 120} {
-		rows := wrapOverlay(helpLines(true), w)
+		rows := wrapOverlay(helpLines(true, nil), w)
 		for _, r := range rows {
 			if render.StringWidth(r) > w {
 				t.Errorf("at %d columns a row is %d wide: %q", w, render.StringWidth(r), r)
@@ -649,7 +649,7 @@ func TestHelpWrapsToTheScreen(t *testing.T) {
 		}
 	}
 	for w := 1; w < 12; w++ {
-		wrapOverlay(helpLines(true), w) // ends, however narrow
+		wrapOverlay(helpLines(true, nil), w) // ends, however narrow
 	}
 	rows := wrapOverlay([]string{"/compact    [focus]      summarise the conversation to free context"}, 40)
 	if len(rows) != 3 || !strings.HasPrefix(rows[1], strings.Repeat(" ", 25)+"conversation") {

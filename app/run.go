@@ -42,8 +42,14 @@ type Options struct {
 	// Prior are events the first screen shows (a resumed session's latest
 	// turns).
 	Prior []event.Event
-	// Prompt is submitted as soon as the session starts.
+	// Prompt is submitted as soon as the session starts (a custom
+	// command in it runs).
 	Prompt string
+	// Commands are /commands from outside the app's table (custom
+	// commands, MCP prompts), in precedence order; Skills are what
+	// /skills lists.
+	Commands []Command
+	Skills   []SkillInfo
 }
 
 // NewTranscript returns a transcript whose assistant text is rendered as
@@ -110,6 +116,7 @@ func Run(ctx context.Context, t Terminal, s Session, opt Options) error {
 	status.Bell = opt.Bell && !status.Replay // a replay's turns need nobody
 	m := NewModel(tr, nil, status, opt.Minimal)
 	m.cwd = opt.Cwd
+	m.SetExtensions(opt.Commands, opt.Skills)
 	m.newTranscript = func(prior []event.Event) *scrollback.Transcript {
 		t := NewTranscript(opt.Theme, opt.Cwd, max(m.width, 1), max(m.height, 1))
 		for _, e := range prior {

@@ -608,9 +608,9 @@ func columnCut(s string, w int) int {
 	return len(rows[0])
 }
 
-// helpLines is the F1 overlay. Shift+Enter is offered only where the
+// helpLines is the F1 overlay, the custom commands last. Shift+Enter is offered only where the
 // terminal tells it from Enter.
-func helpLines(shiftEnter bool) []string {
+func helpLines(shiftEnter bool, external []Command) []string {
 	newline := "Ctrl+J / Alt+Enter newline"
 	if shiftEnter {
 		newline = "Ctrl+J / Alt+Enter / Shift+Enter newline"
@@ -629,7 +629,7 @@ func helpLines(shiftEnter bool) []string {
 		"Anywhere          Ctrl+C cancel / clear / twice to quit · Ctrl+Z suspend · Ctrl+L redraw",
 		"",
 	}
-	return append(keys, slashHelp()...)
+	return append(keys, slashHelp(external)...)
 }
 
 // drawOverlay draws text over the top rows of the transcript.

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/quire-sh/quire/ext/skills"
 	"github.com/quire-sh/quire/provider"
 	"github.com/quire-sh/quire/sandbox"
 )
@@ -40,6 +41,9 @@ type Config struct {
 	// SandboxSettings is the [sandbox] table (custom profiles), handed to
 	// package sandbox as a value.
 	SandboxSettings sandbox.Settings
+	// Skills is the [skills] table (more directories of skills), handed
+	// to package skills as a value.
+	Skills skills.Settings
 
 	// Providers are the [providers.NAME] tables of config.toml.
 	Providers map[string]provider.Config

@@ -16,6 +16,7 @@ func tables(c *Config) map[string]any {
 	return map[string]any{
 		"sandbox":   &c.SandboxSettings,
 		"providers": &c.Providers,
+		"skills":    &c.Skills,
 	}
 }
 

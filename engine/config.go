@@ -73,6 +73,15 @@ type Config struct {
 	// a user's denial, the turn goes on.
 	Unattended bool
 
+	// Instructions are sections of the system prompt beyond quire's own
+	// (the list of skills), each starting with its heading; they follow
+	// the environment and come before AGENTS.md.
+	Instructions []string
+	// Notices are problems found while wiring the session (a malformed
+	// skill, a command that was skipped), emitted as warnings after
+	// SessionStarted.
+	Notices []string
+
 	// Version, Sandbox and ApprovalMode are shown in SessionInfo and told
 	// to the model.
 	Version      string

@@ -8,6 +8,7 @@
 //	s, err := engine.New(cfg)            // or engine.Resume(cfg, priorEvents)
 //	go func() { for e := range s.Events() { ... } }()
 //	s.Submit("fix the failing test")     // queued in order while a turn runs
+//	s.SubmitCommand("/review a.go", text) // a custom command's expansion, the line typed kept beside it
 //	s.Answer(callID, event.Approve, "")  // answers an ApprovalRequested event
 //	s.Cancel()                           // Esc: the turn ends Cancelled
 //	s.Compact("keep the auth details")   // /compact [focus]

@@ -16,6 +16,9 @@ import (
 // ExecOptions configures Exec.
 type ExecOptions struct {
 	Prompt string
+	// Command, when the prompt came from a custom /command, is the line
+	// the user typed; Prompt is then its expansion.
+	Command string
 	// Stdout receives the final answer, or with JSON every event as one
 	// JSON object per line.
 	Stdout io.Writer
@@ -50,7 +53,11 @@ func Exec(ctx context.Context, cfg Config, opt ExecOptions) (event.TurnState, er
 	}
 	stop := context.AfterFunc(ctx, s.Cancel)
 	defer stop()
-	s.Submit(opt.Prompt)
+	if opt.Command != "" {
+		s.SubmitCommand(opt.Command, opt.Prompt)
+	} else {
+		s.Submit(opt.Prompt)
+	}
 
 	enc := json.NewEncoder(escapeC1(opt.Stdout))
 	var (

@@ -60,6 +60,7 @@ type Session struct {
 // manual compaction.
 type queued struct {
 	prompt  string
+	command string // the /command line the prompt came from, if any
 	compact bool
 	focus   string
 }
@@ -145,7 +146,7 @@ func build(cfg Config, prior []event.Event) (*Session, error) {
 	}
 	s.system = systemPrompt(promptEnv{
 		Dir: cfg.Env.Dir, OS: osName(), Date: cfg.Now(), Sandbox: cfg.Sandbox, Approval: cfg.ApprovalMode,
-		Tools: specs, AgentsMD: readAgentsMD(cfg.Env.Dir),
+		Tools: specs, Instructions: cfg.Instructions, AgentsMD: readAgentsMD(cfg.Env.Dir),
 	})
 	for _, e := range prior {
 		if err := event.Upgrade(&e); err != nil {
@@ -158,6 +159,9 @@ func build(cfg Config, prior []event.Event) (*Session, error) {
 		ID: cfg.SessionID, Cwd: cfg.Env.Dir, Model: cfg.Model, Provider: cfg.Provider, Version: cfg.Version,
 		Sandbox: cfg.Sandbox, Approval: cfg.ApprovalMode, Resumed: s.resumed,
 	}})
+	for _, n := range cfg.Notices {
+		s.emit(event.Event{Kind: event.Notice, Level: "warn", Text: n})
+	}
 	if s.hist.openTurn != 0 {
 		s.closeInterruptedTurn(s.hist.openTurn)
 	}
@@ -187,7 +191,14 @@ func (s *Session) Events() <-chan event.Event { return s.out.out }
 // otherwise it waits its turn in order — except while the session waits
 // for an approval, where a new prompt also stops the calls not yet
 // approved and ends the running turn Cancelled.
-func (s *Session) Submit(text string) { s.cmds.put(cmdSubmit{text}) }
+func (s *Session) Submit(text string) { s.cmds.put(cmdSubmit{text: text}) }
+
+// SubmitCommand sends the prompt a custom /command expanded to: text is
+// what the model receives, command the line the user typed, which the
+// UserMessage records beside it. It queues and interjects as Submit does.
+func (s *Session) SubmitCommand(command, text string) {
+	s.cmds.put(cmdSubmit{text: text, command: command})
+}
 
 // Cancel stops the running turn (or manual compaction) promptly: the
 // HTTP stream is closed, running tools are cancelled, every open call
@@ -250,7 +261,7 @@ func (s *Session) Close() {
 }
 
 type (
-	cmdSubmit struct{ text string }
+	cmdSubmit struct{ text, command string }
 	cmdCancel struct{}
 	cmdAnswer struct {
 		callID string
@@ -303,7 +314,7 @@ func (s *Session) handleCommand(c command) {
 		if s.closing {
 			return
 		}
-		s.queue = append(s.queue, queued{prompt: c.text})
+		s.queue = append(s.queue, queued{prompt: c.text, command: c.command})
 		if t := s.turn; t != nil && t.phase == phaseApproving {
 			s.interject()
 			return
@@ -352,7 +363,7 @@ func (s *Session) maybeStart() {
 		s.startManualCompaction(q.focus)
 		return
 	}
-	s.startTurn(q.prompt)
+	s.startTurn(q.prompt, q.command)
 }
 
 // setCancel publishes the cancel function of what runs now.

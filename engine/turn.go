@@ -153,9 +153,9 @@ func (s *Session) handleWork(m any) {
 
 // startTurn acknowledges a prompt — only once it is durable — and starts
 // its turn.
-func (s *Session) startTurn(prompt string) {
+func (s *Session) startTurn(prompt, command string) {
 	n := s.turnNo + 1
-	if err := s.emitDurable(event.Event{Kind: event.UserMessage, Turn: n, Text: prompt}); err != nil {
+	if err := s.emitDurable(event.Event{Kind: event.UserMessage, Turn: n, Text: prompt, Command: command}); err != nil {
 		s.recordFailed = true // this Error carries the status; no Notice besides
 		s.emit(event.Event{Kind: event.Error, Store: event.StoreFailing, Text: fmt.Sprintf("your message was not sent: %v", err)})
 		s.maybeStart()

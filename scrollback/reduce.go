@@ -34,7 +34,14 @@ func (t *Transcript) Apply(e event.Event) {
 		t.closeStreams()
 		b := t.addBlock(KindPrompt)
 		t.turns[len(t.turns)-1].number = e.Turn
-		b.appendSource(e.Text)
+		if e.Command != "" {
+			// A custom command shows what was typed, with the text it
+			// expanded to (what the model received) folded below.
+			b.appendSource(e.Command + "\n" + e.Text)
+			b.collapsed = true
+		} else {
+			b.appendSource(e.Text)
+		}
 		t.finish(b)
 	case event.TurnStarted:
 		r.turnOpen = true

@@ -25,8 +25,8 @@ func AppOptions(cfg *config.Config) app.Options {
 }
 
 // AppOptions are the app's options for this session: the settings', the
-// working directory, and for a resumed session the turns its first
-// screen shows.
+// working directory, the custom commands and skills found there, and for
+// a resumed session the turns its first screen shows.
 func (h *Handle) AppOptions() app.Options {
 	h.ops.Lock()
 	cfg := h.opt.Config
@@ -37,5 +37,6 @@ func (h *Handle) AppOptions() app.Options {
 	if label != "" {
 		opt.Status.Model = label
 	}
+	opt.Commands, opt.Skills = h.opt.ext.commands, h.opt.ext.skillList()
 	return opt
 }

@@ -3,13 +3,19 @@
 // sandbox profile (built-in, or custom from the [sandbox] table), the
 // tools and approval policy, the model's transport (built in one
 // function, engineConfig), the store (a new session or a resumed one)
-// and the checkpoint hook that /rewind relies on. Open starts a session
+// and the checkpoint hook that /rewind relies on, and the skills and
+// custom commands of the working directory (package skills), found once
+// per handle: the list of skills goes into the system prompt with the
+// load_skill tool, the commands to the app, and what was skipped becomes
+// warnings when a session starts. Project skills and commands are text
+// and load without the trust question, as AGENTS.md does. Open starts a session
 // and returns a Handle, which satisfies app.Session: commands never
 // block, a resumed session shows its latest turns at once while the rest
 // of its log is decoded in the background (the pending relay), and
 // /model, /clear, /rewind, /sessions and /export run as blocking
 // operations the UI calls off its loop; a failed switch leaves a session
-// running. Exec is `quire exec`, LoadRecording what `quire replay`
+// running. Exec is `quire exec` (a custom command in its prompt runs),
+// LoadRecording what `quire replay`
 // plays. The package imports app for types only: the contract the handle
 // satisfies and the Options it fills in from the settings.
 package session

@@ -56,6 +56,15 @@ var _ app.Session = (*Handle)(nil)
 // Older while commands sent meanwhile wait in order.
 func Open(opt Options) (*Handle, error) {
 	h := &Handle{opt: opt}
+	if h.opt.ext == nil {
+		// Found once: every session the handle switches to has the same
+		// skills and commands, and the app the same commands.
+		cwd, err := workingDir(opt)
+		if err != nil {
+			return nil, err
+		}
+		h.opt.ext = discoverExtensions(opt.Config, cwd)
+	}
 	if !opt.NoStore {
 		st, err := openStore(opt.Config)
 		if err != nil {
@@ -118,7 +127,10 @@ func (h *Handle) Older() <-chan []event.Event {
 }
 
 func (h *Handle) Submit(text string) { h.do(func(s *engine.Session) { s.Submit(text) }) }
-func (h *Handle) Cancel()            { h.do(func(s *engine.Session) { s.Cancel() }) }
+func (h *Handle) SubmitCommand(command, text string) {
+	h.do(func(s *engine.Session) { s.SubmitCommand(command, text) })
+}
+func (h *Handle) Cancel() { h.do(func(s *engine.Session) { s.Cancel() }) }
 func (h *Handle) Answer(callID string, d event.Decision, reason string) {
 	h.do(func(s *engine.Session) { s.Answer(callID, d, reason) })
 }

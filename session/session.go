@@ -37,6 +37,9 @@ type Options struct {
 	// sessions it switches between); otherwise prepare opens one and
 	// prunes it in the background.
 	store *store.Store
+	// ext, when set, are the skills and commands found already (a
+	// Handle's); otherwise prepare finds them.
+	ext *extensions
 }
 
 // Opened is a running engine session and what it was wired to.
@@ -89,6 +92,8 @@ type Prepared struct {
 	Env   *tools.Env
 	// Provider is the provider and model the session talks to.
 	Provider provider.Resolved
+	// ext are the skills and commands the session was wired with.
+	ext *extensions
 	// Discarded is set by Close when the session held no prompt and was
 	// removed.
 	Discarded bool
@@ -150,16 +155,16 @@ const firstScreenTurns = 3
 // prepare is Prepare; without loadPrior a resumed session's log is not
 // decoded yet: Tail holds its latest turns, and open decodes the rest.
 func prepare(opt Options, loadPrior bool) (*Prepared, error) {
-	cwd := opt.Cwd
-	if cwd == "" {
-		var err error
-		if cwd, err = os.Getwd(); err != nil {
-			return nil, fmt.Errorf("finding the working directory: %w", err)
-		}
+	cwd, err := workingDir(opt)
+	if err != nil {
+		return nil, err
 	}
 	env, err := newEnv(opt.Config, cwd)
 	if err != nil {
 		return nil, err
+	}
+	if opt.ext == nil {
+		opt.ext = discoverExtensions(opt.Config, env.Dir)
 	}
 	// The provider is resolved before anything is created on disk: an
 	// unknown provider or a missing key stores nothing. A resumed session
@@ -167,7 +172,7 @@ func prepare(opt Options, loadPrior bool) (*Prepared, error) {
 	// model unless one is named.
 	settings := opt.Config.ProviderSettings(os.Getenv)
 	resuming := opt.Resume != "" || opt.Continue
-	p := &Prepared{Env: env}
+	p := &Prepared{Env: env, ext: opt.ext}
 	if !resuming || opt.NoStore {
 		if err := p.configure(opt, settings); err != nil {
 			return nil, err
@@ -256,6 +261,10 @@ func (p *Prepared) configure(opt Options, settings provider.Settings) error {
 	if err != nil {
 		return err
 	}
+	// What was skipped is said once per session, when it starts.
+	if opt.ext != nil {
+		ecfg.Notices = opt.ext.notices
+	}
 	p.Engine, p.Provider = ecfg, res
 	return nil
 }
@@ -265,6 +274,19 @@ func (p *Prepared) configure(opt Options, settings provider.Settings) error {
 // to the default.
 func modelNamed(cfg *config.Config) bool {
 	return cfg.Source["model"] != "default" || cfg.Source["provider"] != "default"
+}
+
+// workingDir is the session's working directory: opt.Cwd, or the
+// process's.
+func workingDir(opt Options) (string, error) {
+	if opt.Cwd != "" {
+		return opt.Cwd, nil
+	}
+	cwd, err := os.Getwd()
+	if err != nil {
+		return "", fmt.Errorf("finding the working directory: %w", err)
+	}
+	return cwd, nil
 }
 
 // newEnv is what the tools run in: the working directory under the
@@ -289,6 +311,12 @@ func engineConfig(opt Options, env *tools.Env, res provider.Resolved) (engine.Co
 	if err != nil {
 		return engine.Config{}, err
 	}
+	all := tools.Builtin()
+	var instructions []string
+	if opt.ext != nil {
+		all = append(all, opt.ext.catalog.LoadTool())
+		instructions = append(instructions, opt.ext.catalog.Prompt())
+	}
 	// The catalog's window for the model; context_window where the
 	// catalog knows none.
 	window := res.ContextWindow()
@@ -301,7 +329,8 @@ func engineConfig(opt Options, env *tools.Env, res provider.Resolved) (engine.Co
 		Sampler:       res.Sampler(llm.TransportConfig{}),
 		Cost:          res.Model.Cost,
 		ContextWindow: window,
-		Tools:         tools.NewRegistry(tools.Builtin()...),
+		Tools:         tools.NewRegistry(all...),
+		Instructions:  instructions,
 		Env:           env,
 		Approver:      policy,
 		Unattended:    opt.Unattended,

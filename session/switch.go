@@ -240,5 +240,5 @@ func (h *Handle) Rewind(ctx context.Context, n int, what string) (app.Switched, 
 	}
 	h.replace(cur, next)
 	notes = append([]string{fmt.Sprintf("rewound to before prompt %d (new session %s)", n, forkID)}, notes...)
-	return app.Switched{Notice: strings.Join(notes, "; "), Rebuild: true, Prior: next.Prior, Prompt: target.Text}, nil
+	return app.Switched{Notice: strings.Join(notes, "; "), Rebuild: true, Prior: next.Prior, Prompt: target.Typed()}, nil
 }

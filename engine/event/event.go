@@ -33,8 +33,9 @@ type Kind string
 const (
 	// SessionStarted opens every session log. Session is set.
 	SessionStarted Kind = "session_started"
-	// UserMessage is a prompt the user submitted. Text is set. The engine
-	// emits it only once the message is durable (if a store is attached).
+	// UserMessage is a prompt the user submitted. Text is set; Command is
+	// set when the prompt came from a custom /command. The engine emits it
+	// only once the message is durable (if a store is attached).
 	UserMessage Kind = "user_message"
 	// TurnStarted marks the start of a turn; Turn is the new turn number.
 	TurnStarted Kind = "turn_started"
@@ -98,6 +99,11 @@ type Event struct {
 	// status the UI shows until the next one (StoreFailing, StoreOK).
 	Store string `json:"store,omitempty"`
 
+	// Command, on a UserMessage sent by a custom /command, is the command
+	// line the user typed (/review main.go); Text is what it expanded to,
+	// which the model received. The transcript shows both.
+	Command string `json:"command,omitempty"`
+
 	// Reasoning and State, on an AssistantMessage, are the reasoning the
 	// model wrote before it and the protocol's opaque reasoning state
 	// (a JSON array the engine hands back to the protocol that wrote it),
@@ -116,6 +122,16 @@ type Event struct {
 	Result     *ToolResult  `json:"result,omitempty"`
 	End        *TurnEnd     `json:"end,omitempty"`
 	Compaction *Compaction  `json:"compaction,omitempty"`
+}
+
+// Typed is what the user typed for a UserMessage: the /command line when
+// the prompt came from a custom command, else the prompt itself. Titles
+// and /rewind show it.
+func (e Event) Typed() string {
+	if e.Command != "" {
+		return e.Command
+	}
+	return e.Text
 }
 
 // SessionInfo describes a session when it starts (or resumes).

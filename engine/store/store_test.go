@@ -554,3 +554,25 @@ func TestCloseDiscardingEmpty(t *testing.T) {
 		t.Fatalf("listing after closing: %+v", list)
 	}
 }
+
+// A session started by a custom /command is titled with what was typed,
+// not with the text it expanded to.
+func TestTitleOfACommandIsWhatWasTyped(t *testing.T) {
+	st := newTestStore(t, Options{})
+	w, err := st.Create("", "/home/u/proj")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close()
+	recordAll(t, w, []event.Event{
+		{V: event.SchemaVersion, Seq: 1, Kind: event.SessionStarted, Session: &event.SessionInfo{ID: w.ID(), Cwd: "/home/u/proj"}},
+		{V: event.SchemaVersion, Seq: 2, Kind: event.UserMessage, Turn: 1, Text: "You are a careful reviewer.\nReview a.go.", Command: "/review a.go"},
+	})
+	if got := w.Summary().Title; got != "/review a.go" {
+		t.Fatalf("title %q", got)
+	}
+	all, err := w.ReadAll()
+	if err != nil || len(all) != 2 || all[1].Command != "/review a.go" || all[1].Text != "You are a careful reviewer.\nReview a.go." {
+		t.Fatalf("read back %+v, %v", all, err)
+	}
+}

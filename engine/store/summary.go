@@ -65,7 +65,7 @@ func (s *Summary) observe(e event.Event) {
 		}
 	case event.UserMessage:
 		if s.Title == "" {
-			s.Title = titleOf(e.Text)
+			s.Title = titleOf(e.Typed())
 		}
 	case event.TurnStarted:
 		if e.Turn > s.Turns {
