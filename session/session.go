@@ -244,16 +244,17 @@ func engineConfig(opt Options, env *tools.Env) (engine.Config, error) {
 		Hints: map[llm.Kind]string{llm.KindAuth: "check OPENAI_API_KEY", llm.KindModelNotFound: "check --model or QUIRE_MODEL"},
 	}})
 	return engine.Config{
-		Model:         cfg.Model,
-		Sampler:       sampler,
-		ContextWindow: cfg.ContextWindow,
-		Tools:         tools.NewRegistry(tools.Builtin()...),
-		Env:           env,
-		Approver:      policy,
-		Unattended:    opt.Unattended,
-		Version:       opt.Version,
-		Sandbox:       cfg.Sandbox,
-		ApprovalMode:  cfg.Approval,
+		Model:          cfg.Model,
+		Sampler:        sampler,
+		ContextWindow:  cfg.ContextWindow,
+		CompactPercent: cfg.CompactPercent,
+		Tools:          tools.NewRegistry(tools.Builtin()...),
+		Env:            env,
+		Approver:       policy,
+		Unattended:     opt.Unattended,
+		Version:        opt.Version,
+		Sandbox:        cfg.Sandbox,
+		ApprovalMode:   cfg.Approval,
 	}, nil
 }
 
