@@ -61,6 +61,12 @@ type Config struct {
 	Approver Approver
 	// Recorder persists events; nil keeps none.
 	Recorder Recorder
+	// Hooks are run at points of the session's life; nil runs none.
+	Hooks Hooks
+	// Notices are shown right after SessionStarted: what the wiring of
+	// the session found wrong or wants said (a broken hooks.json, a
+	// project file left out).
+	Notices []Notice
 	// Unattended means nobody can answer approvals (quire exec): a call
 	// the Approver wants asked about is denied the way a policy denies —
 	// ApprovalAnswered with ByPolicy set, the model told why — and, unlike

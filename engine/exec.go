@@ -53,7 +53,9 @@ func Exec(ctx context.Context, cfg Config, opt ExecOptions) (event.TurnState, er
 		case event.AssistantMessage:
 			answer = e.Text
 		case event.ApprovalAnswered:
-			if a := e.Approval; a != nil && a.ByPolicy && a.Decision == event.Deny {
+			if a := e.Approval; a != nil && a.Hook != "" && a.Decision == event.Deny {
+				fmt.Fprintf(opt.Stderr, "quire: a hook (%s) denied %s %s: %s\n", oneLine(a.Hook), a.Tool, oneLine(a.Target), oneLine(strings.TrimPrefix(a.Reason, "hook: ")))
+			} else if a != nil && a.ByPolicy && a.Decision == event.Deny {
 				fmt.Fprintf(opt.Stderr, "quire: denied %s %s: it needs approval, which quire exec cannot ask for (rerun with --approval auto-edit or yolo to allow it)\n", a.Tool, a.Target)
 			}
 		case event.Error:
