@@ -12,7 +12,10 @@
 // error shown. Each draw paints the state into the renderer's back
 // buffer: the full-screen pager over the transcript, or the inline
 // (--minimal) live region above which finished lines are inserted into
-// the terminal's own scrollback. Run takes a terminal, a Session (the
+// the terminal's own scrollback. A session may ask, once as it starts,
+// whether to trust the project's own files (TrustQuestion): the question
+// takes the keys until it is answered, and the prompt given on the
+// command line waits for the answer. Run takes a terminal, a Session (the
 // interface the app defines in contract.go; package session provides the
 // live one) and Options; replay runs the same loop with a Player over a
 // recorded event log.

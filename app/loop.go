@@ -90,6 +90,9 @@ type Loop struct {
 	reflowAt  time.Time // debounced inline width change, or zero
 	mouse     bool
 	sessEnded bool
+	// heldPrompt is the prompt given on the command line while the
+	// question about the project's files waits.
+	heldPrompt string
 }
 
 // SignalError says the loop ended because a termination signal arrived.
@@ -161,10 +164,14 @@ func (l *Loop) Run(ctx context.Context) error {
 		l.older = o.Older()
 	}
 	l.loadHistory()
-	if l.opt.Prompt != "" {
-		l.sess.Submit(l.opt.Prompt)
-		for _, e := range l.m.remember(l.opt.Prompt) {
-			l.run(e, time.Now())
+	if pt, ok := l.sess.(projectTrust); ok {
+		l.m.AskTrust(pt.TrustQuestion())
+	}
+	if p := l.opt.Prompt; p != "" {
+		if l.m.TrustPending() {
+			l.heldPrompt = p
+		} else {
+			l.submitInitial(p, time.Now())
 		}
 	}
 	for {
@@ -257,6 +264,14 @@ func (l *Loop) Run(ctx context.Context) error {
 		}
 		l.tick(time.Now())
 		l.maybeDraw(time.Now())
+	}
+}
+
+// submitInitial sends the prompt given on the command line.
+func (l *Loop) submitInitial(p string, now time.Time) {
+	l.sess.Submit(p)
+	for _, e := range l.m.remember(p) {
+		l.run(e, now)
 	}
 }
 

@@ -31,6 +31,11 @@ func (h *Handle) AppOptions() app.Options {
 	h.ops.Lock()
 	cfg := h.opt.Config
 	h.ops.Unlock()
+	h.mu.Lock()
+	if h.cur != nil && h.cur.Config != nil {
+		cfg = h.cur.Config // with the project's trusted settings
+	}
+	h.mu.Unlock()
 	opt := AppOptions(cfg)
 	opt.Cwd, opt.Prior = h.dir, h.tail
 	return opt

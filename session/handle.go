@@ -3,7 +3,9 @@ package session
 import (
 	"context"
 	"errors"
+	"fmt"
 	"math"
+	"os"
 	"sync"
 
 	"github.com/quire-sh/quire/app"
@@ -42,6 +44,9 @@ type Handle struct {
 	queued   []func(*engine.Session)
 	saved    string
 	closed   bool
+	// question is what to ask the user about the project's files, until
+	// AnswerTrust.
+	question *app.TrustQuestion
 }
 
 var _ app.Session = (*Handle)(nil)
@@ -50,8 +55,24 @@ var _ app.Session = (*Handle)(nil)
 // opt.Continue) is opened in the background: Shown holds its latest turns
 // for the first screen at once, and the rest of its history arrives on
 // Older while commands sent meanwhile wait in order.
+//
+// The project's own files (ProjectFiles) are read once, here: those the
+// user trusted are used, and with opt.AskTrust those not decided yet are
+// left out until the user answers TrustQuestion.
 func Open(opt Options) (*Handle, error) {
 	h := &Handle{opt: opt}
+	if h.opt.Cwd == "" {
+		cwd, err := os.Getwd()
+		if err != nil {
+			return nil, fmt.Errorf("finding the working directory: %w", err)
+		}
+		h.opt.Cwd = cwd
+	}
+	proj := ScanProject(h.opt.Cwd, TrustStore())
+	h.opt.project = &proj
+	if opt.AskTrust {
+		h.question = question(&proj)
+	}
 	if !opt.NoStore {
 		st, err := openStore(opt.Config)
 		if err != nil {

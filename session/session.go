@@ -13,6 +13,7 @@ import (
 	"github.com/quire-sh/quire/engine/llm"
 	"github.com/quire-sh/quire/engine/llm/chat"
 	"github.com/quire-sh/quire/engine/store"
+	"github.com/quire-sh/quire/ext/hooks"
 	"github.com/quire-sh/quire/tools"
 )
 
@@ -31,6 +32,15 @@ type Options struct {
 	// Unattended denies calls that would need the user's approval (quire
 	// exec), telling the model why.
 	Unattended bool
+	// AskTrust says the user will be asked about the project's files
+	// that are not trusted yet (an interactive session: Handle's
+	// TrustQuestion); otherwise the session says they were left out and
+	// how to trust them.
+	AskTrust bool
+
+	// project is the project's files as the Handle found them; prepare
+	// scans them when it is nil.
+	project *Project
 
 	// store, when set, is the store to use (a Handle's, shared by the
 	// sessions it switches between); otherwise prepare opens one and
@@ -72,6 +82,9 @@ func (r *turnRecorder) Record(e event.Event, durable bool) error {
 // Prepared is an engine configuration wired to its tools, sandbox, store
 // and checkpoints, ready for engine.New, engine.Resume or engine.Exec.
 type Prepared struct {
+	// Config is the effective configuration: the one given, with the
+	// project's trusted settings laid over it.
+	Config      *config.Config
 	Engine      engine.Config
 	Store       *store.Store
 	Writer      *store.Writer
@@ -88,6 +101,9 @@ type Prepared struct {
 	// prune is the store's background prune when this Prepared opened the
 	// store; Close stops it and waits.
 	prune *pruner
+	// hooks runs the session's hooks (nil: there are none); Close waits
+	// for the last observed events' hooks.
+	hooks *hooks.Runner
 }
 
 // open starts the session: a new one, or a resumed one whose whole log is
@@ -123,6 +139,9 @@ func (p *Prepared) Close() {
 		p.closed = true
 		p.Discarded, _ = p.Writer.CloseDiscardingEmpty()
 	}
+	if p.hooks != nil {
+		p.hooks.Close()
+	}
 	p.prune.stop()
 }
 
@@ -146,6 +165,13 @@ func prepare(opt Options, loadPrior bool) (*Prepared, error) {
 			return nil, fmt.Errorf("finding the working directory: %w", err)
 		}
 	}
+	proj := opt.project
+	if proj == nil {
+		scanned := ScanProject(cwd, TrustStore())
+		proj = &scanned
+	}
+	wired := wire(opt.Config, proj, opt.AskTrust, os.Getenv)
+	opt.Config = wired.cfg
 	env, err := newEnv(opt.Config, cwd)
 	if err != nil {
 		return nil, err
@@ -154,9 +180,15 @@ func prepare(opt Options, loadPrior bool) (*Prepared, error) {
 	if err != nil {
 		return nil, err
 	}
-	p := &Prepared{Env: env, Engine: ecfg}
+	ecfg.Notices = wired.notices
+	p := &Prepared{Config: wired.cfg, Env: env, Engine: ecfg}
+	if wired.hooks.Len() > 0 {
+		p.hooks = hooks.NewRunner(wired.hooks, hooks.Options{})
+		p.Engine.Hooks = p.hooks
+	}
 	if opt.NoStore {
 		if opt.Resume != "" || opt.Continue {
+			p.Close()
 			return nil, errors.New("resuming needs the session store")
 		}
 		return p, nil
@@ -170,7 +202,7 @@ func prepare(opt Options, loadPrior bool) (*Prepared, error) {
 	}
 	p.Store = st
 	fail := func(err error) (*Prepared, error) {
-		p.prune.stop()
+		p.Close()
 		return nil, err
 	}
 	var w *store.Writer

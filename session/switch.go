@@ -37,16 +37,20 @@ func (h *Handle) SwitchModel(ctx context.Context, model string) (app.Switched, e
 	if cur.Writer == nil {
 		return app.Switched{}, errNoStore
 	}
-	cfg := *h.opt.Config
-	cfg.Model = model
+	// The effective configuration (the project's settings in it) runs
+	// the next engine; the one given stays the base later sessions of
+	// this handle start from.
+	base, eff := *h.opt.Config, *cur.Config
+	base.Model, eff.Model = model, model
 	opt := h.opt
-	opt.Config = &cfg
+	opt.Config = &eff
 	next, err := engineConfig(opt, cur.Env)
 	if err != nil {
 		return app.Switched{}, fmt.Errorf("switching to %s: %w", model, err)
 	}
 	next.SessionID, next.Recorder = cur.Engine.SessionID, cur.Engine.Recorder
 	next.Approver = cur.Engine.Approver // "yes for this session" holds across models
+	next.Hooks = cur.Engine.Hooks
 	h.hold()
 	cur.Session.Close()
 	prior, err := cur.Writer.ReadAll()
@@ -69,7 +73,8 @@ func (h *Handle) SwitchModel(ctx context.Context, model string) (app.Switched, e
 		return app.Switched{}, err
 	}
 	cur.Prepared.Engine = next
-	h.opt.Config = &cfg
+	cur.Prepared.Config = &eff
+	h.opt.Config = &base
 	h.release(&Opened{Session: s, Prepared: cur.Prepared})
 	return app.Switched{Notice: "model: " + model}, nil
 }
