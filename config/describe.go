@@ -54,7 +54,7 @@ func (c *Config) Describe() []string {
 func (c *Config) DescribeLayers() []string {
 	out := []string{"layers, weakest first (a later one overrides an earlier one):"}
 	for _, l := range c.Layers {
-		line := fmt.Sprintf("  %-12s %s", l.Layer, l.Name)
+		line := fmt.Sprintf("  %-13s %s", l.Layer, l.Name)
 		if l.Note != "" {
 			line += " (" + l.Note + ")"
 		}

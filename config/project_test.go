@@ -152,7 +152,7 @@ func TestQuireConfigShowsTheProjectLayer(t *testing.T) {
 		t.Errorf("theme row %q does not name the project file", row)
 	}
 	layers := strings.Join(c.DescribeLayers(), "\n")
-	for _, want := range []string{"managed", "user", "project      " + projectPath + " (trusted)", "environment", "command line"} {
+	for _, want := range []string{"managed", "user", "project       " + projectPath + " (trusted)", "environment", "command line"} {
 		if !strings.Contains(layers, want) {
 			t.Errorf("layers lack %q:\n%s", want, layers)
 		}
@@ -199,7 +199,7 @@ func TestManagedLayerIsBelowTheUser(t *testing.T) {
 	if c.SandboxSettings.Profiles["corp"].Read == nil {
 		t.Errorf("the managed file's profile was lost: %+v", c.SandboxSettings)
 	}
-	if layers := strings.Join(c.DescribeLayers(), "\n"); !strings.Contains(layers, "managed      "+managed) {
+	if layers := strings.Join(c.DescribeLayers(), "\n"); !strings.Contains(layers, "managed       "+managed) {
 		t.Errorf("layers:\n%s", layers)
 	}
 

@@ -132,6 +132,31 @@ func (p *Project) path(name string) string {
 	return filepath.Join(p.Dir, filepath.FromSlash(name))
 }
 
+// ProjectConfig is cfg with the settings of the project in dir laid over
+// it if the user trusted them, for `quire config`; otherwise the
+// project's file is listed among the layers with why it is left out.
+func ProjectConfig(cfg *config.Config, dir string) *config.Config {
+	p := ScanProject(dir, TrustStore())
+	path := p.path(config.ProjectFile)
+	if p.Err != nil {
+		return cfg.WithProjectNote(path, fmt.Sprintf("left out: %v", p.Err))
+	}
+	for _, f := range p.Files {
+		if f.Name != config.ProjectFile {
+			continue
+		}
+		switch f.Decision {
+		case trust.Trusted:
+			c, _ := cfg.WithProject(path, f.Content)
+			return c
+		case trust.Declined:
+			return cfg.WithProjectNote(path, "declined: not used")
+		}
+		return cfg.WithProjectNote(path, "not trusted yet: not used; see quire trust")
+	}
+	return cfg.WithProjectNote(path, "absent")
+}
+
 // wiring is what the configuration and the project's trusted files give
 // a session: the effective settings, the hooks and what to tell the user.
 type wiring struct {
