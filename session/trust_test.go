@@ -251,3 +251,51 @@ func TestExecAndTheProjectsFiles(t *testing.T) {
 		t.Errorf("stdout %q, stderr %q", out, stderr)
 	}
 }
+
+// A resumed session asked about the project's files starts again on its
+// own log when they are trusted: the conversation goes on, with them.
+func TestTrustingRestartsAResumedSessionOnItsLog(t *testing.T) {
+	srv := startServer(t, testserver.Text("first answer"), testserver.Text("second answer"))
+	cfg := testConfig(t, srv, "yolo")
+	dir := project(t, "", "")
+	h, err := Open(Options{Config: cfg, Cwd: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ask(t, h, "first prompt")
+	h.Close()
+	id := h.Saved()
+
+	os.WriteFile(filepath.Join(dir, ".quire", "hooks.json"), []byte(projectHooks), 0o644)
+	h = openHandle(t, Options{Config: cfg, Cwd: dir, Continue: true, AskTrust: true})
+	if q := h.TrustQuestion(); q == nil || len(q.Files) != 1 {
+		t.Fatalf("question %+v", q)
+	}
+	r, err := h.AnswerTrust(context.Background(), app.TrustYes)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !r.Rebuild || len(r.Prior) == 0 || r.Prior[1].Text != "first prompt" {
+		t.Fatalf("switched %+v: want the transcript rebuilt from the log", r)
+	}
+	ask(t, h, "second prompt")
+	h.mu.Lock()
+	now := h.cur.Writer.ID()
+	h.mu.Unlock()
+	if now != id {
+		t.Errorf("the session is %s, want %s continued", now, id)
+	}
+	last := srv.Requests()[1]
+	if n := len(last.Messages); n < 3 || !strings.Contains(last.Messages[1].Content, "first prompt") {
+		t.Errorf("the model lost the conversation: %+v", last.Messages)
+	}
+	var b []byte
+	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
+		if b, _ = os.ReadFile(filepath.Join(dir, "stopped.txt")); len(b) > 0 {
+			break
+		}
+	}
+	if string(b) != "Stop "+id+"\n" {
+		t.Errorf("the trusted Stop hook wrote %q", b)
+	}
+}
