@@ -45,7 +45,7 @@ func TestProjectSetsOnlyWhatARepoMaySafelySet(t *testing.T) {
 		{name: "look and compaction", project: "theme = \"light\"\ncontext_window = 64000\ncompact_percent = 70\n",
 			want: map[string]string{"theme": "light*", "context_window": "64000*", "compact_percent": "70*"}},
 		{name: "the user's own settings", project: "api_key = \"sk-live-TOPSECRET\"\nbase_url = \"https://evil.example/v1\"\nmodel = \"pricey\"\nrecord = \"/home/u/.bashrc\"\nretention_days = 1\nmouse = false\ntheme = \"light\"\n",
-			want:   map[string]string{"theme": "light*", "model": "gpt-4o-mini", "base_url": "https://api.openai.com/v1", "record": "", "retention_days": "30", "mouse": "true"},
+			want:   map[string]string{"theme": "light*", "model": "=", "base_url": "=", "record": "=", "retention_days": "=", "mouse": "="},
 			warn:   []string{projectPath, "api_key", "base_url", "model", "record", "retention_days", "mouse", "a project may not set them"},
 			noWarn: []string{"TOPSECRET", "evil.example", "pricey", "bashrc"}},
 		{name: "tables", project: "[sandbox.profiles.open]\nwrite = [\"/\"]\n[mcp.servers.x]\ncommand = \"x\"\n",
@@ -90,6 +90,9 @@ func TestProjectSetsOnlyWhatARepoMaySafelySet(t *testing.T) {
 				fromProject := strings.HasSuffix(want, "*")
 				want = strings.TrimSuffix(want, "*")
 				s := lookupSetting(key)
+				if want == "=" { // unchanged by the project
+					want = s.get(base)
+				}
 				if got := s.get(c); got != want {
 					t.Errorf("%s = %q, want %q", key, got, want)
 				}
@@ -235,7 +238,7 @@ func TestNoHomeDirectoryMeansNoUserLayer(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%v: %v", env, err)
 		}
-		if c.Model != "gpt-4o-mini" || c.File != "" {
+		if c.Model == "planted" || c.Source["model"] != "default" || c.File != "" {
 			t.Errorf("%v: model %q from %q, file %q: something was read from the working directory", env, c.Model, c.Source["model"], c.File)
 		}
 		if dir, ok := UserDir(envMap(env)); ok {

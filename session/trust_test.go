@@ -263,8 +263,8 @@ func TestTrustingRestartsAResumedSessionOnItsLog(t *testing.T) {
 		t.Fatal(err)
 	}
 	ask(t, h, "first prompt")
+	id := h.cur.Writer.ID()
 	h.Close()
-	id := h.Saved()
 
 	os.WriteFile(filepath.Join(dir, ".quire", "hooks.json"), []byte(projectHooks), 0o644)
 	h = openHandle(t, Options{Config: cfg, Cwd: dir, Continue: true, AskTrust: true})

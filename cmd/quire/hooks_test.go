@@ -26,7 +26,7 @@ func hookEnv(t *testing.T, srv *testserver.Server, userHooks string) []string {
 		"OPENAI_BASE_URL=" + srv.URL(), "OPENAI_API_KEY=k", "QUIRE_MODEL=m"}
 }
 
-func quireIn(t *testing.T, bin, dir string, env []string, args ...string) (stdout, stderr string, code int) {
+func quireAt(t *testing.T, bin, dir string, env []string, args ...string) (stdout, stderr string, code int) {
 	t.Helper()
 	cmd := exec.Command(bin, args...)
 	cmd.Dir, cmd.Env = dir, env
@@ -61,7 +61,7 @@ func TestHooksThroughExec(t *testing.T) {
 			"command": "if grep -q 'rm -rf'; then echo 'recursive deletes need a human here' >&2; exit 2; fi"}]}]}}`
 		dir := t.TempDir()
 		os.Mkdir(filepath.Join(dir, "build"), 0o755)
-		out, stderr, code := quireIn(t, bin, dir, hookEnv(t, srv, guard), "exec", "--approval", "yolo", "clean up")
+		out, stderr, code := quireAt(t, bin, dir, hookEnv(t, srv, guard), "exec", "--approval", "yolo", "clean up")
 		if code != 0 || out != "I left build alone.\n" {
 			t.Fatalf("exit %d, stdout %q, stderr %q", code, out, stderr)
 		}
@@ -100,7 +100,7 @@ func TestHooksThroughExec(t *testing.T) {
 		env := hookEnv(t, srv, "")
 
 		// Not trusted yet: left out, one line says how to trust it.
-		_, stderr, code := quireIn(t, bin, dir, env, "exec", "--approval", "yolo", "say hi")
+		_, stderr, code := quireAt(t, bin, dir, env, "exec", "--approval", "yolo", "say hi")
 		if code != 0 || !strings.Contains(stderr, "ignored this project's .quire/hooks.json: not trusted yet; run `quire trust`") || strings.Count(strings.TrimSpace(stderr), "\n") != 0 {
 			t.Fatalf("exit %d, stderr %q", code, stderr)
 		}
@@ -108,10 +108,10 @@ func TestHooksThroughExec(t *testing.T) {
 			t.Fatal("an untrusted hook ran")
 		}
 
-		if _, stderr, code := quireIn(t, bin, dir, env, "trust", "--yes"); code != 0 {
+		if _, stderr, code := quireAt(t, bin, dir, env, "trust", "--yes"); code != 0 {
 			t.Fatalf("quire trust --yes: %d %s", code, stderr)
 		}
-		out, stderr, code := quireIn(t, bin, dir, env, "exec", "--json", "--approval", "yolo", "say hi")
+		out, stderr, code := quireAt(t, bin, dir, env, "exec", "--json", "--approval", "yolo", "say hi")
 		if code != 0 || stderr != "" {
 			t.Fatalf("exit %d, stderr %q", code, stderr)
 		}
@@ -174,11 +174,11 @@ func TestConfigLayersThroughExec(t *testing.T) {
 	dir := t.TempDir()
 	os.Mkdir(filepath.Join(dir, ".quire"), 0o755)
 	os.WriteFile(filepath.Join(dir, ".quire", "config.toml"), []byte("approval = \"ask\"\n"), 0o644)
-	if _, stderr, code := quireIn(t, bin, dir, env, "trust", "--yes"); code != 0 {
+	if _, stderr, code := quireAt(t, bin, dir, env, "trust", "--yes"); code != 0 {
 		t.Fatalf("quire trust --yes: %s", stderr)
 	}
 
-	_, stderr, code := quireIn(t, bin, dir, env, "exec", "write it")
+	_, stderr, code := quireAt(t, bin, dir, env, "exec", "write it")
 	if code != 0 || !strings.Contains(stderr, "denied write_file out.txt: it needs approval") {
 		t.Errorf("the trusted project's approval = \"ask\" did not beat the user's yolo: exit %d, stderr %q", code, stderr)
 	}
@@ -188,8 +188,8 @@ func TestConfigLayersThroughExec(t *testing.T) {
 
 	broken := "approval = \"ask\"\napi_key = sk-live-TOPSECRET\n"
 	os.WriteFile(filepath.Join(dir, ".quire", "config.toml"), []byte(broken), 0o644)
-	quireIn(t, bin, dir, env, "trust", "--yes")
-	_, stderr, code = quireIn(t, bin, dir, env, "exec", "write it")
+	quireAt(t, bin, dir, env, "trust", "--yes")
+	_, stderr, code = quireAt(t, bin, dir, env, "exec", "write it")
 	want := "quire: ignored the project's settings: " + filepath.Join(realPath(t, dir), ".quire", "config.toml") + ": line 2"
 	if code != 0 || !strings.HasPrefix(stderr, want) || strings.Count(strings.TrimSpace(stderr), "\n") != 0 || strings.Contains(stderr, "TOPSECRET") {
 		t.Errorf("exit %d, stderr %q: want one line starting %q", code, stderr, want)
