@@ -32,8 +32,11 @@ func (h *Handle) AppOptions() app.Options {
 	cfg := h.opt.Config
 	h.ops.Unlock()
 	h.mu.Lock()
-	if h.cur != nil && h.cur.Config != nil {
-		cfg = h.cur.Config // with the project's trusted settings
+	switch { // with the project's trusted settings
+	case h.cur != nil && h.cur.Config != nil:
+		cfg = h.cur.Config
+	case h.opened != nil:
+		cfg = h.opened
 	}
 	h.mu.Unlock()
 	opt := AppOptions(cfg)

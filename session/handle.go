@@ -9,6 +9,7 @@ import (
 	"sync"
 
 	"github.com/quire-sh/quire/app"
+	"github.com/quire-sh/quire/config"
 	"github.com/quire-sh/quire/engine"
 	"github.com/quire-sh/quire/engine/event"
 	"github.com/quire-sh/quire/engine/store"
@@ -47,6 +48,9 @@ type Handle struct {
 	// question is what to ask the user about the project's files, until
 	// AnswerTrust.
 	question *app.TrustQuestion
+	// opened is the effective configuration of a resumed session still
+	// opening, for the first screen.
+	opened *config.Config
 }
 
 var _ app.Session = (*Handle)(nil)
@@ -87,7 +91,7 @@ func Open(opt Options) (*Handle, error) {
 			h.prune.stop()
 			return nil, err
 		}
-		h.tail, h.dir = p.Tail, p.Env.Dir
+		h.tail, h.dir, h.opened = p.Tail, p.Env.Dir, p.Config
 		from := uint64(math.MaxUint64)
 		if len(h.tail) > 0 {
 			from = h.tail[0].Seq

@@ -299,3 +299,29 @@ func TestTrustingRestartsAResumedSessionOnItsLog(t *testing.T) {
 		t.Errorf("the trusted Stop hook wrote %q", b)
 	}
 }
+
+// A trusted project's theme shows from the first screen, of a new
+// session and of a resumed one still opening.
+func TestTrustedProjectThemeIsTheFirstScreens(t *testing.T) {
+	srv := startServer(t, testserver.Text("answer"))
+	cfg := testConfig(t, srv, "ask")
+	cfg.Theme = "dark"
+	dir := project(t, "theme = \"light\"\n", "")
+	b, _ := os.ReadFile(filepath.Join(dir, ".quire", "config.toml"))
+	if err := TrustStore().Decide(dir, ".quire/config.toml", b, trust.Trusted); err != nil {
+		t.Fatal(err)
+	}
+	h := openHandle(t, Options{Config: cfg, Cwd: dir, AskTrust: true})
+	if h.TrustQuestion() != nil {
+		t.Error("asked about a trusted file")
+	}
+	if th := h.AppOptions().Theme; th != "light" {
+		t.Errorf("new session: theme %q", th)
+	}
+	ask(t, h, "one")
+	h.Close()
+	h = openHandle(t, Options{Config: cfg, Cwd: dir, Continue: true})
+	if th := h.AppOptions().Theme; th != "light" {
+		t.Errorf("resumed session: theme %q", th)
+	}
+}
