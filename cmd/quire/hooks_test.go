@@ -197,6 +197,24 @@ func TestConfigLayersThroughExec(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(dir, "out.txt")); err != nil {
 		t.Errorf("with the broken project file off, the user's yolo should have let the write run: %v", err)
 	}
+
+	// Without a home directory nothing is read in its place from where
+	// quire runs: not a planted config.toml, not a planted hooks.json.
+	bare := t.TempDir()
+	for _, d := range []string{".config/quire", "quire"} {
+		os.MkdirAll(filepath.Join(bare, d), 0o755)
+		os.WriteFile(filepath.Join(bare, d, "config.toml"), []byte("model = \"planted\"\n"), 0o644)
+		os.WriteFile(filepath.Join(bare, d, "hooks.json"), []byte(`{"hooks": {"SessionStart": [{"hooks": [{"type": "command", "command": "touch planted-hook-ran"}]}]}}`), 0o644)
+	}
+	noHome := []string{"PATH=" + os.Getenv("PATH"), "QUIRE_HOME=" + filepath.Join(bare, "state"), "QUIRE_MANAGED_CONFIG=" + filepath.Join(bare, "none.toml"), "QUIRE_SANDBOX=off"}
+	out, stderr, code := quireAt(t, bin, bare, noHome, "config")
+	if code != 0 || strings.Contains(out, "planted") || !strings.Contains(out, "no user config (no home directory)") {
+		t.Errorf("quire config without a home: exit %d, stderr %q\n%s", code, stderr, out)
+	}
+	_, _, _ = quireAt(t, bin, bare, append(noHome, "OPENAI_BASE_URL="+srv.URL(), "OPENAI_API_KEY=k", "QUIRE_MODEL=m"), "exec", "hi")
+	if _, err := os.Stat(filepath.Join(bare, "planted-hook-ran")); err == nil {
+		t.Error("a hooks.json in the working directory ran without a home directory")
+	}
 }
 
 func realPath(t *testing.T, p string) string {
