@@ -58,6 +58,55 @@ type commandSource interface {
 	CommandUpdates() <-chan []Command
 }
 
+// projectTrust is a session that asks the user, once as it starts,
+// whether to trust the project's own files that would make quire run
+// programs or change settings (package session's Handle). The loop
+// shows the question before anything else and holds the first prompt
+// back until it is answered; AnswerTrust may block (it records the
+// answer and may restart the session with the files), so the loop calls
+// it off its goroutine and takes its result like a switch's.
+type projectTrust interface {
+	// TrustQuestion is the question, or nil when there is none.
+	TrustQuestion() *TrustQuestion
+	AnswerTrust(ctx context.Context, a TrustAnswer) (Switched, error)
+}
+
+// TrustQuestion asks about a project's files at once.
+type TrustQuestion struct {
+	// Project is the project's directory.
+	Project string
+	Files   []TrustFile
+	// Applies says what trusting them changes, and when.
+	Applies string
+}
+
+// TrustFile is one file the question is about.
+type TrustFile struct {
+	// Name is its path in the project, What what such a file does.
+	Name, What string
+	// Summary says line by line what this content would do; Content is
+	// the file itself, for the user who wants to read it.
+	Summary []string
+	Content string
+	// Before is what the user decided about an earlier content of the
+	// file ("trusted", "declined"), or "".
+	Before string
+}
+
+// TrustAnswer is the user's answer to a TrustQuestion.
+type TrustAnswer uint8
+
+const (
+	// TrustLater: not now; nothing is recorded and the question comes
+	// back next time.
+	TrustLater TrustAnswer = iota
+	// TrustYes trusts the files as shown.
+	TrustYes
+	// TrustNo declines them as shown: quire does not use them and does
+	// not ask again until they change.
+	TrustNo
+)
+
 // Switched is what an operation on the session did.
 type Switched struct {
 	// Notice is shown in the status line.

@@ -15,8 +15,11 @@
 // the terminal's own scrollback. Commands from outside the app's own
 // table (custom commands, MCP prompts) arrive as Commands in the options:
 // /help lists them, Tab completes them, and running one expands its
-// arguments in a job, the prompts typed after it waiting their turn.
-// Run takes a terminal, a Session (the
+// arguments in a job, the prompts typed after it waiting their turn. A
+// session may ask, once as it starts,
+// whether to trust the project's own files (TrustQuestion): the question
+// takes the keys until it is answered, and the prompt given on the
+// command line waits for the answer. Run takes a terminal, a Session (the
 // interface the app defines in contract.go; package session provides the
 // live one) and Options; replay runs the same loop with a Player over a
 // recorded event log.

@@ -90,6 +90,9 @@ type CompletePathEffect struct {
 	Cursor int
 }
 
+// TrustEffect answers the question about the project's files.
+type TrustEffect struct{ Answer TrustAnswer }
+
 // RedrawEffect repaints the whole screen (Ctrl+L).
 type RedrawEffect struct{}
 
@@ -114,5 +117,6 @@ func (SessionsEffect) isEffect()     {}
 func (SwitchEffect) isEffect()       {}
 func (CompletePathEffect) isEffect() {}
 func (RedrawEffect) isEffect()       {}
+func (TrustEffect) isEffect()        {}
 func (SuspendEffect) isEffect()      {}
 func (PlaybackEffect) isEffect()     {}

@@ -135,6 +135,23 @@ func (l *Loop) run(e Effect, now time.Time) {
 			}
 			return effectDone{apply: func(time.Time) { m.overlay = sessionLines(list) }}
 		})
+	case TrustEffect:
+		pt, ok := l.sess.(projectTrust)
+		if !ok {
+			break
+		}
+		l.spawn(func(ctx context.Context) effectDone {
+			r, err := pt.AnswerTrust(ctx, e.Answer)
+			return effectDone{apply: func(now time.Time) {
+				l.swapped(r, err, now)
+				// The prompt given on the command line waited for the
+				// answer, so it runs with the files the user chose.
+				if p := l.heldPrompt; p != "" {
+					l.heldPrompt = ""
+					l.submitInitial(p, now)
+				}
+			}}
+		})
 	case SwitchEffect:
 		l.spawn(func(ctx context.Context) effectDone {
 			var r Switched

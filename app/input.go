@@ -68,6 +68,9 @@ func (m *Model) handleKey(ev term.KeyEvent, now time.Time) []Effect {
 	if ctrl(ev, 'l') {
 		return []Effect{RedrawEffect{}}
 	}
+	if m.trust != nil {
+		return m.trustKey(ev)
+	}
 	if len(m.approvals) > 0 && m.input.kind != inputDenyReason {
 		return m.approvalKey(ev)
 	}

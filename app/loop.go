@@ -98,6 +98,9 @@ type Loop struct {
 	reflowAt  time.Time // debounced inline width change, or zero
 	mouse     bool
 	sessEnded bool
+	// heldPrompt is the prompt given on the command line while the
+	// question about the project's files waits.
+	heldPrompt string
 }
 
 // SignalError says the loop ended because a termination signal arrived.
@@ -188,11 +191,14 @@ func (l *Loop) Run(ctx context.Context) error {
 		l.commandUpdates = c.CommandUpdates()
 	}
 	l.loadHistory()
-	if l.opt.Prompt != "" {
-		// The prompt given on the command line is sent as if typed: a
-		// custom command in it runs.
-		for _, e := range l.m.SubmitText(l.opt.Prompt, time.Now()) {
-			l.run(e, time.Now())
+	if pt, ok := l.sess.(projectTrust); ok {
+		l.m.AskTrust(pt.TrustQuestion())
+	}
+	if p := l.opt.Prompt; p != "" {
+		if l.m.TrustPending() {
+			l.heldPrompt = p
+		} else {
+			l.submitInitial(p, time.Now())
 		}
 	}
 	for {
@@ -292,6 +298,14 @@ func (l *Loop) Run(ctx context.Context) error {
 		}
 		l.tick(time.Now())
 		l.maybeDraw(time.Now())
+	}
+}
+
+// submitInitial sends the prompt given on the command line as if typed:
+// a custom command in it runs.
+func (l *Loop) submitInitial(p string, now time.Time) {
+	for _, e := range l.m.SubmitText(p, now) {
+		l.run(e, now)
 	}
 }
 

@@ -92,6 +92,8 @@ type Model struct {
 	// previewState is the oldest approval's preview, laid out and
 	// scrolled.
 	previewState previewState
+	// trust is the question about the project's files while it waits.
+	trust *trustPanel
 
 	// perf is the /perf meter, nil while the row is off.
 	perf *perfMeter
@@ -192,6 +194,14 @@ func (m *Model) HandleEvent(e event.Event, now time.Time) {
 				if e.Session.Provider != "" {
 					m.status.Model = e.Session.Provider + "/" + e.Session.Model
 				}
+			}
+			// A session restarted with a project's settings may run under
+			// a stricter sandbox or approval mode than it started with.
+			if e.Session.Sandbox != "" {
+				m.status.Sandbox = e.Session.Sandbox
+			}
+			if e.Session.Approval != "" {
+				m.status.Approval = e.Session.Approval
 			}
 		}
 	case event.TurnStarted:

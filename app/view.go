@@ -155,6 +155,10 @@ func (m *Model) drawBottom(b *render.Buffer, w, h, screenH int, now time.Time, p
 		return 0
 	}
 	b.SetString(0, y, strings.Repeat("─", w), styleRule, "")
+	if n := m.trustRows(w, screenH); n > 0 && y-n >= 0 {
+		y -= n
+		m.drawTrust(b, w, y, n)
+	}
 	if n := m.approvalRows(w, screenH); n > 0 && y-n >= 0 {
 		y -= n
 		m.drawApproval(b, w, y, n)
@@ -171,6 +175,9 @@ func (m *Model) drawBottom(b *render.Buffer, w, h, screenH int, now time.Time, p
 // when one waits and fits, and the /perf row when it is on.
 func (m *Model) chromeRows(w, h int) int {
 	rows := 2 + m.promptRows(w)
+	if n := m.trustRows(w, h); n > 0 && h-rows-n >= 0 {
+		rows += n
+	}
 	if n := m.approvalRows(w, h); n > 0 && h-rows-n >= 0 {
 		rows += n
 	}
@@ -235,7 +242,7 @@ func (m *Model) drawPrompt(b *render.Buffer, w, y, rows int) {
 		}
 		b.SetString(2, y, fitParts(hint, w-2), styleMuted, "")
 	}
-	visible := len(m.approvals) == 0 || m.input.kind != inputNone
+	visible := (len(m.approvals) == 0 || m.input.kind != inputNone) && m.trust == nil
 	m.cursor = Cursor{X: 2 + ccol, Y: y + crow - first, Visible: visible && m.focus == focusPrompt}
 }
 

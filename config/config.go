@@ -27,7 +27,10 @@ type Config struct {
 	Mouse         bool
 	DrawInterval  time.Duration
 	ContextWindow int
-	RetentionDays int
+	// CompactPercent is how full the context window may get before the
+	// conversation is compacted.
+	CompactPercent int
+	RetentionDays  int
 	// Bell rings the terminal's bell when quire needs the user and its
 	// window is not focused.
 	Bell bool
@@ -50,9 +53,18 @@ type Config struct {
 
 	// Source maps a setting's key to where its value came from.
 	Source map[string]string
-	// File is the config file consulted (it may not exist).
+	// File is the user's config file consulted (it may not exist; "" when
+	// there is no home directory).
 	File string
+	// Layers are the layers read, weakest first, for `quire config`.
+	Layers []LayerInfo
+	// Warnings are problems that turned a layer, or part of one, off:
+	// each one line, shown when a session starts and by `quire config`.
+	Warnings []string
 
+	// layer is the layer each setting's value came from (absent: the
+	// default).
+	layer map[string]Layer
 	// merged keeps every value with its layer, for Describe.
 	merged merged
 }
@@ -120,6 +132,20 @@ func positive(p func(*Config) *int) accessor {
 	}
 }
 
+func percent(p func(*Config) *int) accessor {
+	return accessor{
+		set: func(c *Config, v string) error {
+			n, err := strconv.Atoi(v)
+			if err != nil || n < 10 || n > 100 {
+				return fmt.Errorf("%q is not a whole number from 10 to 100", v)
+			}
+			*p(c) = n
+			return nil
+		},
+		get: func(c *Config) string { return strconv.Itoa(*p(c)) },
+	}
+}
+
 func milliseconds(p func(*Config) *time.Duration) accessor {
 	return accessor{
 		set: func(c *Config, v string) error {
@@ -147,6 +173,7 @@ func settings() []setting {
 		{"mouse", "QUIRE_MOUSE", "true", "capture the mouse in full-screen mode", boolean(func(c *Config) *bool { return &c.Mouse })},
 		{"draw_interval_ms", "QUIRE_DRAW_INTERVAL_MS", "16", "minimum milliseconds between frames a streaming answer draws", milliseconds(func(c *Config) *time.Duration { return &c.DrawInterval })},
 		{"context_window", "QUIRE_CONTEXT_WINDOW", "128000", "context window in tokens for models the catalog does not know; when set, for every model", positive(func(c *Config) *int { return &c.ContextWindow })},
+		{"compact_percent", "QUIRE_COMPACT_PERCENT", "85", "how full (in percent) the context window may get before the conversation is compacted", percent(func(c *Config) *int { return &c.CompactPercent })},
 		{"retention_days", "QUIRE_RETENTION_DAYS", "30", "days before old sessions are removed", positive(func(c *Config) *int { return &c.RetentionDays })},
 		{"bell", "QUIRE_BELL", "true", "ring the bell when an approval waits or a turn ends and quire's window is not focused", boolean(func(c *Config) *bool { return &c.Bell })},
 		{"record", "QUIRE_RECORD", "", "file to record the terminal output to (asciicast v2, for asciinema play)", str(func(c *Config) *string { return &c.Record })},

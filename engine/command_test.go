@@ -48,7 +48,7 @@ func TestInstructionsAndNotices(t *testing.T) {
 	var dir string
 	h := newHarness(t, testserver.Script{Responses: []testserver.Response{testserver.Text("ok")}}, func(c *Config) {
 		c.Instructions = []string{"# Skills\n\n- pdf: Read PDFs.\n", "  "}
-		c.Notices = []string{"x/SKILL.md: broken; the skill is skipped"}
+		c.Notices = []Notice{{Level: "warn", Text: "x/SKILL.md: broken; the skill is skipped"}}
 		dir = c.Env.Dir
 		os.WriteFile(filepath.Join(dir, "AGENTS.md"), []byte("be terse"), 0o644)
 	})

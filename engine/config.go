@@ -67,6 +67,12 @@ type Config struct {
 	Approver Approver
 	// Recorder persists events; nil keeps none.
 	Recorder Recorder
+	// Hooks are run at points of the session's life; nil runs none.
+	Hooks Hooks
+	// Notices are shown right after SessionStarted: what the wiring of
+	// the session found wrong or wants said (a broken hooks.json, a
+	// project file left out, a skipped skill).
+	Notices []Notice
 	// Unattended means nobody can answer approvals (quire exec): a call
 	// the Approver wants asked about is denied the way a policy denies —
 	// ApprovalAnswered with ByPolicy set, the model told why — and, unlike
@@ -77,10 +83,6 @@ type Config struct {
 	// (the list of skills), each starting with its heading; they follow
 	// the environment and come before AGENTS.md.
 	Instructions []string
-	// Notices are problems found while wiring the session (a malformed
-	// skill, a command that was skipped), emitted as warnings after
-	// SessionStarted.
-	Notices []string
 
 	// Version, Sandbox and ApprovalMode are shown in SessionInfo and told
 	// to the model.

@@ -56,6 +56,18 @@
 // from it; a tool call cut in the middle is not run, and the model is
 // told why.
 //
+// Hooks (Config.Hooks, the user's own programs; package ext/hooks runs
+// them) sit at two kinds of point. Before a call is put to the approval
+// gate its PreToolUse hooks run, off the actor, one call at a time in
+// the model's order: a refusal gives the call a denied result carrying
+// the hook's reason (the turn goes on, the model told why), and a hook
+// may also ask that the user be asked; it can never approve a call. The
+// other events (SessionStart, UserPromptSubmit once the prompt is
+// durable, PostToolUse, PermissionDenied, Notification when an approval
+// waits, PreCompact, PostCompact, Stop, SessionEnd) are handed over and
+// never awaited; a hook that fails is a warning notice in the log, and
+// nothing a hook says reaches the model but a refusal's reason.
+//
 // Before each request the history's size is estimated (the API's last
 // count plus bytes/4 of what came since); at 85 % of the window the
 // history is compacted: summarised by the model into nine sections and

@@ -93,7 +93,9 @@ func Exec(ctx context.Context, cfg Config, opt ExecOptions) (event.TurnState, er
 		case event.AssistantMessage:
 			answer = e.Text
 		case event.ApprovalAnswered:
-			if a := e.Approval; a != nil && a.ByPolicy && a.Decision == event.Deny {
+			if a := e.Approval; a != nil && a.Hook != "" && a.Decision == event.Deny {
+				fmt.Fprintf(opt.Stderr, "quire: a hook (%s) denied %s %s: %s\n", oneLine(a.Hook), a.Tool, oneLine(a.Target), oneLine(strings.TrimPrefix(a.Reason, "hook: ")))
+			} else if a != nil && a.ByPolicy && a.Decision == event.Deny {
 				rerun := "auto-edit or yolo"
 				if cfg.ApprovalMode == tools.ModeAutoEdit {
 					rerun = "yolo"

@@ -160,8 +160,13 @@ func build(cfg Config, prior []event.Event) (*Session, error) {
 		Sandbox: cfg.Sandbox, Approval: cfg.ApprovalMode, Resumed: s.resumed,
 	}})
 	for _, n := range cfg.Notices {
-		s.emit(event.Event{Kind: event.Notice, Level: "warn", Text: n})
+		s.notice(0, n.Level, n.Text)
 	}
+	trigger := "startup"
+	if s.resumed {
+		trigger = "resume"
+	}
+	s.observe(HookEvent{Name: HookSessionStart, Trigger: trigger})
 	if s.hist.openTurn != 0 {
 		s.closeInterruptedTurn(s.hist.openTurn)
 	}
@@ -280,6 +285,7 @@ type (
 // finished sample or batch is digested before new work is taken.
 func (s *Session) run() {
 	defer func() {
+		s.observe(HookEvent{Name: HookSessionEnd, Trigger: "exit"})
 		s.finalMu.Lock()
 		s.final = s.info()
 		s.finalMu.Unlock()
@@ -315,7 +321,7 @@ func (s *Session) handleCommand(c command) {
 			return
 		}
 		s.queue = append(s.queue, queued{prompt: c.text, command: c.command})
-		if t := s.turn; t != nil && t.phase == phaseApproving {
+		if t := s.turn; t != nil && (t.phase == phaseApproving || t.phase == phaseHooking) {
 			s.interject()
 			return
 		}

@@ -67,6 +67,7 @@ func (s *Session) runBatch(ctx context.Context, job, turn int, calls []*callStat
 				}
 			}
 			var r event.ToolResult
+			ran := false
 			switch failed := failedDep(calls, succeeded, waits, c); {
 			case ctx.Err() != nil:
 				r = event.ToolResult{CallID: c.call.ID, Name: c.call.Name, Status: event.ToolCancelled, Output: "not run: the user cancelled the turn"}
@@ -74,10 +75,10 @@ func (s *Session) runBatch(ctx context.Context, job, turn int, calls []*callStat
 				r = event.ToolResult{CallID: c.call.ID, Name: c.call.Name, Status: event.ToolError,
 					Output: fmt.Sprintf("not run: this call was planned against the files as %s call %s would leave them, and that call failed. Read the files again and redo this change if it is still wanted.", failed.call.Name, failed.call.ID)}
 			default:
-				r = s.runTool(ctx, job, turn, c)
+				r, ran = s.runTool(ctx, job, turn, c), true
 			}
 			succeeded[i] = r.Status == event.ToolOK
-			results <- toolDone{job: job, index: i, result: r}
+			results <- toolDone{job: job, index: i, result: r, ran: ran}
 		}()
 	}
 	pending := make(map[int]bool, len(run))

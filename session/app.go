@@ -32,6 +32,14 @@ func (h *Handle) AppOptions() app.Options {
 	cfg := h.opt.Config
 	label := h.label
 	h.ops.Unlock()
+	h.mu.Lock()
+	switch { // with the project's trusted settings
+	case h.cur != nil && h.cur.Config != nil:
+		cfg = h.cur.Config
+	case h.opened != nil:
+		cfg = h.opened
+	}
+	h.mu.Unlock()
 	opt := AppOptions(cfg)
 	opt.Cwd, opt.Prior = h.dir, h.tail
 	if label != "" {

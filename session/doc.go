@@ -2,13 +2,20 @@
 // hands the UI one handle. Prepare wires an engine configuration: the
 // sandbox profile (built-in, or custom from the [sandbox] table), the
 // tools and approval policy, the model's transport (built in one
-// function, engineConfig), the store (a new session or a resumed one)
-// and the checkpoint hook that /rewind relies on, and the skills and
-// custom commands of the working directory (package skills), found once
-// per handle: the list of skills goes into the system prompt with the
-// load_skill tool, the commands to the app, and what was skipped becomes
-// warnings when a session starts. Project skills and commands are text
-// and load without the trust question, as AGENTS.md does. Open starts a session
+// function, engineConfig), the store (a new session or a resumed one),
+// the checkpoint hook that /rewind relies on, the hooks (the user's
+// hooks.json and a trusted project's, run by ext/hooks) and the notices
+// the session starts with. A project's own files (ProjectFiles:
+// .quire/config.toml, .quire/hooks.json) are used only once the user
+// has trusted their content: Open reads them once, an interactive
+// session asks about the others first thing (Handle.TrustQuestion; a
+// yes restarts the session with them), and Exec leaves them out with a
+// warning naming `quire trust`. The skills and custom commands of the
+// working directory (package skills) are found once per handle: the list
+// of skills goes into the system prompt with the load_skill tool, the
+// commands to the app, and what was skipped becomes warnings when a
+// session starts. Project skills and commands are text and load without
+// the trust question, as AGENTS.md does. Open starts a session
 // and returns a Handle, which satisfies app.Session: commands never
 // block, a resumed session shows its latest turns at once while the rest
 // of its log is decoded in the background (the pending relay), and

@@ -15,7 +15,7 @@ import (
 // project writes a repository with skills and commands, good and bad,
 // and a user config dir with one skill, and points HOME and
 // XDG_CONFIG_HOME at them.
-func project(t *testing.T) string {
+func skillsProject(t *testing.T) string {
 	t.Helper()
 	home := t.TempDir()
 	t.Setenv("HOME", home)
@@ -47,9 +47,10 @@ func toolNames(r testserver.Request) []string {
 }
 
 func TestSkillsAndCommandsReachTheSession(t *testing.T) {
-	dir := project(t)
 	srv := startServer(t, testserver.Text("one"), testserver.Text("two"), testserver.Text("three"))
-	h := openHandle(t, Options{Config: testConfig(t, srv, "ask"), Cwd: dir})
+	cfg := testConfig(t, srv, "ask")
+	dir := skillsProject(t) // after testConfig, whose config dir it replaces
+	h := openHandle(t, Options{Config: cfg, Cwd: dir})
 	var notices []string
 	for e := range h.Events() {
 		if e.Kind == event.Notice {
@@ -118,10 +119,11 @@ func TestSkillsAndCommandsReachTheSession(t *testing.T) {
 }
 
 func TestExecRunsACustomCommand(t *testing.T) {
-	dir := project(t)
 	srv := startServer(t, testserver.Text("reviewed"))
+	cfg := testConfig(t, srv, "ask")
+	dir := skillsProject(t) // after testConfig, whose config dir it replaces
 	var out, errOut bytes.Buffer
-	state, err := Exec(context.Background(), Options{Config: testConfig(t, srv, "ask"), Cwd: dir, NoStore: true},
+	state, err := Exec(context.Background(), Options{Config: cfg, Cwd: dir, NoStore: true},
 		ExecOptions{Prompt: "/review main.go", Stdout: &out, Stderr: &errOut})
 	if err != nil || state != event.TurnCompleted || out.String() != "reviewed\n" {
 		t.Fatalf("exec: %v %s %q", err, state, out.String())

@@ -3,10 +3,13 @@ package session
 import (
 	"context"
 	"errors"
+	"fmt"
 	"math"
+	"os"
 	"sync"
 
 	"github.com/quire-sh/quire/app"
+	"github.com/quire-sh/quire/config"
 	"github.com/quire-sh/quire/engine"
 	"github.com/quire-sh/quire/engine/event"
 	"github.com/quire-sh/quire/engine/store"
@@ -46,6 +49,12 @@ type Handle struct {
 	saved    string
 	saveErr  error // the last events could not be saved
 	closed   bool
+	// question is what to ask the user about the project's files, until
+	// AnswerTrust.
+	question *app.TrustQuestion
+	// opened is the effective configuration of a resumed session still
+	// opening, for the first screen.
+	opened *config.Config
 }
 
 var _ app.Session = (*Handle)(nil)
@@ -54,16 +63,28 @@ var _ app.Session = (*Handle)(nil)
 // opt.Continue) is opened in the background: Shown holds its latest turns
 // for the first screen at once, and the rest of its history arrives on
 // Older while commands sent meanwhile wait in order.
+//
+// The project's own files (ProjectFiles) are read once, here: those the
+// user trusted are used, and with opt.AskTrust those not decided yet are
+// left out until the user answers TrustQuestion.
 func Open(opt Options) (*Handle, error) {
 	h := &Handle{opt: opt}
+	if h.opt.Cwd == "" {
+		cwd, err := os.Getwd()
+		if err != nil {
+			return nil, fmt.Errorf("finding the working directory: %w", err)
+		}
+		h.opt.Cwd = cwd
+	}
+	proj := ScanProject(h.opt.Cwd, TrustStore())
+	h.opt.project = &proj
+	if opt.AskTrust {
+		h.question = question(&proj)
+	}
 	if h.opt.ext == nil {
 		// Found once: every session the handle switches to has the same
 		// skills and commands, and the app the same commands.
-		cwd, err := workingDir(opt)
-		if err != nil {
-			return nil, err
-		}
-		h.opt.ext = discoverExtensions(opt.Config, cwd)
+		h.opt.ext = discoverExtensions(opt.Config, h.opt.Cwd)
 	}
 	if !opt.NoStore {
 		st, err := openStore(opt.Config)
@@ -79,7 +100,7 @@ func Open(opt Options) (*Handle, error) {
 			h.prune.stop()
 			return nil, err
 		}
-		h.tail, h.dir, h.label = p.Tail, p.Env.Dir, p.Provider.Label()
+		h.tail, h.dir, h.opened, h.label = p.Tail, p.Env.Dir, p.Config, p.Provider.Label()
 		from := uint64(math.MaxUint64)
 		if len(h.tail) > 0 {
 			from = h.tail[0].Seq

@@ -12,6 +12,7 @@ import (
 	"github.com/quire-sh/quire/engine/event"
 	"github.com/quire-sh/quire/engine/llm"
 	"github.com/quire-sh/quire/engine/store"
+	"github.com/quire-sh/quire/ext/hooks"
 	"github.com/quire-sh/quire/provider"
 	"github.com/quire-sh/quire/redact"
 	"github.com/quire-sh/quire/tools"
@@ -32,6 +33,15 @@ type Options struct {
 	// Unattended denies calls that would need the user's approval (quire
 	// exec), telling the model why.
 	Unattended bool
+	// AskTrust says the user will be asked about the project's files
+	// that are not trusted yet (an interactive session: Handle's
+	// TrustQuestion); otherwise the session says they were left out and
+	// how to trust them.
+	AskTrust bool
+
+	// project is the project's files as the Handle found them; prepare
+	// scans them when it is nil.
+	project *Project
 
 	// store, when set, is the store to use (a Handle's, shared by the
 	// sessions it switches between); otherwise prepare opens one and
@@ -81,6 +91,9 @@ func (r *turnRecorder) Flush() error { return r.w.Flush() }
 // Prepared is an engine configuration wired to its tools, sandbox, store
 // and checkpoints, ready for engine.New, engine.Resume or engine.Exec.
 type Prepared struct {
+	// Config is the effective configuration: the one given, with the
+	// project's trusted settings laid over it.
+	Config      *config.Config
 	Engine      engine.Config
 	Store       *store.Store
 	Writer      *store.Writer
@@ -94,6 +107,9 @@ type Prepared struct {
 	Provider provider.Resolved
 	// ext are the skills and commands the session was wired with.
 	ext *extensions
+	// notices are what the wiring found to tell the user when the
+	// session starts.
+	notices []engine.Notice
 	// Discarded is set by Close when the session held no prompt and was
 	// removed.
 	Discarded bool
@@ -104,6 +120,9 @@ type Prepared struct {
 	// prune is the store's background prune when this Prepared opened the
 	// store; Close stops it and waits.
 	prune *pruner
+	// hooks runs the session's hooks (nil: there are none); Close waits
+	// for the last observed events' hooks.
+	hooks *hooks.Runner
 }
 
 // open starts the session: a new one, or a resumed one whose whole log is
@@ -139,6 +158,9 @@ func (p *Prepared) Close() {
 		p.closed = true
 		p.Discarded, p.CloseErr = p.Writer.CloseDiscardingEmpty()
 	}
+	if p.hooks != nil {
+		p.hooks.Close()
+	}
 	p.prune.stop()
 }
 
@@ -159,6 +181,13 @@ func prepare(opt Options, loadPrior bool) (*Prepared, error) {
 	if err != nil {
 		return nil, err
 	}
+	proj := opt.project
+	if proj == nil {
+		scanned := ScanProject(cwd, TrustStore())
+		proj = &scanned
+	}
+	wired := wire(opt.Config, proj, opt.AskTrust, os.Getenv)
+	opt.Config = wired.cfg
 	env, err := newEnv(opt.Config, cwd)
 	if err != nil {
 		return nil, err
@@ -172,14 +201,19 @@ func prepare(opt Options, loadPrior bool) (*Prepared, error) {
 	// model unless one is named.
 	settings := opt.Config.ProviderSettings(os.Getenv)
 	resuming := opt.Resume != "" || opt.Continue
-	p := &Prepared{Env: env, ext: opt.ext}
+	p := &Prepared{Config: wired.cfg, Env: env, ext: opt.ext, notices: wired.notices}
+	if wired.hooks.Len() > 0 {
+		p.hooks = hooks.NewRunner(wired.hooks, hooks.Options{})
+	}
 	if !resuming || opt.NoStore {
 		if err := p.configure(opt, settings); err != nil {
+			p.Close()
 			return nil, err
 		}
 	}
 	if opt.NoStore {
 		if resuming {
+			p.Close()
 			return nil, errors.New("resuming needs the session store")
 		}
 		return p, nil
@@ -193,7 +227,7 @@ func prepare(opt Options, loadPrior bool) (*Prepared, error) {
 	}
 	p.Store = st
 	fail := func(err error) (*Prepared, error) {
-		p.prune.stop()
+		p.Close()
 		return nil, err
 	}
 	var w *store.Writer
@@ -261,9 +295,17 @@ func (p *Prepared) configure(opt Options, settings provider.Settings) error {
 	if err != nil {
 		return err
 	}
-	// What was skipped is said once per session, when it starts.
+	// What the wiring found (a project file left out, a broken
+	// hooks.json, a skipped skill) is said once per session, when it
+	// starts.
+	ecfg.Notices = append(ecfg.Notices, p.notices...)
 	if opt.ext != nil {
-		ecfg.Notices = opt.ext.notices
+		for _, n := range opt.ext.notices {
+			ecfg.Notices = append(ecfg.Notices, engine.Notice{Level: "warn", Text: n})
+		}
+	}
+	if p.hooks != nil {
+		ecfg.Hooks = p.hooks
 	}
 	p.Engine, p.Provider = ecfg, res
 	return nil
@@ -324,19 +366,20 @@ func engineConfig(opt Options, env *tools.Env, res provider.Resolved) (engine.Co
 		window = cfg.ContextWindow
 	}
 	ecfg := engine.Config{
-		Model:         res.Model.ID,
-		Provider:      res.Name,
-		Sampler:       res.Sampler(llm.TransportConfig{}),
-		Cost:          res.Model.Cost,
-		ContextWindow: window,
-		Tools:         tools.NewRegistry(all...),
-		Instructions:  instructions,
-		Env:           env,
-		Approver:      policy,
-		Unattended:    opt.Unattended,
-		Version:       opt.Version,
-		Sandbox:       cfg.Sandbox,
-		ApprovalMode:  cfg.Approval,
+		Model:          res.Model.ID,
+		Provider:       res.Name,
+		Sampler:        res.Sampler(llm.TransportConfig{}),
+		Cost:           res.Model.Cost,
+		ContextWindow:  window,
+		CompactPercent: cfg.CompactPercent,
+		Tools:          tools.NewRegistry(all...),
+		Instructions:   instructions,
+		Env:            env,
+		Approver:       policy,
+		Unattended:     opt.Unattended,
+		Version:        opt.Version,
+		Sandbox:        cfg.Sandbox,
+		ApprovalMode:   cfg.Approval,
 	}
 	if cfg.RedactToolOutput {
 		// The rules without the home directory: the model needs real paths.

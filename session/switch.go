@@ -42,33 +42,39 @@ func (h *Handle) SwitchModel(ctx context.Context, model string) (app.Switched, e
 	}
 	// /model [PROVIDER/]MODEL: a model of this provider, or of the one
 	// named. An unusable provider is refused before the session is
-	// touched.
-	cfg := *h.opt.Config
-	cfg.Source = maps.Clone(cfg.Source)
-	if cfg.Source == nil {
-		cfg.Source = map[string]string{}
+	// touched. The effective configuration (the project's settings in
+	// it) runs the next engine; the one given stays the base later
+	// sessions of this handle start from.
+	base, eff := *h.opt.Config, *cur.Config
+	src := maps.Clone(eff.Source)
+	if src == nil {
+		src = map[string]string{}
 	}
-	cfg.Source["model"], cfg.Source["provider"] = "/model", "/model"
-	if p, m := provider.SplitModel(model, cfg.ProviderSettings(os.Getenv)); p != "" {
-		cfg.Provider, cfg.Model = p, m
+	src["model"], src["provider"] = "/model", "/model"
+	eff.Source = src
+	if p, m := provider.SplitModel(model, eff.ProviderSettings(os.Getenv)); p != "" {
+		eff.Provider, eff.Model = p, m
 	} else {
+		eff.Provider = ""
 		if name := cur.Provider.Name; name != provider.Compatible {
-			cfg.Provider = name
+			eff.Provider = name
 		}
-		cfg.Model = model
+		eff.Model = model
 	}
-	res, err := provider.Resolve(cfg.ProviderSettings(os.Getenv))
+	base.Provider, base.Model = eff.Provider, eff.Model
+	res, err := provider.Resolve(eff.ProviderSettings(os.Getenv))
 	if err != nil {
 		return app.Switched{}, err
 	}
 	opt := h.opt
-	opt.Config = &cfg
+	opt.Config = &eff
 	next, err := engineConfig(opt, cur.Env, res)
 	if err != nil {
 		return app.Switched{}, fmt.Errorf("switching to %s: %w", model, err)
 	}
 	next.SessionID, next.Recorder = cur.Engine.SessionID, cur.Engine.Recorder
 	next.Approver = cur.Engine.Approver // "yes for this session" holds across models
+	next.Hooks = cur.Engine.Hooks
 	h.hold()
 	cur.Session.Close()
 	prior, err := cur.Writer.ReadAll()
@@ -91,7 +97,8 @@ func (h *Handle) SwitchModel(ctx context.Context, model string) (app.Switched, e
 		return app.Switched{}, err
 	}
 	cur.Prepared.Engine, cur.Prepared.Provider = next, res
-	h.opt.Config, h.label = &cfg, res.Label()
+	cur.Prepared.Config = &eff
+	h.opt.Config, h.label = &base, res.Label()
 	h.release(&Opened{Session: s, Prepared: cur.Prepared})
 	// What the new model cannot take of the history is said, not dropped
 	// silently.

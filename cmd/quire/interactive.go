@@ -11,6 +11,7 @@ import (
 
 	"github.com/quire-sh/quire/app"
 	"github.com/quire-sh/quire/config"
+	"github.com/quire-sh/quire/render"
 	"github.com/quire-sh/quire/session"
 	xterm "golang.org/x/term"
 )
@@ -67,7 +68,7 @@ func runDefault(std stdio, args []string) int {
 	if err != nil {
 		return fail(std, err)
 	}
-	return interactive(std, session.Options{Config: cfg, Version: version, Continue: *cont}, strings.Join(pos, " "))
+	return interactive(std, session.Options{Config: cfg, Version: version, Continue: *cont, AskTrust: true}, strings.Join(pos, " "))
 }
 
 // defaultFlags are the flags of `quire [flags] [PROMPT]`.
@@ -103,7 +104,7 @@ func runResume(std stdio, args []string) int {
 	if err != nil {
 		return fail(std, err)
 	}
-	opt := session.Options{Config: cfg, Version: version, Continue: len(pos) == 0}
+	opt := session.Options{Config: cfg, Version: version, Continue: len(pos) == 0, AskTrust: true}
 	if len(pos) == 1 {
 		opt.Resume = pos[0]
 	}
@@ -184,7 +185,13 @@ func runConfig(std stdio, args []string) int {
 	if err != nil {
 		return fail(std, err)
 	}
-	fmt.Fprintf(std.out, "config file: %s\n\n", cfg.File)
+	if cwd, err := os.Getwd(); err == nil {
+		cfg = session.ProjectConfig(cfg, cwd)
+	}
+	for _, l := range cfg.DescribeLayers() {
+		fmt.Fprintln(std.out, render.Sanitize(l))
+	}
+	fmt.Fprintln(std.out)
 	for _, l := range cfg.Describe() {
 		fmt.Fprintln(std.out, l)
 	}

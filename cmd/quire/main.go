@@ -38,6 +38,7 @@ func commands() []command {
 		{name: "replay", summary: "play a stored session or exported transcript (--print to stdout)", run: runReplay},
 		{name: "resume", summary: "continue a stored session (the latest here without an ID)", run: runResume},
 		{name: "sessions", summary: "list stored sessions, newest first", run: runSessions},
+		{name: "trust", summary: "show, trust or forget this project's own config, hooks and servers", run: runTrust},
 		{name: "version", summary: "print quire's version", run: runVersion},
 	}
 }

@@ -180,6 +180,9 @@ type Approval struct {
 	Decision Decision `json:"decision,omitempty"`
 	Reason   string   `json:"reason,omitempty"` // the user's words to the model, on Deny
 	ByPolicy bool     `json:"by_policy,omitempty"`
+	// Hook is the hook (its command) that denied the call, when one did;
+	// Reason then holds its reason.
+	Hook string `json:"hook,omitempty"`
 }
 
 // ToolStatus is how a call ended.
