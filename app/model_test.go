@@ -340,6 +340,23 @@ func TestApprovalPanelShowsTheDiff(t *testing.T) {
 	}
 }
 
+// A subagent's call is asked about here too, marked with its agent, and
+// the answer goes back under the id it was asked with.
+func TestApprovalPanelNamesTheSubagent(t *testing.T) {
+	m := newTestModel()
+	startTurn(m)
+	m.HandleEvent(event.Event{Kind: event.ApprovalRequested, Turn: 1, Approval: &event.Approval{
+		CallID: "t1/w1", Tool: "write_file", Target: "notes.txt", Preview: "+hello\n", Subagent: "t1", Agent: "writer",
+	}}, t0)
+	all := strings.Join(screenText(m, 80, 24), "\n")
+	if !strings.Contains(all, "[writer] Allow write_file notes.txt ?") {
+		t.Fatalf("the approval panel does not name the subagent:\n%s", all)
+	}
+	if got := m.HandleInput(key('y'), t0); !reflect.DeepEqual(got, []Effect{AnswerEffect{CallID: "t1/w1", Decision: event.Approve}}) {
+		t.Fatalf("y: %v", got)
+	}
+}
+
 // A long command is shown whole, wrapped, in the approval panel: its end
 // is where something unwanted would hide.
 func TestApprovalPanelShowsALongCommandWhole(t *testing.T) {

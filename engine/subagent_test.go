@@ -646,3 +646,28 @@ func TestSpawnerNoticesAtStart(t *testing.T) {
 		t.Fatalf("events start %s", dump(evs[:2]))
 	}
 }
+
+// quire exec shows a subagent's progress and says which subagent had a
+// call denied.
+func TestExecShowsSubagentProgressAndDenials(t *testing.T) {
+	sp := &fakeSpawner{defs: map[string]Child{"writer": {Tools: []string{"read", "write"}}}}
+	state, err, out, errOut, _ := execWith(t, testserver.Script{Respond: func(n int, req testserver.Request) testserver.Response {
+		switch {
+		case !isChild(req) && len(toolResults(req)) == 0:
+			return calls(task("t1", "Write notes", "write it", "agent", "writer"))
+		case !isChild(req):
+			return testserver.Text("parent: " + toolResults(req)["t1"])
+		case len(toolResults(req)) == 0:
+			return calls(call("r1", "read", "a.go"), call("w1", "write", "notes.txt"))
+		}
+		return testserver.Text("wrote nothing")
+	}}, ExecOptions{Progress: true}, func(c *Config) { c.Subagents = sp; c.Approver = &askWrites{}; c.ApprovalMode = "ask" })
+	if err != nil || state != event.TurnCompleted || out != "parent: wrote nothing\n" {
+		t.Fatalf("state %s err %v out %q", state, err, out)
+	}
+	for _, want := range []string{"→ task Write notes", "writer → read a.go", "writer → write notes.txt", "quire: subagent writer: denied write notes.txt"} {
+		if !strings.Contains(errOut, want) {
+			t.Errorf("stderr lacks %q:\n%s", want, errOut)
+		}
+	}
+}

@@ -223,6 +223,16 @@ func (t *Transcript) estimate(b *Block) int {
 			return blockMargin + 1
 		}
 		return blockMargin + 1 + body
+	case KindSubagent:
+		switch {
+		case b.collapsed:
+			return blockMargin + 1
+		case !b.finished:
+			return blockMargin + 2 // the header and the progress line
+		case !b.unfolded && body > t.opt.FoldLines+1:
+			body = t.opt.FoldLines + 1
+		}
+		return blockMargin + 1 + body
 	case KindTool:
 		if b.tool != nil && b.tool.diff != "" {
 			body = strings.Count(b.tool.diff, "\n") + 1
