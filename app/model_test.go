@@ -357,6 +357,19 @@ func TestApprovalPanelNamesTheSubagent(t *testing.T) {
 	}
 }
 
+// While the session runs, the clock moves a running subagent's time.
+func TestTickMovesARunningSubagentsTime(t *testing.T) {
+	m := newTestModel()
+	startTurn(m)
+	m.HandleEvent(event.Event{Kind: event.ToolCallRequested, Turn: 1, Call: &event.ToolCall{ID: "t1", Name: "task", Target: "Look around"}}, t0)
+	m.HandleEvent(event.Event{Kind: event.SubagentUpdate, Turn: 1, CallID: "t1", Time: t0,
+		Subagent: &event.Subagent{Agent: "explorer", Description: "Look around", State: event.SubagentStarted}}, t0)
+	m.Tick(t0.Add(7 * time.Second))
+	if all := strings.Join(screenText(m, 80, 24), "\n"); !strings.Contains(all, "● explorer Look around  running · 7s") {
+		t.Fatalf("the subagent's time did not move:\n%s", all)
+	}
+}
+
 // A long command is shown whole, wrapped, in the approval panel: its end
 // is where something unwanted would hide.
 func TestApprovalPanelShowsALongCommandWhole(t *testing.T) {

@@ -16,9 +16,11 @@ import (
 // (or the approval it waits for), and once it is done its body is the
 // report, laid out as markdown and folded like a tool's output. Progress
 // only changes the block's small header and progress line, so a frame
-// costs what any changed block costs; the elapsed time is measured
-// between the events' own times, so a replay shows what the live run
-// showed.
+// costs what any changed block costs. The elapsed time of a running
+// subagent is measured from its first update's time to the latest
+// event's, or to the time the app gives with SetNow as a live session
+// ticks (a replay gives none, so it shows what each event said); once it
+// is done, its call's duration.
 
 // subInfo is what a subagent block shows of its child.
 type subInfo struct {
@@ -29,6 +31,7 @@ type subInfo struct {
 	asking             string // the call it waits for approval of
 	started, last      time.Time
 	tokens             int
+	shown              string // the running time last laid out
 }
 
 // applySubagent folds a SubagentUpdate into its task call's block.
@@ -83,9 +86,9 @@ func (t *Transcript) layoutSubagent(b *Block, v *blockView, width int) {
 	th := &t.theme
 	s := b.sub
 	mark, markStyle, status := "● ", th.ToolPending, "running"
-	elapsed := s.last.Sub(s.started)
+	var took string
 	if b.finished {
-		elapsed = b.tool.duration
+		took = formatDuration(b.tool.duration)
 		switch b.tool.state {
 		case ToolSucceeded:
 			mark, markStyle, status = "✓ ", th.ToolOK, ""
@@ -94,8 +97,12 @@ func (t *Transcript) layoutSubagent(b *Block, v *blockView, width int) {
 		default:
 			mark, markStyle, status = "⊘ ", th.Muted, "cancelled"
 		}
-	} else if s.asking != "" {
-		mark, status = "? ", "awaiting approval"
+	} else {
+		took = t.runningFor(s)
+		s.shown = took
+		if s.asking != "" {
+			mark, status = "? ", "awaiting approval"
+		}
 	}
 	name := s.agent
 	if name == "" {
@@ -112,8 +119,8 @@ func (t *Transcript) layoutSubagent(b *Block, v *blockView, width int) {
 	if s.calls > 0 {
 		meta = append(meta, plural(s.calls, "call", "calls"))
 	}
-	if d := formatDuration(elapsed); d != "" {
-		meta = append(meta, d)
+	if took != "" {
+		meta = append(meta, took)
 	}
 	if s.tokens > 0 {
 		meta = append(meta, tokensText(s.tokens))
@@ -149,6 +156,34 @@ func (t *Transcript) layoutSubagent(b *Block, v *blockView, width int) {
 			Text: "  … " + plural(total-fold, "more line", "more lines"), Style: th.Muted}}})
 	}
 	v.head = append(v.head, head)
+}
+
+// SetNow gives the transcript the time during a live session, so running
+// subagents show how long they have run; only the blocks whose shown
+// time changes are laid out again.
+func (t *Transcript) SetNow(now time.Time) {
+	t.now = now
+	for _, b := range t.red.calls {
+		if s := b.sub; s != nil && !b.finished && t.runningFor(s) != s.shown {
+			t.changed(b)
+		}
+	}
+}
+
+// runningFor is how long a running subagent has run, in whole seconds.
+func (t *Transcript) runningFor(s *subInfo) string {
+	end := s.last
+	if t.now.After(end) {
+		end = t.now
+	}
+	d := end.Sub(s.started)
+	if d < time.Second {
+		return ""
+	}
+	if d < time.Minute {
+		return fmt.Sprintf("%ds", int(d/time.Second))
+	}
+	return fmt.Sprintf("%dm%02ds", int(d/time.Minute), int(d%time.Minute/time.Second))
 }
 
 // progressLine is what a running subagent is doing.

@@ -45,7 +45,7 @@ func TestSubagentBlockShowsProgressThenItsReport(t *testing.T) {
 		"",
 		"› look into the config",
 		"",
-		"● explorer Find the config loader  running · 2 calls · 2.0s",
+		"● explorer Find the config loader  running · 2 calls · 2s",
 		"  │ → read_file config/load.go",
 		"", "", "", "", "", "", "")
 	// An approval the child waits for shows in its block, not as a block
@@ -53,7 +53,7 @@ func TestSubagentBlockShowsProgressThenItsReport(t *testing.T) {
 	s.add(event.Event{Kind: event.ApprovalRequested, CallID: "t1/w1", Time: s.evs[len(s.evs)-1].Time,
 		Approval: &event.Approval{CallID: "t1/w1", Tool: "write_file", Target: "notes.txt", Subagent: "t1", Agent: "explorer"}})
 	tr.Apply(s.evs[len(s.evs)-1])
-	if got := screen(tr.Frame()); got[3] != "? explorer Find the config loader  awaiting approval · 2 calls · 2.0s" || got[4] != "  │ asks to run write_file notes.txt" {
+	if got := screen(tr.Frame()); got[3] != "? explorer Find the config loader  awaiting approval · 2 calls · 2s" || got[4] != "  │ asks to run write_file notes.txt" {
 		t.Fatalf("asking:\n%s", dump(tr.Frame()))
 	}
 	s.add(event.Event{Kind: event.ApprovalAnswered, CallID: "t1/w1", Approval: &event.Approval{CallID: "t1/w1", Decision: event.Approve, Subagent: "t1"}})
@@ -159,5 +159,31 @@ func TestSubagentProgressIsCheap(t *testing.T) {
 	after := tr.LayoutStats()
 	if after.Rebuilds != before.Rebuilds || after.Measures-before.Measures > 2*100+20 {
 		t.Fatalf("100 updates cost %d rebuilds and %d measures", after.Rebuilds-before.Rebuilds, after.Measures-before.Measures)
+	}
+}
+
+// A live session's clock moves a running subagent's time; only a change
+// of the whole seconds shown lays the block out again, and a finished
+// block keeps its call's duration.
+func TestSubagentRunningTimeTicks(t *testing.T) {
+	s := subagentScript("", "")
+	tr := newTranscript(70, 12, s.evs...)
+	start := s.evs[3].Time // the first update
+	tr.Frame()
+	tr.SetNow(start.Add(75 * time.Second))
+	if got := screen(tr.Frame())[3]; got != "● explorer Find the config loader  running · 2 calls · 1m15s" {
+		t.Fatalf("after 75 s: %q", got)
+	}
+	before := tr.LayoutStats().Measures
+	tr.SetNow(start.Add(75*time.Second + 300*time.Millisecond))
+	tr.Frame()
+	if n := tr.LayoutStats().Measures - before; n != 0 {
+		t.Fatalf("a tick within the same second laid out %d blocks", n)
+	}
+	tr.SetNow(start.Add(time.Hour)) // the clock of a later moment
+	s.add(event.Event{Kind: event.ToolFinished, Result: &event.ToolResult{CallID: "t1", Status: event.ToolOK, Output: "ok", DurationMS: 9000}})
+	tr.Apply(s.evs[len(s.evs)-1])
+	if got := screen(tr.Frame())[3]; got != "✓ explorer Find the config loader  2 calls · 9.0s" {
+		t.Fatalf("finished: %q", got)
 	}
 }

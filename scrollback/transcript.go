@@ -2,6 +2,7 @@ package scrollback
 
 import (
 	"strings"
+	"time"
 
 	"github.com/quire-sh/quire/engine/event"
 )
@@ -41,6 +42,9 @@ type Transcript struct {
 	width int
 	h     int
 	cwd   string
+	// now is the time a live session last gave (SetNow); zero in a
+	// replay.
+	now time.Time
 
 	blocks []*Block
 	index  map[ID]int
