@@ -671,3 +671,34 @@ func TestExecShowsSubagentProgressAndDenials(t *testing.T) {
 		}
 	}
 }
+
+// A child runs under the parent's sandbox profile, approver and mode, and
+// its writes are checkpointed in the parent's turn (so /rewind of that
+// turn puts them back); it never has a spawner of its own.
+func TestChildConfigKeepsTheParentsLimits(t *testing.T) {
+	var got []string
+	approver := &askWrites{}
+	s := &Session{cfg: Config{
+		SessionID: "p", Model: "m", ApprovalMode: "ask", Sandbox: "strict", Approver: approver, Unattended: true,
+		MaxToolRounds: 100, ToolCancelGrace: time.Second, Subagents: &fakeSpawner{},
+		Env: &tools.Env{Dir: "/w", BeforeWrite: func(turn int, path string) error {
+			got = append(got, fmt.Sprintf("%d:%s", turn, path))
+			return nil
+		}},
+	}}
+	a := &taskAction{child: Child{Agent: "writer", Instructions: "Write well."}, tools: tools.NewRegistry()}
+	c := s.childConfig(a, nil, "c", 7, event.ParentLink{Session: "p", CallID: "t1"})
+	if c.Approver != approver || c.ApprovalMode != "ask" || c.Sandbox != "strict" || !c.Unattended || c.Env.Dir != "/w" {
+		t.Fatalf("the child loosened the parent's limits: %+v", c)
+	}
+	if c.Subagents != nil || c.MaxToolRounds != childToolRounds || c.ToolCancelGrace != time.Second/2 || c.Model != "m" {
+		t.Fatalf("child config %+v", c)
+	}
+	c.Env.BeforeWrite(1, "/w/a.go") // the child's own turn 1
+	if len(got) != 1 || got[0] != "7:/w/a.go" {
+		t.Fatalf("the child's write was checkpointed as %v, want in the parent's turn 7", got)
+	}
+	if !strings.Contains(c.Role, "You are a subagent") || !strings.Contains(c.Role, "Write well.") {
+		t.Fatalf("role %q", c.Role)
+	}
+}

@@ -162,3 +162,56 @@ func withAgent(r engine.TaskRequest, agent string, tools []string) engine.TaskRe
 	r.Agent, r.Tools = agent, tools
 	return r
 }
+
+// A subagent's edit is part of its parent's turn: /rewind of that turn
+// puts the file back.
+func TestRewindRestoresASubagentsWrite(t *testing.T) {
+	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
+	cwd := t.TempDir()
+	notes := filepath.Join(cwd, "notes.txt")
+	if err := os.WriteFile(notes, []byte("before\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	writeAgent(t, filepath.Join(cwd, ".quire", "agents"), "writer.md", "---\ndescription: Writes.\ntools: [write_file]\n---\n")
+	srv, err := testserver.Start(testserver.Script{Respond: func(n int, req testserver.Request) testserver.Response {
+		child := strings.Contains(req.Messages[0].Content, "You are a subagent")
+		last := req.LastMessage()
+		switch {
+		case child && last.Role == "user":
+			return testserver.Call("w1", "write_file", `{"path":"notes.txt","content":"after\n"}`)
+		case child:
+			return testserver.Text("wrote notes.txt")
+		case last.Role == "user" && last.Content == "hello":
+			return testserver.Text("hi")
+		case last.Role == "user":
+			return testserver.Response{ToolCalls: []testserver.ToolCall{{ID: "t1", Name: "task",
+				Arguments: `{"description":"Write notes","prompt":"write after into notes.txt","agent":"writer"}`}}}
+		}
+		return testserver.Text("done")
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer srv.Close()
+	h, err := Open(Options{Config: testConfig(t, srv, "yolo"), Version: "test", Cwd: cwd})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer h.Close()
+	// The task runs in the parent's turn 2, its child's own turn 1.
+	h.Submit("hello")
+	until(t, h.Events(), event.TurnEnded)
+	h.Submit("write the notes")
+	if end := until(t, h.Events(), event.TurnEnded).End; end.State != event.TurnCompleted {
+		t.Fatalf("turn %+v", end)
+	}
+	if b, _ := os.ReadFile(notes); string(b) != "after\n" {
+		t.Fatalf("the subagent did not write: %q", b)
+	}
+	if _, err := h.Rewind(context.Background(), 2, "files"); err != nil {
+		t.Fatal(err)
+	}
+	if b, _ := os.ReadFile(notes); string(b) != "before\n" {
+		t.Fatalf("/rewind left %q", b)
+	}
+}
