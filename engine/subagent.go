@@ -343,12 +343,21 @@ func (s *Session) driveChild(ctx context.Context, child *Session, prompt string,
 			go child.Close()
 		}
 	}
-	child.Submit(prompt)
+	if ctx.Err() != nil {
+		closeChild() // cancelled before it began
+	} else {
+		child.Submit(prompt)
+	}
 	for e := range child.Events() {
 		see(e)
 		switch e.Kind {
 		case event.UserMessage:
 			started = true
+		case event.TurnStarted:
+			if ctx.Err() != nil {
+				// The cancel came before the turn it was meant for.
+				child.Cancel()
+			}
 		case event.AssistantMessage:
 			if len(e.Calls) == 0 {
 				out.report = e.Text

@@ -7,10 +7,12 @@ import (
 	"reflect"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/quire-sh/quire/engine/event"
+	"github.com/quire-sh/quire/engine/llm"
 	"github.com/quire-sh/quire/engine/testserver"
 	"github.com/quire-sh/quire/tools"
 )
@@ -701,4 +703,34 @@ func TestChildConfigKeepsTheParentsLimits(t *testing.T) {
 	if !strings.Contains(c.Role, "You are a subagent") || !strings.Contains(c.Role, "Write well.") {
 		t.Fatalf("role %q", c.Role)
 	}
+}
+
+// A task call whose turn is cancelled before its child begins never lets
+// the child ask its model.
+func TestTaskCancelledBeforeTheChildBegins(t *testing.T) {
+	cfg := baseConfig(t, "http://127.0.0.1:1/v1")
+	sampler := &countingSampler{}
+	cfg.Sampler = sampler
+	sp := &fakeSpawner{}
+	cfg.Subagents = sp
+	s := &Session{cfg: cfg, work: make(chan any, 256), done: make(chan struct{})}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	c := &callState{call: event.ToolCall{ID: "t1", Name: TaskTool},
+		plan: tools.Plan{Action: &taskAction{args: taskArgs{Description: "d", Prompt: "p"}, tools: tools.NewRegistry()}}}
+	res := s.runTask(ctx, 1, 1, c)
+	if !res.IsError || !strings.Contains(res.Output, "cancelled") {
+		t.Fatalf("result %+v", res)
+	}
+	if n := sampler.calls.Load(); n != 0 {
+		t.Fatalf("the child asked its model %d times", n)
+	}
+}
+
+// countingSampler answers every request with "ok" and counts them.
+type countingSampler struct{ calls atomic.Int64 }
+
+func (c *countingSampler) Stream(ctx context.Context, req llm.Request, h llm.Handler) (llm.Response, error) {
+	c.calls.Add(1)
+	return llm.Response{Text: "ok", FinishReason: llm.FinishStop}, nil
 }
