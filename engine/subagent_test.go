@@ -734,3 +734,27 @@ func (c *countingSampler) Stream(ctx context.Context, req llm.Request, h llm.Han
 	c.calls.Add(1)
 	return llm.Response{Text: "ok", FinishReason: llm.FinishStop}, nil
 }
+
+// A child that reaches its tool-round cap stops there, with no recovery
+// attempt, and the call's result says why.
+func TestTaskChildRoundCap(t *testing.T) {
+	sp := &fakeSpawner{}
+	h := newHarness(t, testserver.Script{Respond: func(n int, req testserver.Request) testserver.Response {
+		switch {
+		case !isChild(req) && len(toolResults(req)) == 0:
+			return calls(task("t1", "Loop", "go"))
+		case !isChild(req):
+			return testserver.Text("parent done")
+		}
+		return calls(call(fmt.Sprintf("r%d", n), "read", fmt.Sprintf("f%d", n)))
+	}}, func(c *Config) { c.Subagents = sp; c.MaxToolRounds = 2 })
+	h.s.Submit("go")
+	h.turnEnd(1)
+	r := results(h.all())["t1"]
+	if r.Status != event.ToolError || !strings.Contains(r.Output, "limit of 2 tool rounds") {
+		t.Fatalf("result %+v", r)
+	}
+	if prompts := ofKind(sp.child("t1"), event.UserMessage); len(prompts) != 1 {
+		t.Fatalf("the child was prompted %d times; a capped child is not asked again", len(prompts))
+	}
+}
