@@ -3,6 +3,8 @@ package engine
 import (
 	"context"
 	"fmt"
+	"maps"
+	"slices"
 	"strings"
 	"time"
 
@@ -83,6 +85,7 @@ type (
 type pendingAsk struct {
 	task   string // the parent's task call
 	callID string // the child's own call
+	agent  string
 	child  *Session
 }
 
@@ -106,7 +109,7 @@ const (
 	hookSubagentStop  = "SubagentStop"
 )
 
-// taskCall finds a call of the running batch that has not finished.
+// openCall finds a call of the running batch that has not finished.
 func (t *turn) openCall(callID string) *callState {
 	for _, c := range t.calls {
 		if c.call.ID == callID && !c.done {
@@ -149,7 +152,7 @@ func (s *Session) handleSubagent(m any) bool {
 		if s.asks == nil {
 			s.asks = map[string]pendingAsk{}
 		}
-		s.asks[id] = pendingAsk{task: m.callID, callID: m.approval.CallID, child: m.child}
+		s.asks[id] = pendingAsk{task: m.callID, callID: m.approval.CallID, agent: m.agent, child: m.child}
 		a := m.approval
 		a.CallID, a.Subagent, a.Agent = id, m.callID, m.agent
 		s.emit(event.Event{Kind: event.ApprovalRequested, Turn: t.n, CallID: id, Approval: &a})
@@ -179,7 +182,7 @@ func (s *Session) answerChild(callID string, d event.Decision, reason string) bo
 		turn = s.turn.n
 	}
 	s.emit(event.Event{Kind: event.ApprovalAnswered, Turn: turn, CallID: callID, Approval: &event.Approval{
-		CallID: callID, Decision: d, Reason: reason, Subagent: ask.task,
+		CallID: callID, Decision: d, Reason: reason, Subagent: ask.task, Agent: ask.agent,
 	}})
 	ask.child.Answer(ask.callID, d, reason)
 	return true
@@ -193,13 +196,14 @@ func (s *Session) dropAsks(task, why string) {
 	if s.turn != nil {
 		turn = s.turn.n
 	}
-	for id, ask := range s.asks {
+	for _, id := range slices.Sorted(maps.Keys(s.asks)) {
+		ask := s.asks[id]
 		if task != "" && ask.task != task {
 			continue
 		}
 		delete(s.asks, id)
 		s.emit(event.Event{Kind: event.ApprovalAnswered, Turn: turn, CallID: id, Approval: &event.Approval{
-			CallID: id, Decision: event.Deny, ByPolicy: true, Reason: why, Subagent: ask.task,
+			CallID: id, Decision: event.Deny, ByPolicy: true, Reason: why, Subagent: ask.task, Agent: ask.agent,
 		}})
 	}
 }
