@@ -19,6 +19,8 @@ type Session struct {
 	cfg      Config
 	system   string
 	toolDefs []llm.ToolSpec
+	// task is the task tool, for a session with Subagents.
+	task *taskTool
 
 	cmds *mailbox
 	work chan any
@@ -54,6 +56,9 @@ type Session struct {
 	lastUsageLen int
 	suppress     suppression
 	recordFailed bool
+	// asks are the children's approval requests waiting for the user, by
+	// the id they are asked under (askID).
+	asks map[string]pendingAsk
 }
 
 // queued is work waiting for the current turn to end: a prompt, or a
@@ -136,7 +141,10 @@ func build(cfg Config, prior []event.Event) (*Session, error) {
 		out:  newOutbox(),
 		done: make(chan struct{}),
 	}
-	specs := cfg.Tools.Specs()
+	if cfg.Subagents != nil {
+		s.task = &taskTool{s: s, spec: taskSpec(cfg.Subagents)}
+	}
+	specs := s.toolSpecs()
 	for _, sp := range specs {
 		params := sp.Schema
 		if len(params) == 0 {
@@ -146,7 +154,7 @@ func build(cfg Config, prior []event.Event) (*Session, error) {
 	}
 	s.system = systemPrompt(promptEnv{
 		Dir: cfg.Env.Dir, OS: osName(), Date: cfg.Now(), Sandbox: cfg.Sandbox, Approval: cfg.ApprovalMode,
-		Tools: specs, Instructions: cfg.Instructions, AgentsMD: readAgentsMD(cfg.Env.Dir),
+		Tools: specs, Instructions: cfg.Instructions, Role: cfg.Role, AgentsMD: readAgentsMD(cfg.Env.Dir),
 	})
 	for _, e := range prior {
 		if err := event.Upgrade(&e); err != nil {
@@ -157,10 +165,15 @@ func build(cfg Config, prior []event.Event) (*Session, error) {
 	s.seq, s.turnNo, s.resumed = s.hist.lastSeq, s.hist.lastTurn, prior != nil
 	s.emit(event.Event{Kind: event.SessionStarted, Session: &event.SessionInfo{
 		ID: cfg.SessionID, Cwd: cfg.Env.Dir, Model: cfg.Model, Provider: cfg.Provider, Version: cfg.Version,
-		Sandbox: cfg.Sandbox, Approval: cfg.ApprovalMode, Resumed: s.resumed,
+		Sandbox: cfg.Sandbox, Approval: cfg.ApprovalMode, Resumed: s.resumed, Parent: cfg.Parent,
 	}})
 	for _, n := range cfg.Notices {
 		s.notice(0, n.Level, n.Text)
+	}
+	if sp := cfg.Subagents; sp != nil {
+		for _, n := range sp.Notices() {
+			s.notice(0, "warn", n)
+		}
 	}
 	trigger := "startup"
 	if s.resumed {
