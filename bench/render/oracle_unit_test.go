@@ -122,3 +122,38 @@ func TestOracleSynced(t *testing.T) {
 		})
 	}
 }
+
+// An underlined or struck-through blank shows its foreground: the line
+// is drawn in it. The bench's oracle once ignored the foreground of every
+// blank that was not reversed, and so took a green underline for a red
+// one; it now judges cells with rendertest's Visible, like every other
+// test of the renderer.
+func TestOracleSeesTheColourOfALineUnderABlank(t *testing.T) {
+	b := newBuilder("Underline/4x1", FullScreen, "")
+	red := render.Style{Fg: render.ANSI(1), Attrs: render.Underline}
+	b.w.Frames = []Frame{b.frame(4, 1, []*Row{b.row(4, render.Style{}, render.Span{Text: "a"}, render.Span{Text: " ", Style: red}, render.Span{Text: "b"})})}
+	w := b.done()
+	tests := []struct {
+		name, bytes, wantErr string
+	}{
+		{"the same line", "\x1b[Ha\x1b[4;31m \x1b[mb", ""},
+		{"the 256-colour spelling of the same line", "\x1b[Ha\x1b[4;38;5;1m \x1b[mb", ""},
+		{"a line of another colour", "\x1b[Ha\x1b[4;32m \x1b[mb", "fg ansi2"},
+		{"no line", "\x1b[Ha\x1b[31m \x1b[mb", "attrs 000000"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			o := NewOracle(w)
+			o.Write([]byte(tt.bytes))
+			err := o.Check(&w.Frames[0])
+			switch {
+			case tt.wantErr == "" && err != nil:
+				t.Fatalf("unexpected: %v", err)
+			case tt.wantErr != "" && err == nil:
+				t.Fatalf("oracle accepted a wrong screen")
+			case tt.wantErr != "" && !strings.Contains(err.Error(), tt.wantErr):
+				t.Fatalf("error %q does not mention %q", err, tt.wantErr)
+			}
+		})
+	}
+}
