@@ -23,6 +23,9 @@ var (
 // maxPromptRows caps the prompt's height; longer prompts scroll inside it.
 const maxPromptRows = 8
 
+// previewTabWidth is the tab stop of an approval's preview.
+const previewTabWidth = 4
+
 // spinnerFrames advance every spinnerInterval while work runs.
 var spinnerFrames = [...]string{"⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"}
 
@@ -341,9 +344,9 @@ func approvalPreview(preview string, w int, th *scrollback.Theme) []previewRow {
 	}
 	var rows []previewRow
 	for _, l := range strings.Split(strings.TrimRight(preview, "\n"), "\n") {
-		shown := expandTabs(l)
+		shown := render.ExpandTabs(l, previewTabWidth)
 		if l != "" && strings.ContainsRune("+- ", rune(l[0])) && !strings.HasPrefix(l, "+++") && !strings.HasPrefix(l, "---") {
-			shown = l[:1] + expandTabs(l[1:]) // tab stops count from the text, not the diff marker
+			shown = l[:1] + render.ExpandTabs(l[1:], previewTabWidth) // tab stops count from the text, not the diff marker
 		}
 		style := th.DiffStyle(l)
 		for i, part := range wrapPrompt(shown, max(w-2, 1)) {
@@ -432,27 +435,6 @@ func fitWidth(s string, w int) string {
 	}
 	rows := wrapPrompt(s, max(w-1, 1))
 	return rows[0] + "…"
-}
-
-// expandTabs replaces tabs with spaces to the next multiple of 4 columns
-// (a raw tab would be drawn as a visible control character).
-func expandTabs(s string) string {
-	if !strings.Contains(s, "\t") {
-		return s
-	}
-	var b strings.Builder
-	col := 0
-	for _, r := range s {
-		if r == '\t' {
-			n := 4 - col%4
-			b.WriteString(strings.Repeat(" ", n))
-			col += n
-			continue
-		}
-		b.WriteRune(r)
-		col++
-	}
-	return b.String()
 }
 
 func firstLine(s string) string {
