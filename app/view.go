@@ -364,7 +364,7 @@ func (m *Model) drawApproval(b *render.Buffer, w, y, rows int) {
 	if a.Target != "" {
 		// The question mark stays in view; the preview below shows the
 		// target whole.
-		target := fitWidth(firstLine(a.Target), w-x-3)
+		target := fitWidth(render.FirstLine(a.Target), w-x-3)
 		b.SetString(x, y, " "+target+" ?", render.Style{}, "")
 	}
 	p := m.preview(w)
@@ -435,13 +435,6 @@ func fitWidth(s string, w int) string {
 	}
 	rows := wrapPrompt(s, max(w-1, 1))
 	return rows[0] + "…"
-}
-
-func firstLine(s string) string {
-	if i := strings.IndexByte(s, '\n'); i >= 0 {
-		return s[:i] + " …"
-	}
-	return s
 }
 
 // drawStatus draws the status line: activity, model, sandbox, approval

@@ -113,3 +113,13 @@ func ExpandTabs(s string, width int) string {
 	}
 	return b.String()
 }
+
+// FirstLine is s up to its first line break, marked " …" when more lines
+// follow: a multi-line command or target shown on one row says that it
+// goes on.
+func FirstLine(s string) string {
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		return s[:i] + " …"
+	}
+	return s
+}

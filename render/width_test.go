@@ -28,3 +28,17 @@ func TestExpandTabs(t *testing.T) {
 		}
 	}
 }
+
+func TestFirstLine(t *testing.T) {
+	for in, want := range map[string]string{
+		"":                  "",
+		"ls -la":            "ls -la",
+		"go test ./...\nrm": "go test ./... …",
+		"a\n":               "a …",
+		"\nhidden":          " …",
+	} {
+		if got := render.FirstLine(in); got != want {
+			t.Errorf("FirstLine(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
