@@ -74,7 +74,7 @@ func (p *trustPanel) lines(w int) []previewRow {
 	}
 	var text []previewRow
 	add := func(s string, st render.Style) {
-		for i, part := range wrapPrompt(expandTabs(s), max(w-4, 1)) {
+		for i, part := range wrapPrompt(render.ExpandTabs(s, previewTabWidth), max(w-4, 1)) {
 			text = append(text, previewRow{text: part, style: st, cont: i > 0})
 		}
 	}

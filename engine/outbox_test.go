@@ -5,10 +5,11 @@ import (
 	"testing"
 
 	"github.com/quire-sh/quire/engine/event"
+	"github.com/quire-sh/quire/internal/queue"
 )
 
 func TestOutboxMergesOnlyTextOfOneStream(t *testing.T) {
-	o := &outbox{wake: make(chan struct{}, 1), out: make(chan event.Event)}
+	o := &outbox{q: queue.NewUnbounded[pending](), out: make(chan event.Event)}
 	in := []event.Event{
 		{Seq: 1, Kind: event.AssistantDelta, Turn: 1, Text: "a"},
 		{Seq: 2, Kind: event.AssistantDelta, Turn: 1, Text: "b"},
@@ -38,11 +39,27 @@ func TestOutboxMergesOnlyTextOfOneStream(t *testing.T) {
 // A stalled consumer: every delta after the first merges into one queued
 // event, at constant cost per delta.
 func BenchmarkOutboxStalledDeltas(b *testing.B) {
-	o := &outbox{wake: make(chan struct{}, 1), out: make(chan event.Event)}
+	o := &outbox{q: queue.NewUnbounded[pending](), out: make(chan event.Event)}
 	e := event.Event{Kind: event.AssistantDelta, Turn: 1, Text: "token "}
 	b.ReportAllocs()
 	for i := 0; i < b.N; i++ {
 		e.Seq = uint64(i + 1)
 		o.push(e)
+	}
+}
+
+// The per-token path with a consumer that keeps up: an event is queued,
+// the pump is woken, takes it and hands it over on the channel.
+func BenchmarkOutboxDelivered(b *testing.B) {
+	o := newOutbox()
+	defer o.close()
+	e := event.Event{Kind: event.AssistantDelta, Turn: 1, Text: "token "}
+	b.ReportAllocs()
+	for i := 0; i < b.N; i++ {
+		e.Seq = uint64(i + 1)
+		o.push(e)
+		if got := <-o.out; got.Seq != e.Seq {
+			b.Fatalf("got seq %d, want %d", got.Seq, e.Seq)
+		}
 	}
 }
