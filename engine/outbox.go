@@ -13,12 +13,18 @@ import (
 // one call's output) are merged. Nothing else is merged or dropped. A
 // merged fragment carries the Seq and Time of its last part, so Seq stays
 // strictly increasing but may skip.
+//
+// When nothing waits and the consumer is already blocked receiving, push
+// hands the event over itself: the pump goroutine runs only while events
+// wait, so a stream the consumer keeps up with costs no extra goroutine
+// hand-off per event.
 type outbox struct {
-	mu     sync.Mutex
-	queue  []pending
-	closed bool
-	wake   chan struct{}
-	out    chan event.Event
+	mu      sync.Mutex
+	queue   []pending
+	closed  bool
+	sending bool // the pump holds an event taken from the queue
+	wake    chan struct{}
+	out     chan event.Event
 }
 
 func newOutbox() *outbox {
@@ -36,6 +42,10 @@ type pending struct {
 
 func (o *outbox) push(e event.Event) {
 	o.mu.Lock()
+	if o.handOverLocked(e) {
+		o.mu.Unlock()
+		return
+	}
 	if n := len(o.queue); n > 0 && mergeable(o.queue[n-1].e, e) {
 		last := &o.queue[n-1]
 		if last.more == nil {
@@ -49,6 +59,21 @@ func (o *outbox) push(e event.Event) {
 	}
 	o.mu.Unlock()
 	o.signal()
+}
+
+// handOverLocked gives e to a consumer blocked receiving, when nothing
+// is waiting ahead of it, and reports whether it did.
+func (o *outbox) handOverLocked(e event.Event) bool {
+	if len(o.queue) > 0 || o.sending || o.closed {
+		return false
+	}
+	// Everything pushed before was received: order holds.
+	select {
+	case o.out <- e:
+		return true
+	default:
+		return false
+	}
 }
 
 func mergeable(a, b event.Event) bool {
@@ -95,12 +120,16 @@ func (o *outbox) pump() {
 		p := o.queue[0]
 		o.queue[0] = pending{}
 		o.queue = o.queue[1:]
+		o.sending = true
 		o.mu.Unlock()
 		e := p.e
 		if p.more != nil {
 			e.Text = p.more.String()
 		}
 		o.out <- e
+		o.mu.Lock()
+		o.sending = false
+		o.mu.Unlock()
 	}
 }
 

@@ -1,8 +1,11 @@
 package engine
 
 import (
+	"fmt"
+	"runtime"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/quire-sh/quire/engine/event"
 )
@@ -44,5 +47,85 @@ func BenchmarkOutboxStalledDeltas(b *testing.B) {
 	for i := 0; i < b.N; i++ {
 		e.Seq = uint64(i + 1)
 		o.push(e)
+	}
+}
+
+// A consumer that keeps up gets each event from push itself, while
+// nothing waits: the pump goroutine (not started here) is not needed.
+func TestOutboxHandsOverToAWaitingConsumer(t *testing.T) {
+	o := &outbox{wake: make(chan struct{}, 1), out: make(chan event.Event)}
+	got := make(chan event.Event, 1)
+	go func() {
+		for e := range o.out {
+			got <- e
+		}
+	}()
+	for i := uint64(1); i <= 50; i++ {
+		e := event.Event{Seq: i, Kind: event.AssistantDelta, Turn: 1, Text: "x"}
+		// The consumer may not be receiving yet: try until it is.
+		for {
+			o.mu.Lock()
+			ok := o.handOverLocked(e)
+			o.mu.Unlock()
+			if ok {
+				break
+			}
+			runtime.Gosched()
+		}
+		if e := <-got; e.Seq != i || e.Text != "x" {
+			t.Fatalf("received %+v, want seq %d", e, i)
+		}
+	}
+	// Something waiting goes first: no hand-over past it.
+	o.push(event.Event{Seq: 51, Kind: event.Notice})
+	o.mu.Lock()
+	o.queue = append(o.queue, pending{e: event.Event{Seq: 52, Kind: event.Notice}})
+	if o.handOverLocked(event.Event{Seq: 53, Kind: event.Notice}) {
+		t.Fatal("handed over past a waiting event")
+	}
+	o.mu.Unlock()
+}
+
+// Pushes from the actor while the consumer stalls now and then arrive in
+// order, every byte of text once, however they were handed over.
+func TestOutboxOrderUnderAnUnevenConsumer(t *testing.T) {
+	o := newOutbox()
+	const n = 20000
+	go func() {
+		for i := uint64(1); i <= n; i++ {
+			e := event.Event{Seq: i, Kind: event.AssistantDelta, Turn: 1, Text: fmt.Sprintf("%d,", i)}
+			if i%97 == 0 {
+				e.Kind, e.Text = event.Notice, fmt.Sprintf("n%d,", i)
+			}
+			o.push(e)
+			if i%1000 == 0 {
+				time.Sleep(time.Millisecond)
+			}
+		}
+		o.close()
+	}()
+	var text strings.Builder
+	var last uint64
+	k := 0
+	for e := range o.out {
+		if e.Seq <= last {
+			t.Fatalf("seq %d after %d", e.Seq, last)
+		}
+		last = e.Seq
+		text.WriteString(e.Text)
+		if k++; k%50 == 0 {
+			time.Sleep(100 * time.Microsecond)
+		}
+	}
+	var want strings.Builder
+	for i := 1; i <= n; i++ {
+		if i%97 == 0 {
+			fmt.Fprintf(&want, "n%d,", i)
+		} else {
+			fmt.Fprintf(&want, "%d,", i)
+		}
+	}
+	if last != n || text.String() != want.String() {
+		t.Fatalf("last seq %d; text differs: %d bytes, want %d", last, text.Len(), want.Len())
 	}
 }
