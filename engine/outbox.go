@@ -76,18 +76,7 @@ func (o *outbox) handOverLocked(e event.Event) bool {
 	}
 }
 
-func mergeable(a, b event.Event) bool {
-	if a.Kind != b.Kind || a.Turn != b.Turn {
-		return false
-	}
-	switch a.Kind {
-	case event.AssistantDelta, event.ReasoningDelta:
-		return true
-	case event.ToolOutputDelta:
-		return a.CallID == b.CallID
-	}
-	return false
-}
+func mergeable(a, b event.Event) bool { return event.Mergeable(a, b) }
 
 // close delivers what is queued and then closes the channel.
 func (o *outbox) close() {
