@@ -13,6 +13,11 @@ import (
 // one call's output) are merged. Nothing else is merged or dropped. A
 // merged fragment carries the Seq and Time of its last part, so Seq stays
 // strictly increasing but may skip.
+//
+// When nothing waits and the consumer is already blocked receiving, push
+// hands the event over itself: the pump goroutine runs only while events
+// wait, so a stream the consumer keeps up with costs no extra goroutine
+// hand-off per event.
 type outbox struct {
 	q   *queue.Unbounded[pending]
 	out chan event.Event
@@ -31,7 +36,18 @@ type pending struct {
 	more *strings.Builder
 }
 
-func (o *outbox) push(e event.Event) { o.q.PushMerging(pending{e: e}, mergeInto) }
+func (o *outbox) push(e event.Event) { o.q.PushOrGive(pending{e: e}, mergeInto, o.handOver) }
+
+// handOver gives p to a consumer blocked receiving, without waiting for
+// one; the queue calls it only when nothing is ahead of p.
+func (o *outbox) handOver(p pending) bool {
+	select {
+	case o.out <- p.e:
+		return true
+	default:
+		return false
+	}
+}
 
 // mergeInto folds p's text into last when they are fragments of one
 // stream.
@@ -48,25 +64,14 @@ func mergeInto(last *pending, p pending) bool {
 	return true
 }
 
-func mergeable(a, b event.Event) bool {
-	if a.Kind != b.Kind || a.Turn != b.Turn {
-		return false
-	}
-	switch a.Kind {
-	case event.AssistantDelta, event.ReasoningDelta:
-		return true
-	case event.ToolOutputDelta:
-		return a.CallID == b.CallID
-	}
-	return false
-}
+func mergeable(a, b event.Event) bool { return event.Mergeable(a, b) }
 
 // close delivers what is queued and then closes the channel.
 func (o *outbox) close() { o.q.Close() }
 
 func (o *outbox) pump() {
 	for {
-		p, ok := o.q.Pop()
+		p, ok := o.q.Hold()
 		if !ok {
 			if o.q.Drained() {
 				close(o.out)
@@ -80,5 +85,6 @@ func (o *outbox) pump() {
 			e.Text = p.more.String()
 		}
 		o.out <- e
+		o.q.Release()
 	}
 }

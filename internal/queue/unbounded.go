@@ -19,6 +19,7 @@ type Unbounded[T any] struct {
 	head   int
 	n      int
 	closed bool
+	held   bool // a consumer took an item with Hold and has not Released it
 	wake   chan struct{}
 }
 
@@ -48,6 +49,44 @@ func (q *Unbounded[T]) PushMerging(v T, merge func(last *T, v T) bool) {
 	q.signal()
 }
 
+// PushOrGive hands v to give instead of queueing it when nothing is
+// queued, no item taken with Hold is still on its way, and the queue is
+// open; give must not block (a select with a default) and reports
+// whether it took v. Otherwise v is queued as PushMerging does. A
+// consumer that keeps up is then fed by the producer directly, with no
+// wake-up and hand-off per item, and order still holds: v can only
+// overtake nothing. give runs with the queue locked: it must not call
+// the queue.
+func (q *Unbounded[T]) PushOrGive(v T, merge func(last *T, v T) bool, give func(T) bool) {
+	q.mu.Lock()
+	if q.n == 0 && !q.held && !q.closed && give(v) {
+		q.mu.Unlock()
+		return
+	}
+	if q.n == 0 || !merge(&q.ring[(q.head+q.n-1)%len(q.ring)], v) {
+		q.add(v)
+	}
+	q.mu.Unlock()
+	q.signal()
+}
+
+// Hold is Pop for a consumer that passes the item on: until it calls
+// Release, PushOrGive queues rather than give anything past it.
+func (q *Unbounded[T]) Hold() (T, bool) {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	v, ok := q.popLocked()
+	q.held = ok
+	return v, ok
+}
+
+// Release says the item taken with Hold has been passed on.
+func (q *Unbounded[T]) Release() {
+	q.mu.Lock()
+	q.held = false
+	q.mu.Unlock()
+}
+
 // add appends v, growing the ring when it is full; q.mu is held.
 func (q *Unbounded[T]) add(v T) {
 	if q.n == len(q.ring) {
@@ -62,9 +101,14 @@ func (q *Unbounded[T]) add(v T) {
 
 // Pop takes the oldest item, reporting false when there is none.
 func (q *Unbounded[T]) Pop() (T, bool) {
-	var zero T
 	q.mu.Lock()
 	defer q.mu.Unlock()
+	return q.popLocked()
+}
+
+// popLocked takes the oldest item; q.mu is held.
+func (q *Unbounded[T]) popLocked() (T, bool) {
+	var zero T
 	if q.n == 0 {
 		return zero, false
 	}

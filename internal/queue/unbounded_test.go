@@ -178,3 +178,54 @@ func TestDrainedLosesNothing(t *testing.T) {
 		}
 	}
 }
+
+// PushOrGive gives only when nothing could be overtaken: the queue is
+// empty, no held item is on its way, and the queue is open.
+func TestPushOrGiveNeverOvertakes(t *testing.T) {
+	keep := func(last *int, v int) bool { return false }
+	var given []int
+	give := func(v int) bool { given = append(given, v); return true }
+
+	q := NewUnbounded[int]()
+	q.PushOrGive(1, keep, give)
+	if len(given) != 1 || q.Len() != 0 {
+		t.Fatalf("empty queue: given %v, queued %d; want 1 given", given, q.Len())
+	}
+
+	q.Push(2)
+	q.PushOrGive(3, keep, give)
+	if len(given) != 1 || q.Len() != 2 {
+		t.Fatalf("item waiting: given %v, queued %d; want 3 queued behind 2", given, q.Len())
+	}
+
+	if v, _ := q.Hold(); v != 2 {
+		t.Fatalf("Hold = %d, want 2", v)
+	}
+	if v, _ := q.Hold(); v != 3 {
+		t.Fatalf("Hold = %d, want 3", v)
+	}
+	q.PushOrGive(4, keep, give)
+	if len(given) != 1 || q.Len() != 1 {
+		t.Fatalf("item held: given %v, queued %d; want 4 queued", given, q.Len())
+	}
+	q.Release()
+	if v, _ := q.Pop(); v != 4 {
+		t.Fatalf("Pop = %d, want 4", v)
+	}
+	q.PushOrGive(5, keep, give)
+	if len(given) != 2 || given[1] != 5 {
+		t.Fatalf("released and empty: given %v, want 5 given", given)
+	}
+
+	refuse := func(int) bool { return false }
+	q.PushOrGive(6, keep, refuse)
+	if v, ok := q.Pop(); !ok || v != 6 {
+		t.Fatalf("a refused give is queued: Pop = %d, %v", v, ok)
+	}
+
+	q.Close()
+	q.PushOrGive(7, keep, give)
+	if len(given) != 2 || q.Len() != 1 {
+		t.Fatalf("closed: given %v, queued %d; want 7 queued", given, q.Len())
+	}
+}
