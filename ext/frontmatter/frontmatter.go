@@ -20,8 +20,11 @@ type Doc struct {
 	// Body is what follows the closing fence (the whole file when there
 	// is no frontmatter), up to the limit it was read with.
 	Body []byte
-	// BodyLine is the 1-based line of the file the body starts on.
-	BodyLine int
+	// BodyLine is the 1-based line of the file the body starts on, and
+	// BodyOffset its byte offset in the file (fences and a byte order
+	// mark before it), so an owner can bound the whole file.
+	BodyLine   int
+	BodyOffset int
 	// Truncated reports that the body was cut at the limit.
 	Truncated bool
 }
@@ -34,10 +37,13 @@ var bom = []byte("\xef\xbb\xbf")
 // that is "---" or "...". An opening fence without a closing one, or
 // frontmatter longer than MaxFront, is an error.
 func Parse(data []byte) (Doc, error) {
-	data = bytes.TrimPrefix(data, bom)
+	mark := 0
+	if bytes.HasPrefix(data, bom) {
+		data, mark = data[len(bom):], len(bom)
+	}
 	first, rest, _ := cutLine(data)
 	if !isFence(first, false) {
-		return Doc{Body: data, BodyLine: 1}, nil
+		return Doc{Body: data, BodyLine: 1, BodyOffset: mark}, nil
 	}
 	off := len(data) - len(rest)
 	line := 2
@@ -48,7 +54,7 @@ func Parse(data []byte) (Doc, error) {
 			if len(data)-len(next) > MaxFront {
 				return Doc{}, fmt.Errorf("the frontmatter is longer than %d KiB", MaxFront>>10)
 			}
-			return Doc{Front: front, HasFront: true, Body: next, BodyLine: line + 1}, nil
+			return Doc{Front: front, HasFront: true, Body: next, BodyLine: line + 1, BodyOffset: mark + len(data) - len(next)}, nil
 		}
 		if len(data)-len(next) > MaxFront {
 			return Doc{}, fmt.Errorf("the frontmatter has no closing --- line in its first %d KiB", MaxFront>>10)

@@ -21,18 +21,20 @@ func TestParse(t *testing.T) {
 		hasFront  bool
 		body      string
 		bodyLine  int
+		offset    int
 		err       string
 	}{
 		{name: "none", doc: "# Title\n\ntext\n", body: "# Title\n\ntext\n", bodyLine: 1},
 		{name: "empty file", doc: "", body: "", bodyLine: 1},
-		{name: "plain", doc: "---\nname: a\n---\nbody\n", front: "name: a\n", hasFront: true, body: "body\n", bodyLine: 4},
-		{name: "crlf", doc: "---\r\nname: a\r\n---\r\nbody\r\n", front: "name: a\r\n", hasFront: true, body: "body\r\n", bodyLine: 4},
-		{name: "bom and trailing blanks", doc: "\xef\xbb\xbf--- \nname: a\n---\t\nbody", front: "name: a\n", hasFront: true, body: "body", bodyLine: 4},
-		{name: "dots close", doc: "---\nname: a\n...\nbody", front: "name: a\n", hasFront: true, body: "body", bodyLine: 4},
-		{name: "empty frontmatter", doc: "---\n---\nbody", front: "", hasFront: true, body: "body", bodyLine: 3},
-		{name: "no body", doc: "---\nname: a\n---", front: "name: a\n", hasFront: true, body: "", bodyLine: 4},
+		{name: "plain", doc: "---\nname: a\n---\nbody\n", front: "name: a\n", hasFront: true, body: "body\n", bodyLine: 4, offset: 16},
+		{name: "crlf", doc: "---\r\nname: a\r\n---\r\nbody\r\n", front: "name: a\r\n", hasFront: true, body: "body\r\n", bodyLine: 4, offset: 19},
+		{name: "bom and trailing blanks", doc: "\xef\xbb\xbf--- \nname: a\n---\t\nbody", front: "name: a\n", hasFront: true, body: "body", bodyLine: 4, offset: 21},
+		{name: "dots close", doc: "---\nname: a\n...\nbody", front: "name: a\n", hasFront: true, body: "body", bodyLine: 4, offset: 16},
+		{name: "empty frontmatter", doc: "---\n---\nbody", front: "", hasFront: true, body: "body", bodyLine: 3, offset: 8},
+		{name: "no body", doc: "---\nname: a\n---", front: "name: a\n", hasFront: true, body: "", bodyLine: 4, offset: 15},
 		{name: "fence later is body", doc: "text\n---\nname: a\n---\n", body: "text\n---\nname: a\n---\n", bodyLine: 1},
 		{name: "four dashes are not a fence", doc: "----\nx\n", body: "----\nx\n", bodyLine: 1},
+		{name: "bom without frontmatter", doc: "\xef\xbb\xbftext", body: "text", bodyLine: 1, offset: 3},
 		{name: "unclosed", doc: "---\nname: a\nbody\n", err: "no closing --- line"},
 		{name: "only a fence", doc: "---", err: "no closing --- line"},
 		{name: "too long", doc: "---\n" + strings.Repeat("k: v\n", MaxFront/5+1) + "---\nbody", err: "no closing --- line in its first 64 KiB"},
@@ -48,8 +50,11 @@ func TestParse(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if string(d.Front) != tc.front || d.HasFront != tc.hasFront || string(d.Body) != tc.body || d.BodyLine != tc.bodyLine {
-				t.Fatalf("got front %q (%v), body %q at line %d; want %q (%v), %q at %d", d.Front, d.HasFront, d.Body, d.BodyLine, tc.front, tc.hasFront, tc.body, tc.bodyLine)
+			if string(d.Front) != tc.front || d.HasFront != tc.hasFront || string(d.Body) != tc.body || d.BodyLine != tc.bodyLine || d.BodyOffset != tc.offset {
+				t.Fatalf("got front %q (%v), body %q at line %d, byte %d; want %q (%v), %q at %d, %d", d.Front, d.HasFront, d.Body, d.BodyLine, d.BodyOffset, tc.front, tc.hasFront, tc.body, tc.bodyLine, tc.offset)
+			}
+			if d.BodyOffset+len(d.Body) != len(tc.doc) {
+				t.Fatalf("the body at byte %d is not the document's last %d bytes", d.BodyOffset, len(d.Body))
 			}
 		})
 	}
@@ -209,6 +214,9 @@ func FuzzParse(f *testing.F) {
 		if !d.HasFront && !bytes.Equal(bytes.TrimPrefix(data, bom), d.Body) {
 			t.Fatalf("without frontmatter the body is not the whole input")
 		}
+		if !bytes.Equal(data[d.BodyOffset:], d.Body) {
+			t.Fatalf("the body is not the input from byte %d", d.BodyOffset)
+		}
 		var m meta
 		if err := d.Decode(&m); err != nil && strings.Contains(err.Error(), "\n") {
 			t.Fatalf("multi-line error %q", err)
@@ -243,7 +251,7 @@ func FuzzReadFile(f *testing.F) {
 		if truncated {
 			body = body[:cutRune(body, int(limit))]
 		}
-		if !bytes.Equal(got.Front, want.Front) || got.HasFront != want.HasFront || !bytes.Equal(got.Body, body) || got.Truncated != truncated || got.BodyLine != want.BodyLine {
+		if !bytes.Equal(got.Front, want.Front) || got.HasFront != want.HasFront || !bytes.Equal(got.Body, body) || got.Truncated != truncated || got.BodyLine != want.BodyLine || got.BodyOffset != want.BodyOffset {
 			t.Fatalf("ReadFile %+v, want %+v cut to %d", got, want, limit)
 		}
 	})
