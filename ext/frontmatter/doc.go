@@ -14,7 +14,8 @@
 // the line of the file an editor shows (not the one the library counts,
 // nor the start of the list a stray line breaks) and the key a value of
 // the wrong type belongs to. DecodeLines also gives each key's line, for
-// the owner's own checks of a value to name. The frontmatter is at most
-// MaxFront bytes, so a huge file is never read whole to find out what it
-// is.
+// the owner's own checks of a value to name. List is a key's list of
+// text given either as a YAML list or as text separated by commas, as
+// other agents write tools:. The frontmatter is at most MaxFront bytes,
+// so a huge file is never read whole to find out what it is.
 package frontmatter

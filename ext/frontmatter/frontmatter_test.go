@@ -15,6 +15,7 @@ type meta struct {
 	Name        string   `yaml:"name"`
 	Description string   `yaml:"description"`
 	Tags        []string `yaml:"tags"`
+	Tools       List     `yaml:"tools"`
 }
 
 func TestParse(t *testing.T) {
@@ -246,7 +247,7 @@ func FuzzParse(f *testing.F) {
 		"---\r\nname: 'a'\r\n---\r\n",
 		"---\ndescription: >\n  x\n  y\ntags: [a, b]\nmetadata:\n  k: v\n---\n",
 		"---\n- a\n---\n", "---\nname: [\n---\n", "---\na: &x 1\nb: *x\n---\n", "no front", "---", "",
-		"---\nname: \"\\u0000\"\n---\n", "---\n? complex\n: key\n---\n", "---\n!!binary x: y\n---\n",
+		"---\nname: \"\\u0000\"\n---\n", "---\ntools: a, b\n---\n", "---\ntools:\n  - a\n  - [b]\n---\n", "---\n? complex\n: key\n---\n", "---\n!!binary x: y\n---\n",
 	} {
 		f.Add([]byte(s))
 	}
