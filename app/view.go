@@ -385,10 +385,31 @@ func (m *Model) drawApproval(b *render.Buffer, w, y, rows int) {
 		b.SetString(x, y, " "+target+" ?", render.Style{}, "")
 	}
 	p := m.preview(w)
-	lines := p.rows
-	first, count, above, below := previewWindow(len(lines), rows-2, p.top)
-	p.top = first
-	row := y + 1
+	var unmarked bool
+	p.top, unmarked = drawPreviewRows(b, y+1, rows-2, p.rows, p.top)
+	keys := "[y] yes  [a] yes for this session  [n] no, with a reason  [Esc] no"
+	switch {
+	case unmarked:
+		// No room to mark the rows out of view: say here that there are.
+		keys = "[y] yes  [a] session  [n] no+reason  [Esc] no  [↑↓] more"
+	case render.StringWidth(keys) > w:
+		keys = "[y] yes  [a] session  [n] no+reason  [Esc] no"
+	}
+	b.SetString(0, y+rows-1, keys, styleAccent, "")
+}
+
+// previewWindow picks the rows of an n-row preview that show in room
+// rows when scrolled to top: count rows from first, and whether a row
+// above or below is spent marking what is out of view. A panel of fewer
+// than three rows has no marks: they would leave no room for the
+// preview.
+// drawPreviewRows draws the rows of a scrolled preview from screen row y,
+// in room rows, scrolled to top, with marks saying how many rows are
+// above and below. It returns the top clamped to what can show, and
+// whether rows are out of view with no room to mark them.
+func drawPreviewRows(b *render.Buffer, y, room int, lines []previewRow, top int) (int, bool) {
+	first, count, above, below := previewWindow(len(lines), room, top)
+	row := y
 	if above {
 		b.SetString(2, row, fmt.Sprintf("↑ %d more rows", first), styleMuted, "")
 		row++
@@ -403,22 +424,9 @@ func (m *Model) drawApproval(b *render.Buffer, w, y, rows int) {
 	if below {
 		b.SetString(2, row, fmt.Sprintf("↓ %d more rows · ↑↓ scroll", len(lines)-first-count), styleMuted, "")
 	}
-	keys := "[y] yes  [a] yes for this session  [n] no, with a reason  [Esc] no"
-	switch {
-	case count < len(lines) && !above && !below:
-		// No room to mark the rows out of view: say here that there are.
-		keys = "[y] yes  [a] session  [n] no+reason  [Esc] no  [↑↓] more"
-	case render.StringWidth(keys) > w:
-		keys = "[y] yes  [a] session  [n] no+reason  [Esc] no"
-	}
-	b.SetString(0, y+rows-1, keys, styleAccent, "")
+	return first, count < len(lines) && !above && !below
 }
 
-// previewWindow picks the rows of an n-row preview that show in room
-// rows when scrolled to top: count rows from first, and whether a row
-// above or below is spent marking what is out of view. A panel of fewer
-// than three rows has no marks: they would leave no room for the
-// preview.
 func previewWindow(n, room, top int) (first, count int, above, below bool) {
 	if n <= room {
 		return 0, n, false, false
