@@ -88,22 +88,7 @@ func Run(ctx context.Context, p Profile, s Support, c Command) (Exit, error) {
 	// when the Go runtime retires an idle thread.
 	started := make(chan error, 1)
 	result := make(chan Exit, 1)
-	go func() {
-		runtime.LockOSThread()
-		defer runtime.UnlockOSThread()
-		if err := cmd.Start(); err != nil {
-			started <- err
-			return
-		}
-		started <- nil
-		result <- waitLauncher(ctx, cmd, grace)
-	}()
-	err = <-started
-	if err != nil && plan.optionalUserNS && isNamespaceRefusal(err) {
-		// The user namespace was only for the process cap: run without.
-		plan.dropUserNS()
-		cmd = plan.cmd
-		cmd.Stdout, cmd.Stderr = pw, pw
+	start := func(cmd *exec.Cmd) error {
 		go func() {
 			runtime.LockOSThread()
 			defer runtime.UnlockOSThread()
@@ -114,7 +99,15 @@ func Run(ctx context.Context, p Profile, s Support, c Command) (Exit, error) {
 			started <- nil
 			result <- waitLauncher(ctx, cmd, grace)
 		}()
-		err = <-started
+		return <-started
+	}
+	err = start(cmd)
+	if err != nil && plan.optionalUserNS && isNamespaceRefusal(err) {
+		// The user namespace was only for the process cap: run without.
+		plan.dropUserNS()
+		cmd = plan.cmd
+		cmd.Stdout, cmd.Stderr = pw, pw
+		err = start(cmd)
 	}
 	pw.Close()
 	if err != nil {
