@@ -316,3 +316,47 @@ func TestSubagentBlockInTheTerminal(t *testing.T) {
 	}
 	quit(p)
 }
+
+// In the terminal, two subagents of one batch are two blocks running at
+// once; the user's Ctrl+C stops both, each block says so, and quire is
+// ready for the next prompt.
+func TestSubagentsInParallelAreCancelledInTheTerminal(t *testing.T) {
+	arrived := newBarrier("task A", "task B")
+	srv := startServer(t, testserver.Script{Respond: func(n int, req testserver.Request) testserver.Response {
+		if !isSubagent(req) {
+			if len(toolMessages(req)) == 0 {
+				return testserver.Response{ToolCalls: []testserver.ToolCall{
+					taskCall("t1", "Slow task A", "task A", ""), taskCall("t2", "Slow task B", "task B", ""),
+				}}
+			}
+			return textResponse("Both were stopped.\n", 0)
+		}
+		if len(toolMessages(req)) == 0 {
+			return testserver.Call("l1", "list_dir", `{"path":"."}`)
+		}
+		// Both children are past their first tool before either hangs,
+		// so the screen shows two blocks at work with one call each.
+		arrived.arrive(firstPrompt(req), 30*time.Second)
+		return testserver.Response{Fault: testserver.FaultHang}
+	}})
+	p := newPane(t, 100, 30)
+	p.run(srv.URL())
+	p.waitText("Ask anything", 10*time.Second)
+	p.literal("do two slow things")
+	p.keys("Enter")
+	s := p.waitFor("two running subagent blocks", 30*time.Second, func(s string) bool {
+		return strings.Contains(s, "Slow task A  running · 1 call") && strings.Contains(s, "Slow task B  running · 1 call")
+	})
+	if strings.Count(s, "running · 1 call") != 2 {
+		t.Fatalf("want two running blocks:\n%s", s)
+	}
+	p.keys("C-c")
+	s = p.waitFor("both blocks cancelled", 20*time.Second, func(s string) bool {
+		return strings.Count(s, "⊘ subagent Slow task") == 2 && strings.Contains(s, "Turn cancelled")
+	})
+	if strings.Contains(s, "running · ") {
+		t.Errorf("a block still says it runs after the cancel:\n%s", s)
+	}
+	p.waitText("Ask anything", 10*time.Second)
+	quit(p)
+}
