@@ -360,3 +360,43 @@ func TestSubagentsInParallelAreCancelledInTheTerminal(t *testing.T) {
 	p.waitText("Ask anything", 10*time.Second)
 	quit(p)
 }
+
+// Through quire exec: an agent that builds on a persona runs with the
+// persona's instructions before its own, and one whose persona is
+// missing does not start; the model is told why and the turn goes on.
+func TestExecAgentWithAPersona(t *testing.T) {
+	srv := startServer(t, testserver.Script{Respond: func(n int, req testserver.Request) testserver.Response {
+		if isSubagent(req) {
+			sys := req.Messages[0].Content
+			if strings.Index(sys, "Quote the lines you rely on.") < 0 || strings.Index(sys, "Quote the lines") > strings.Index(sys, "Review the change.") {
+				return testserver.Text("no persona in my instructions")
+			}
+			return testserver.Text("reviewed, as the careful persona")
+		}
+		if res := toolMessages(req); len(res) > 0 {
+			return testserver.Text(fmt.Sprintf("careful: %s | hasty: %s", res["t1"], res["t2"]))
+		}
+		return testserver.Response{ToolCalls: []testserver.ToolCall{
+			taskCall("t1", "Review it", "review the change", "reviewer"),
+			taskCall("t2", "Rush it", "rush the change", "hasty"),
+		}}
+	}})
+	e := newExecEnv(t, execUser{name: "self"}, srv.URL())
+	agents := filepath.Join(e.ws, ".quire", "agents")
+	os.MkdirAll(agents, 0o755)
+	os.WriteFile(filepath.Join(agents, "reviewer.md"), []byte("---\ndescription: Reviews.\npersona: careful\n---\nReview the change.\n"), 0o644)
+	os.WriteFile(filepath.Join(agents, "hasty.md"), []byte("---\ndescription: Hurries.\npersona: absent\n---\nBe quick.\n"), 0o644)
+	personas := filepath.Join(e.config, "quire", "personas")
+	os.MkdirAll(personas, 0o755)
+	os.WriteFile(filepath.Join(personas, "careful.md"), []byte("---\ntools: [read_file]\n---\nQuote the lines you rely on.\n"), 0o644)
+	r := e.quire("exec", "review and rush")
+	if r.code != 0 {
+		t.Fatalf("exit %d, stderr %s", r.code, r.stderr)
+	}
+	if !strings.Contains(r.stdout, "careful: reviewed, as the careful persona") {
+		t.Errorf("the reviewer did not run with its persona: %q", r.stdout)
+	}
+	if !strings.Contains(r.stdout, `hasty: `) || !strings.Contains(r.stdout, `the persona "absent" cannot be found`) {
+		t.Errorf("the model was not told why hasty did not start: %q", r.stdout)
+	}
+}
