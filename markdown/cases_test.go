@@ -1,6 +1,7 @@
 package markdown
 
 import (
+	"fmt"
 	"reflect"
 	"strings"
 	"testing"
@@ -36,7 +37,19 @@ func TestCheckpoints(t *testing.T) {
 		{"list ended by paragraph", []string{"- a\n\n- b\n\npara\n"}, 3, len("- a\n\n- b\n\n")},
 		{"indented code and blank", []string{"    code\n\n"}, 0, 0},
 		{"setext pending", []string{"Title\n"}, 0, 0},
-		{"undefined reference pins", []string{"see [x]\n\nmore\n\n"}, 0, 0},
+		{"undefined reference freezes", []string{"see [x]\n\nmore\n\n"}, 3, len("see [x]\n\nmore\n\n")},
+		{"bracketed code freezes", []string{"use arr[i] and [Enter]\n\nmore\n\n"}, 3, -1},
+		{"definition in the tail holds", []string{"see [x]\n\n[x]: /u"}, 0, 0},
+		{"table under text", []string{"Results:\n| a | b |\n|---|---|\n| 1 | 2 |\n\nmore\n\n"}, 9, -1},
+		{"table under text, open", []string{"Results:\n| a | b |\n|---|---|\n| 1 | 2 |\n"}, 0, 0},
+		{"definition then text", []string{"[x]: /u\ntext [x]\n\nmore\n\n"}, 3, -1},
+		{"list then text after blank", []string{"- a\n- b\n\nNext"}, 2, len("- a\n- b\n\n")},
+		{"list then maybe item after blank", []string{"1. a\n2. b\n\n3"}, 0, 0},
+		{"bullet list then number", []string{"- a\n- b\n\n1"}, 2, -1},
+		{"ordered list then number", []string{"1. a\n2. b\n\n2024 was"}, 2, -1},
+		{"indented code then text", []string{"    code\n\ntext"}, 3, -1},
+		{"bullet list then other bullet", []string{"- a\n\n* b"}, 1, -1},
+		{"bullet list then same bullet", []string{"- a\n\n- b"}, 0, 0},
 		{"defined reference frees", []string{"see [x]\n\n[x]: https://x.example\n\nmore\n\n"}, 3, -1},
 		{"open fence line by line", []string{"```go\na := 1\nb := 2\nc"}, 3, len("```go\na := 1\nb := 2\n")},
 		{"html comment open", []string{"<!--\n\nstill comment\n\n"}, 0, 0},
@@ -321,6 +334,91 @@ func TestGuessedLanguageKept(t *testing.T) {
 	s.Append(rest)
 	s.Finish()
 	if want := Render(head+rest, Options{Width: 80}); !reflect.DeepEqual(normalize(s.Lines()), normalize(want)) {
+		t.Fatalf("--- stream\n%s--- one-shot\n%s", dump(s.Lines()), dump(want))
+	}
+}
+
+// TestLateDefinition: a block frozen with an undefined label is laid out
+// again when the label's definition freezes, the stream says which
+// lines changed, and after Finish the lines are Render's.
+func TestLateDefinition(t *testing.T) {
+	opts := Options{Width: 24}
+	// "[xyzzy]" wraps the line; the link text "xyzzy" fits it.
+	head := "aaaa bbbb cccc [xyzzy] dd\n\nmore text\n\n"
+	s := NewStream(opts)
+	s.Append(head)
+	if s.Frozen() != 4 {
+		t.Fatalf("frozen %d lines:\n%s", s.Frozen(), dump(s.Lines()))
+	}
+	before := len(s.Lines())
+	s.Append("[xyzzy]: https://x.example\n\nend\n")
+	revs := s.Revisions()
+	if len(revs) != 1 || revs[0].At != 0 || revs[0].Old != 4 || revs[0].New != 3 {
+		t.Fatalf("revisions %+v\n%s", revs, dump(s.Lines()))
+	}
+	if s.Frozen() < 3 || len(s.Lines()) != before-1+2 {
+		t.Fatalf("frozen %d of %d lines after the revision (had %d)", s.Frozen(), len(s.Lines()), before)
+	}
+	found := false
+	for _, l := range s.Lines()[:revs[0].New] {
+		for _, sp := range l.Spans {
+			found = found || sp.Link == "https://x.example"
+		}
+	}
+	if !found {
+		t.Fatalf("no link after the definition:\n%s", dump(s.Lines()))
+	}
+	s.Finish()
+	if want := Render(s.Source(), opts); !reflect.DeepEqual(normalize(s.Lines()), normalize(want)) {
+		t.Fatalf("--- stream\n%s--- one-shot\n%s", dump(s.Lines()), dump(want))
+	}
+}
+
+// TestLateDefinitionsBudget: definitions that keep arriving for labels
+// used all over the text revise at most about the text's size before
+// Finish; what is left waits for Finish, which makes the lines exact.
+func TestLateDefinitionsBudget(t *testing.T) {
+	var b strings.Builder
+	for i := range 400 {
+		fmt.Fprintf(&b, "para %d uses", i)
+		for j := range 40 {
+			fmt.Fprintf(&b, " [l%d]", j)
+		}
+		b.WriteString("\n\n")
+	}
+	for j := range 40 {
+		fmt.Fprintf(&b, "[l%d]: /u%d\n\ntext\n\n", j, j)
+	}
+	src := b.String()
+	opts := Options{Width: 60}
+	s := NewStream(opts)
+	for p := 0; p < len(src); p += 64 {
+		s.Append(src[p:min(p+64, len(src))])
+		s.Lines()
+	}
+	if s.late.reworked > len(src)+reviseBudget {
+		t.Fatalf("revisions laid out %d bytes of a %d-byte text", s.late.reworked, len(src))
+	}
+	if len(s.late.stale) == 0 {
+		t.Fatalf("no revision was postponed")
+	}
+	s.Finish()
+	if want := Render(src, opts); !reflect.DeepEqual(normalize(s.Lines()), normalize(want)) {
+		t.Fatalf("stream != one-shot after Finish")
+	}
+}
+
+// TestDefinitionAtEndWithoutNewline: a definition that never freezes (the
+// text ends on it) still resolves the frozen blocks at Finish.
+func TestDefinitionAtEndWithoutNewline(t *testing.T) {
+	src := "see [x]\n\nmore\n\n[x]: https://x.example"
+	s := stream("see [x]\n\nmore\n\n")
+	if s.Frozen() == 0 {
+		t.Fatalf("nothing froze")
+	}
+	s.Append(src[len(s.Source()):])
+	s.Finish()
+	if want := Render(src, Options{Width: 80}); !reflect.DeepEqual(normalize(s.Lines()), normalize(want)) {
 		t.Fatalf("--- stream\n%s--- one-shot\n%s", dump(s.Lines()), dump(want))
 	}
 }

@@ -2,6 +2,7 @@ package markdown
 
 import (
 	"bytes"
+	"slices"
 
 	"github.com/yuin/goldmark/parser"
 
@@ -10,11 +11,13 @@ import (
 
 // Stream renders a markdown document that arrives in chunks. Rendering
 // is lazy: Append only records the chunk, and the next Lines or Frozen
-// re-renders only the tail after the last checkpoint (so chunks that
-// arrive between two frames cost one render). Everything before the
-// checkpoint is frozen and never changes again. At every moment Lines() equals
-// Render(ShownPrefix(Source())), and after Finish it equals
-// Render(Source()).
+// lays out what changed: the text after the last checkpoint, or only the
+// new part of a long block that is still open (see open.go). Everything
+// before the checkpoint is frozen. The contract (doc.go states it in
+// full): after Finish, Lines() equals Render(Source()); before it,
+// Lines() equals Render(ShownPrefix(Source())) except where doc.go's
+// freezing rule says a frame may differ; frozen lines change only when a
+// link reference definition arrives for a label they used (Revisions).
 //
 // A Stream is not safe for concurrent use.
 type Stream struct {
@@ -38,6 +41,16 @@ type Stream struct {
 	// shown is the end of the text the last render showed (-1 after
 	// Finish): Lines() depends on nothing else.
 	shown int
+
+	// open continues the layout of the tail's last block while it grows
+	// (nil: the next render lays the whole tail out).
+	open openBlock
+	// approx is set while a frame differs from Render(ShownPrefix(...))
+	// the way doc.go allows (a deferred table re-layout, a paragraph
+	// window); tests read it.
+	approx bool
+
+	late lateRefs
 }
 
 // NewStream starts an empty stream.
@@ -48,6 +61,7 @@ func NewStream(opts Options) *Stream {
 		lexers: newLexerSet(),
 		state:  tailState{refKeys: map[string]bool{}},
 		held:   -1,
+		late:   lateRefs{pending: map[string][]int{}},
 	}
 }
 
@@ -71,15 +85,16 @@ func (s *Stream) Finish() {
 
 // Lines returns the current lines: the frozen ones followed by the tail.
 // The slice is valid until the next call of any Stream method; callers
-// must not modify it. Lines()[:Frozen()] never change.
+// must not modify it. Lines()[:Frozen()] change only as Revisions says.
 func (s *Stream) Lines() []render.Line {
 	s.sync()
 	return s.lines[:len(s.lines):len(s.lines)]
 }
 
-// Frozen returns how many leading lines are final: they will be the same
-// whatever text is appended later, so they can be committed to
-// scrollback.
+// Frozen returns how many leading lines are final: no later text changes
+// them, except a link reference definition for a label they looked up
+// without finding it (Revisions reports those), so a caller can commit
+// them to scrollback.
 func (s *Stream) Frozen() int {
 	s.sync()
 	return s.frozen
@@ -114,18 +129,52 @@ func (s *Stream) update() {
 		if s.held >= 0 && shown >= s.held && !bytes.ContainsAny(s.src[s.held:shown], "\n`~") {
 			return // the same unfinished line, still held back
 		}
+		prev := s.shown
 		s.shown = shown
+		if s.open != nil && shown > prev && prev >= 0 {
+			if s.open.extend(s, shown) {
+				return
+			}
+		}
 	} else {
 		s.shown = -1
 	}
+	s.open = nil
+	s.approx = false
 	res := renderTail(s.parser, s.lexers, s.src[s.base:shown], &s.opts, s.state, true, !s.finished)
 	s.lines = append(s.lines[:s.frozen], res.lines...)
 	s.held = -1
 	if res.held >= 0 {
 		s.held = s.base + res.held
 	}
-	if res.cpSrc <= 0 {
+	if res.cpSrc > 0 {
+		s.freeze(res)
+	}
+	if s.finished {
+		var refs []parser.Reference
+		var keys []string
+		for _, b := range res.t.blocks {
+			for _, d := range definitions(b) {
+				if k := refKey(d.Label); !s.state.refKeys[k] && !slices.Contains(keys, k) {
+					refs = append(refs, keepRef(d))
+					keys = append(keys, k)
+				}
+			}
+		}
+		s.late.finish(s, refs, keys)
 		return
+	}
+	s.open = newOpenBlock(s, res)
+}
+
+// freeze moves the checkpoint to the end of res's frozen part.
+func (s *Stream) freeze(res tailResult) {
+	if len(res.pending) > 0 {
+		s.late.record(frozenStretch{
+			src: s.base, end: s.base + res.segSrc,
+			line: s.frozen, lines: res.segLines,
+			fence: s.state.fence, afterText: s.state.afterText, emitted: s.state.emitted,
+		}, res.pending)
 	}
 	s.frozen += res.cpLines
 	s.base += res.cpSrc
@@ -134,11 +183,14 @@ func (s *Stream) update() {
 	if s.frozen > 0 {
 		s.state.emitted = true
 	}
+	var defined []string
 	for _, d := range res.refs {
 		k := refKey(d.Label)
 		if !s.state.refKeys[k] {
 			s.state.refKeys[k] = true
 			s.state.refs = append(s.state.refs, keepRef(d))
+			defined = append(defined, k)
 		}
 	}
+	s.late.defined(s, defined)
 }

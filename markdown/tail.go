@@ -52,11 +52,22 @@ type tailResult struct {
 	cpLines int
 	fence   *fenceState
 	refs    []*ast.LinkReferenceDefinition // definitions inside [0, cpSrc)
+	// pending are the labels that blocks inside [0, cpSrc) looked up and
+	// found nowhere in the text: a later definition of one of them
+	// changes those blocks.
+	pending []string
+	// segSrc and segLines end the part the pending labels belong to: the
+	// frozen part, or, when it ends inside an open code fence, the blocks
+	// before the fence.
+	segSrc, segLines int
 	// held is where the unfinished line left out under hold starts (a
 	// code line or a table row), or -1.
 	held int
 	// afterText is tailState.afterText for a tail starting at cpSrc.
 	afterText bool
+	// t is the render itself, for a stream to continue the last block
+	// without parsing it again (see open.go).
+	t *tailRender
 }
 
 // tailRender holds one render of a tail.
@@ -151,5 +162,6 @@ func renderTail(p parser.Parser, lx *lexerSet, src []byte, opts *Options, st tai
 	if checkpoints {
 		t.checkpoint(&res)
 	}
+	res.t = &t
 	return res
 }
