@@ -105,7 +105,8 @@ func TestHoldBack(t *testing.T) {
 		{"```go\nx := 1\n```", "```go\nx := 1\n"},
 		{"- a\n  ```go\n  x := 1", "- a\n  ```go\n  x := 1"},
 		{"| a | b |\n|---|---|\n| 1 | 2", "| a | b |\n|---|---|\n"},
-		{"| a | b |\n|---|---|\n|", "| a | b |\n|---|---|\n|"},
+		{"| a | b |\n|---|---|\n|", "| a | b |\n|---|---|\n"},
+		{"| a | b |\n|---|---|\n| https://x.example/a", "| a | b |\n|---|---|\n"},
 	}
 	for _, tt := range tests {
 		if got := ShownPrefix(tt.src); got != tt.shown {

@@ -296,3 +296,29 @@ func TestStreamRandomDocs(t *testing.T) {
 		c.finish()
 	}
 }
+
+// TestStreamStressCorpus streams the stress corpus (StressDocs, small)
+// in random chunks at two widths, checking every frame the freezing rule
+// promises exact and the lines after Finish.
+func TestStreamStressCorpus(t *testing.T) {
+	size, seeds := 60, 3
+	if *long {
+		size, seeds = 300, 8
+	}
+	for _, d := range StressDocs(size) {
+		for seed := range seeds {
+			for _, width := range []int{80, 34} {
+				t.Run(fmt.Sprintf("%s/%d/%d", d.Name, seed, width), func(t *testing.T) {
+					rng := rand.New(rand.NewPCG(uint64(seed), 11))
+					c := newChecker(t, d.Name, Options{Width: width})
+					for p := 0; p < len(d.Text); {
+						n := min(len(d.Text)-p, 1+rng.IntN(40))
+						c.append(d.Text[p:p+n], rng.IntN(4) == 0)
+						p += n
+					}
+					c.finish()
+				})
+			}
+		}
+	}
+}

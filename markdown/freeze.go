@@ -64,6 +64,7 @@ func (t *tailRender) checkpoint(res *tailResult) {
 		}
 		res.pending = cutPending
 		res.segSrc, res.segLines = t.blockEnd(i)-t.off, t.ends[i]
+		res.cut = i + 1
 	}
 	if best >= 0 {
 		res.cpSrc = t.blockEnd(best) - t.off
@@ -151,29 +152,19 @@ func (t *tailRender) partialCodeLine(fc *ast.FencedCodeBlock) bool {
 
 // partialRow returns the start of tb's last row when that row is the
 // unfinished last line of the text and starts with '|' (so it stays a row
-// of this table however it grows), or -1.
+// of this table however it grows), or -1. Whatever the row holds so far
+// (text, a bare URL, nothing), the answer is the same, so a row is held
+// back from its first '|' to its newline however it arrives.
 func partialRow(buf []byte, tb *east.Table) int {
 	if len(buf) == 0 || buf[len(buf)-1] == '\n' {
 		return -1
 	}
 	ls := lineStart(buf, len(buf))
-	line := bytes.TrimLeft(buf[ls:], " ")
-	if len(buf)-ls-len(line) > 3 || len(line) == 0 || line[0] != '|' {
+	if !heldRow(buf, ls) {
 		return -1
 	}
 	row := tb.LastChild()
-	if row == nil || row.Kind() != east.KindTableRow {
-		return -1
-	}
-	found := false
-	_ = ast.Walk(row, func(c ast.Node, entering bool) (ast.WalkStatus, error) {
-		if t, ok := c.(*ast.Text); ok && entering {
-			found = t.Segment.Start >= ls
-			return ast.WalkStop, nil
-		}
-		return ast.WalkContinue, nil
-	})
-	if !found {
+	if row == nil || row == tb.FirstChild() || row.Kind() != east.KindTableRow || row.Pos() < ls {
 		return -1
 	}
 	return ls

@@ -65,6 +65,8 @@ type tailResult struct {
 	held int
 	// afterText is tailState.afterText for a tail starting at cpSrc.
 	afterText bool
+	// cut is how many of t's blocks are behind cpSrc.
+	cut int
 	// t is the render itself, for a stream to continue the last block
 	// without parsing it again (see open.go).
 	t *tailRender

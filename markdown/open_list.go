@@ -1,0 +1,165 @@
+package markdown
+
+import (
+	"github.com/yuin/goldmark/ast"
+	"github.com/yuin/goldmark/parser"
+)
+
+// openList continues a top-level list item by item. The open (last)
+// item is parsed from its marker line on, alone: goldmark decides what
+// belongs to an item, and when the next item starts, from that item's
+// own lines (its offset, whether it is empty), never from the items
+// before it. What items share is the layout: the list's tightness and
+// the ordered markers' width. When either changes, the whole list is
+// laid out again (a list only turns loose once, and its markers widen at
+// 10, 100, 1,000 items).
+type openList struct {
+	ordered bool
+	start   int
+	delim   byte
+	items   int // complete items laid out for good
+	resume  int // source offset of the first item still open (its marker line)
+	// loose holds when the complete items, or the gap before the
+	// resume item, make the list loose.
+	loose   bool
+	tight   bool // tightness the lines are drawn with
+	markerW int  // marker width the lines are drawn with
+	top     int  // index in s.lines of the list's first line
+	fixed   int  // s.lines[:fixed] stay: up to the last complete item
+	refs    []parser.Reference
+	defined map[string]bool // labels the complete items define
+	waits   map[string]bool // labels the list looked up and found nowhere
+}
+
+func newOpenList(s *Stream, t *tailRender, l *ast.List, top int) openBlock {
+	o := &openList{ordered: l.IsOrdered(), start: l.Start, delim: l.Marker, top: top,
+		defined: map[string]bool{}, waits: map[string]bool{}}
+	var items []ast.Node
+	for it := l.FirstChild(); it != nil; it = it.NextSibling() {
+		items = append(items, it)
+	}
+	// The open items: from the last one whose marker line is complete.
+	k := len(items) - 1
+	for k >= 0 && (items[k].Pos() < 0 || !lineComplete(t.buf, lineStart(t.buf, items[k].Pos()))) {
+		k--
+	}
+	if k < 0 {
+		return nil
+	}
+	o.resume = absStart(s, t, lineStart(t.buf, items[k].Pos()))
+	o.items = k
+	o.tight = l.IsTight
+	o.loose = k > 0 && items[k].HasBlankPreviousLines()
+	for _, it := range items[:k] {
+		o.loose = o.loose || itemLoose(it, it == items[0])
+		o.addDefinitions(it)
+	}
+	o.noteLookups(s, t.pc.lookups[l])
+	r := t.r
+	r.depth++
+	lay := r.listLayout(o.ordered, o.start, o.delim, len(items), s.opts.Width)
+	o.markerW = lay.markerW
+	s.lines = s.lines[:top]
+	for i, it := range items[:k] {
+		s.lines = r.listItem(s.lines, it, i, o.tight, lay)
+	}
+	r.depth--
+	o.fixed = len(s.lines)
+	if !o.extend(s, s.shown) {
+		return nil
+	}
+	return o
+}
+
+// itemLoose reports whether item shows goldmark's evidence of a loose
+// list: a blank line before it (unless it is the first item) or between
+// two of its blocks.
+func itemLoose(item ast.Node, first bool) bool {
+	if !first && item.HasBlankPreviousLines() {
+		return true
+	}
+	if c := item.FirstChild(); c != nil && c != item.LastChild() {
+		for c = c.NextSibling(); c != nil; c = c.NextSibling() {
+			if c.HasBlankPreviousLines() {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func (o *openList) addDefinitions(item ast.Node) {
+	for _, d := range definitions(item) {
+		if k := refKey(d.Label); !o.defined[k] {
+			o.defined[k] = true
+			o.refs = append(o.refs, keepRef(d))
+		}
+	}
+}
+
+func (o *openList) noteLookups(s *Stream, keys []string) {
+	for _, k := range keys {
+		if !s.state.refKeys[k] && !o.defined[k] {
+			o.waits[k] = true
+		}
+	}
+}
+
+func (o *openList) extend(s *Stream, shown int) bool {
+	width := s.opts.Width
+	buf := capNesting(clone(s.src[o.resume:shown]))
+	refs := s.state.refs
+	if len(o.refs) > 0 {
+		refs = append(refs[:len(refs):len(refs)], o.refs...)
+	}
+	doc, pc := parseDoc(s.parser, buf, refs)
+	l, ok := doc.FirstChild().(*ast.List)
+	if !ok || l.IsOrdered() != o.ordered || l.Marker != o.delim || l.FirstChild() == nil {
+		return false
+	}
+	r := &renderer{src: buf, theme: &s.opts.Theme, cwd: s.opts.Cwd, lexers: s.lexers}
+	after, ok := trailing(r, doc, l, width)
+	if !ok {
+		return false
+	}
+	var items []ast.Node
+	for it := l.FirstChild(); it != nil; it = it.NextSibling() {
+		items = append(items, it)
+	}
+	// A definition of a label complete items looked up for changes them.
+	for _, d := range definitions(l) {
+		if o.waits[refKey(d.Label)] {
+			return false
+		}
+	}
+	tight := !o.loose && l.IsTight
+	r.depth = 1
+	lay := r.listLayout(o.ordered, o.start, o.delim, o.items+len(items), width)
+	if tight != o.tight || lay.markerW != o.markerW {
+		return false // every item is laid out anew
+	}
+	// Items followed by an item whose marker line is complete are done.
+	k := len(items) - 1
+	for k > 0 && (items[k].Pos() < 0 || !lineComplete(buf, lineStart(buf, items[k].Pos()))) {
+		k--
+	}
+	s.lines = s.lines[:o.fixed]
+	for i, it := range items[:k] {
+		s.lines = r.listItem(s.lines, it, o.items+i, tight, lay)
+		// The parse starts at items[0]: its own gap is in o.loose already.
+		o.loose = o.loose || itemLoose(it, i == 0) || items[i+1].HasBlankPreviousLines()
+		o.addDefinitions(it)
+	}
+	if k > 0 {
+		o.items += k
+		o.resume += lineStart(buf, items[k].Pos())
+		o.noteLookups(s, pc.lookups[l])
+	}
+	o.fixed = len(s.lines)
+	for i, it := range items[k:] {
+		s.lines = r.listItem(s.lines, it, o.items+i, tight, lay)
+	}
+	s.lines = append(s.lines, after...)
+	s.held = -1
+	return true
+}
