@@ -1,5 +1,419 @@
 package markdown
 
-import "github.com/yuin/goldmark/ast"
+import (
+	"bytes"
+	"unicode"
+	"unicode/utf8"
 
-func newOpenPara(s *Stream, t *tailRender, p *ast.Paragraph, top int) openBlock { return nil }
+	"github.com/yuin/goldmark/ast"
+
+	"github.com/quire-sh/quire/render"
+)
+
+// openPara continues a top-level paragraph as it grows. Its inline text
+// is laid out in a flow (wrap.go) that keeps every line it emitted: the
+// text up to a cut point is in the flow for good, and only the window
+// after it is parsed and placed again on each chunk. A cut point lies
+// after a space, before a character that shows as itself, where nothing
+// before it can still pair with text after it: no unclosed code span,
+// link bracket, raw HTML or delimiter run that can open emphasis. The
+// inlines after such a point parse alone as they do in the whole
+// paragraph, so the lines stay exactly Render's.
+//
+// An opener that stays unclosed (emphasis that never ends) would make the
+// window, and so every chunk, grow without bound. Once the window is
+// longer than ageOut, the flow takes it in up to its last cut point
+// regardless: the opener is then laid out as the text it is so far, and
+// if a closer comes after all, the paragraph shows it only once it ends
+// (doc.go: a frame may differ so).
+//
+// Lines are checked as they arrive: a blank line ends the paragraph, and
+// a line that could interrupt it or change it (a list item, a heading
+// underline, a table's delimiter row) is parsed with the line before it
+// to see whether it does; either way the tail is then laid out whole.
+type openPara struct {
+	top     int   // index in s.lines of the paragraph's first line
+	fixed   int   // s.lines[:fixed] stay: the lines f emitted
+	f       *flow // the text before q (and, after kept pieces, the window's)
+	kept    int   // pieces of f before q
+	q       int   // source offset where the window starts
+	checked int   // source offset before which every line continues the paragraph
+	prev    int   // start of the last line before checked
+	settled int   // start of a line found to continue the paragraph however it ends
+}
+
+// ageOut is the window length past which unclosed openers stop holding
+// text out of the flow.
+const ageOut = 256
+
+func newOpenPara(s *Stream, t *tailRender, p *ast.Paragraph, top int) openBlock {
+	if p.Lines().Len() == 0 {
+		return nil
+	}
+	o := &openPara{top: top, fixed: top, f: newFlow(s.opts.Width), settled: -1}
+	o.q = absStart(s, t, p.Lines().At(0).Start)
+	end := s.shown
+	last := bytes.LastIndexByte(s.src[:end], '\n') + 1
+	o.checked = max(last, o.q)
+	o.prev = max(lineStart(s.src, max(o.checked-1, 0)), o.q)
+	s.lines = s.lines[:top]
+	if !o.extend(s, end) {
+		return nil
+	}
+	return o
+}
+
+func (o *openPara) extend(s *Stream, shown int) bool {
+	if !o.structure(s, shown) {
+		return false
+	}
+	win := s.src[o.q:shown]
+	base := s.opts.Theme.Text
+	ps, cut, ok := plainWindow(win, base)
+	aged := false
+	if !ok {
+		ps, cut, aged = o.parseWindow(s, win, base)
+	}
+	f := o.f
+	f.truncate(o.kept)
+	from := len(f.buf)
+	f.add(ps)
+	switch {
+	case cut.text > 0:
+		o.kept = f.split(from + cut.text)
+		f.place(from + cut.text)
+		o.q += cut.src
+		if aged {
+			s.approx = true
+		}
+	case len(win) > ageOut && string(f.buf[from:]) == string(win):
+		// One word longer than ageOut, shown as its own text: its full
+		// lines go in for good (doc.go: a frame may differ so).
+		f.place(len(f.buf) - 1)
+		if at := f.placeLong(len(f.buf)); at > from {
+			o.kept = f.split(at)
+			o.q += at - from
+			s.approx = true
+		}
+	}
+	// Lines the flow emitted for good.
+	if n := o.fixed - o.top; n < len(f.out) {
+		s.lines = append(s.lines[:o.fixed], f.lines(n, len(f.out))...)
+		o.fixed = len(s.lines)
+	}
+	// The rest, as it stands now.
+	shown2 := *f
+	shown2.finish()
+	s.lines = append(s.lines[:o.fixed], shown2.lines(len(f.out), len(shown2.out))...)
+	s.held = -1
+	return true
+}
+
+// structure checks the lines from o.checked on; false means the text no
+// longer just continues the paragraph.
+func (o *openPara) structure(s *Stream, shown int) bool {
+	for p := o.checked; p < shown; {
+		nl := bytes.IndexByte(s.src[p:shown], '\n')
+		complete := nl >= 0
+		e := shown
+		if complete {
+			e = p + nl
+		}
+		line := s.src[p:e]
+		if len(bytes.Trim(line, " \t\r\v\f")) == 0 {
+			if complete {
+				return false // a blank line ends the paragraph
+			}
+			return true // a blank line in the making shows nothing yet
+		}
+		if p != o.settled && mayInterrupt(line) {
+			if !o.continues(s, line) {
+				return false
+			}
+			if decided(line) {
+				o.settled = p // more of this line cannot change that
+			}
+		}
+		if !complete {
+			return true
+		}
+		o.prev, o.checked, p = p, e+1, e+1
+	}
+	return true
+}
+
+// mayInterrupt reports whether a line might not simply continue a
+// paragraph: what it starts with could open a block, underline a
+// heading or make a table's delimiter row.
+func mayInterrupt(line []byte) bool {
+	i := 0
+	for i < len(line) && i < 4 && line[i] == ' ' {
+		i++
+	}
+	if i >= 4 {
+		return false // indented: continuation text
+	}
+	if i == len(line) || line[i] == '\t' {
+		return true
+	}
+	switch c := line[i]; c {
+	case '#', '>', '-', '+', '*', '=', '_', '`', '~', '<', '|', ':':
+		return true
+	default:
+		return c >= '0' && c <= '9'
+	}
+}
+
+// decideLen is how much of a line decides whether it interrupts a
+// paragraph, once it holds a character no line-long construct (rule,
+// heading underline, delimiter row) is made of: list markers, heading
+// marks, fences and HTML tag names are shorter.
+const decideLen = 32
+
+// decided reports whether the line's first decideLen bytes decide what
+// it is, whatever follows. A backtick fence is never decided early: a
+// backtick later on the line makes it no fence.
+func decided(line []byte) bool {
+	t := bytes.TrimLeft(line, " ")
+	if len(t) < decideLen || t[0] == '`' {
+		return false
+	}
+	return len(bytes.Trim(t[:decideLen], " \t-=*_|:")) > 0
+}
+
+// continues parses a line behind a line of text (and, when it could be a
+// table's delimiter row, the paragraph's line before it, its header) and
+// reports whether all stay one paragraph.
+func (o *openPara) continues(s *Stream, line []byte) bool {
+	if decided(line) {
+		line = line[:len(line)-len(bytes.TrimLeft(line, " "))+decideLen]
+	}
+	buf := append(make([]byte, 0, 64), "x\n"...)
+	if isDelimiterCandidate(line) && o.prev < o.checked {
+		buf = append(buf, s.src[o.prev:o.checked]...)
+	}
+	buf = append(buf, line...)
+	doc, _ := parseDoc(s.parser, capNesting(buf), s.state.refs)
+	first := doc.FirstChild()
+	return first != nil && first == doc.LastChild() && first.Kind() == ast.KindParagraph
+}
+
+// isDelimiterCandidate reports whether line could be a table's delimiter
+// row.
+func isDelimiterCandidate(line []byte) bool {
+	return len(bytes.Trim(line, " \t|-:")) == 0 && bytes.IndexByte(line, '-') >= 0
+}
+
+// windowCut is where the flow may take the window in: text offset in the
+// window's pieces, source offset in the window.
+type windowCut struct{ text, src int }
+
+// plainWindow lays out a window that holds nothing but plain text (no
+// character that could start or end an inline construct, no URL, no hard
+// line break) the way goldmark would: lines joined by a space, their
+// leading blanks and the paragraph's trailing ones dropped. Its cut is
+// the start of the last word. ok is false when the window is not plain.
+func plainWindow(win []byte, base render.Style) (ps []piece, cut windowCut, ok bool) {
+	if bytes.ContainsAny(win, "`*_~[]<>&\\!\x00\r\v\f@") || bytes.Contains(win, []byte("www.")) || bytes.Contains(win, []byte("://")) {
+		return nil, cut, false
+	}
+	text := make([]byte, 0, len(win))
+	space := false // the text so far ends with a space
+	for p := 0; p < len(win); {
+		e := len(win)
+		nl := bytes.IndexByte(win[p:], '\n')
+		if nl >= 0 {
+			e = p + nl
+		}
+		for p < e && (win[p] == ' ' || win[p] == '\t') {
+			p++
+		}
+		end := e
+		for end > p && (win[end-1] == ' ' || win[end-1] == '\t') {
+			end--
+		}
+		if nl >= 0 && e-end > 1 {
+			return nil, cut, false // two blanks before a newline: a hard break
+		}
+		if len(text) > 0 && p < end {
+			if !space {
+				text = append(text, ' ')
+			}
+			space = true
+		}
+		for i := p; i < end; i++ {
+			c := win[i]
+			if c == '\t' {
+				c = ' '
+			}
+			if c != ' ' && space && len(text) > 0 {
+				cut = windowCut{len(text), i}
+			}
+			text = append(text, c)
+			space = c == ' '
+		}
+		if nl < 0 {
+			break
+		}
+		p = e + 1
+	}
+	s := string(text)
+	if render.Sanitize(s) != s {
+		return nil, windowCut{}, false
+	}
+	if s == "" {
+		return nil, windowCut{}, true
+	}
+	return []piece{{text: s, style: base}}, cut, true
+}
+
+// parseWindow parses the window as paragraph text and lays its inlines
+// out. cut is the last cut point before which nothing is left open, or,
+// when there is none and the window has grown past ageOut, the last cut
+// point at all (aged).
+func (o *openPara) parseWindow(s *Stream, win []byte, base render.Style) (ps []piece, cut windowCut, aged bool) {
+	if s.inline == nil {
+		s.inline = newInlineParser()
+	}
+	buf := capNesting(clone(win))
+	doc, _ := parseDoc(s.inline, buf, s.state.refs)
+	p := doc.FirstChild()
+	if p == nil {
+		return nil, cut, false
+	}
+	r := &renderer{src: buf, theme: &s.opts.Theme, cwd: s.opts.Cwd, lexers: s.lexers}
+	var safe, any windowCut
+	sc := openScan{src: buf}
+	afterSpace := false
+	textLen := 0 // length of the pieces so far
+	for c := p.FirstChild(); c != nil; c = c.NextSibling() {
+		from := len(ps)
+		ps = r.inline(ps, c, base, "")
+		t, isText := c.(*ast.Text)
+		if isText && from < len(ps) {
+			v := buf[t.Segment.Start:t.Segment.Stop]
+			if ps[from].text == string(v) {
+				for j := range v {
+					at := j == 0 && afterSpace || j > 0 && v[j-1] == ' '
+					if at && stableChar(v[j]) {
+						k := windowCut{textLen + j, t.Segment.Start + j}
+						any = k
+						if !sc.open {
+							safe = k
+						}
+					}
+					sc.scan(t.Segment.Start + j)
+				}
+			} else {
+				sc.scanNode(c)
+			}
+		} else {
+			sc.scanNode(c)
+		}
+		for _, q := range ps[from:] {
+			textLen += len(q.text)
+		}
+		afterSpace = len(ps) > from && len(ps[len(ps)-1].text) > 0 && ps[len(ps)-1].text[len(ps[len(ps)-1].text)-1] == ' '
+	}
+	if safe.text > 0 {
+		return ps, safe, false
+	}
+	if len(win) > ageOut && any.text > 0 {
+		return ps, any, true
+	}
+	return ps, windowCut{}, false
+}
+
+// stableChar reports whether a character shows as itself whatever comes
+// after it, so that it can follow a cut point.
+func stableChar(c byte) bool {
+	switch c {
+	case ' ', '\t', '\n', '`', '*', '_', '~', '[', ']', '<', '>', '!', '&', '\\':
+		return false
+	}
+	return true
+}
+
+// openScan follows, through the literal text of a paragraph's inlines,
+// whether something is still open that text after it could close: a
+// backtick run, a '[' no ']' has closed, a '<' that may start a tag or
+// autolink, or a delimiter run that can open emphasis or strikethrough.
+type openScan struct {
+	src      []byte
+	brackets int
+	open     bool
+}
+
+// scan looks at the literal character at src[i].
+func (sc *openScan) scan(i int) {
+	c := sc.src[i]
+	if i > 0 && sc.src[i-1] == '\\' {
+		return // escaped (goldmark keeps the backslash in the text)
+	}
+	switch c {
+	case '`':
+		sc.open = true
+	case '[':
+		sc.brackets++
+	case ']':
+		if sc.brackets > 0 {
+			sc.brackets--
+		}
+	case '<':
+		if i+1 >= len(sc.src) || isTagStart(sc.src[i+1]) {
+			sc.open = true
+		}
+	case '*', '~', '_':
+		if canOpen(sc.src, i) {
+			sc.open = true
+		}
+	}
+	if sc.brackets > 0 {
+		sc.open = true
+	}
+}
+
+// scanNode scans every literal character under n.
+func (sc *openScan) scanNode(n ast.Node) {
+	_ = ast.Walk(n, func(c ast.Node, entering bool) (ast.WalkStatus, error) {
+		if t, ok := c.(*ast.Text); ok && entering {
+			for i := t.Segment.Start; i < t.Segment.Stop; i++ {
+				sc.scan(i)
+			}
+		}
+		return ast.WalkContinue, nil
+	})
+}
+
+func isTagStart(c byte) bool {
+	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c == '/' || c == '!' || c == '?'
+}
+
+// canOpen reports whether the delimiter character at src[i] belongs to a
+// run that can open emphasis (CommonMark's left-flanking rules, with '_'
+// unable to open inside a word).
+func canOpen(src []byte, i int) bool {
+	c := src[i]
+	s, e := i, i
+	for s > 0 && src[s-1] == c {
+		s--
+	}
+	for e < len(src) && src[e] == c {
+		e++
+	}
+	next, prev := ' ', ' ' // the text's ends count as white space
+	if e < len(src) {
+		next, _ = utf8.DecodeRune(src[e:])
+	}
+	if s > 0 {
+		prev, _ = utf8.DecodeLastRune(src[:s])
+	}
+	space := func(r rune) bool { return unicode.IsSpace(r) }
+	punct := func(r rune) bool { return unicode.IsPunct(r) || unicode.IsSymbol(r) }
+	left := !space(next) && (!punct(next) || space(prev) || punct(prev))
+	if c != '_' {
+		return left
+	}
+	right := !space(prev) && (!punct(prev) || space(next) || punct(next))
+	return left && (!right || punct(prev))
+}

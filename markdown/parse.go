@@ -20,6 +20,20 @@ func newParser() parser.Parser {
 	return p
 }
 
+// newInlineParser builds a parser that knows paragraphs only, with
+// newParser's inline parsers: every text becomes paragraphs (split at
+// blank lines) whose inlines parse as in a full document. A stream parses
+// the new part of an open paragraph with it (open_para.go).
+func newInlineParser() parser.Parser {
+	return parser.NewParser(
+		parser.WithBlockParsers(util.Prioritized(parser.NewParagraphParser(), 1000)),
+		parser.WithInlineParsers(append(parser.DefaultInlineParsers(),
+			util.Prioritized(extension.NewLinkifyParser(), 999),
+			util.Prioritized(extension.NewStrikethroughParser(), 500),
+			util.Prioritized(refObserver{}, 199))...),
+	)
+}
+
 // refContext wraps goldmark's parse context to record which link labels
 // each top-level block looked up. A later definition of such a label
 // would change how that block renders, so the stream must not freeze the

@@ -23,9 +23,11 @@ import (
 type Stream struct {
 	opts   Options
 	parser parser.Parser
+	inline parser.Parser // newInlineParser, made on first use
 	lexers *lexerSet
 
 	src      []byte
+	lastLine lastLines // src's last lines, for hold-back
 	finished bool
 	dirty    bool // src or finished changed since the last render
 
@@ -72,6 +74,7 @@ func (s *Stream) Append(chunk string) {
 		return
 	}
 	s.src = append(s.src, chunk...)
+	s.lastLine.feed(s.src)
 	s.finished = false
 	s.dirty = true
 }
@@ -122,7 +125,7 @@ func (s *Stream) update() {
 	if !s.finished {
 		// The frozen part always ends before anything held back; the max
 		// only guards that promise.
-		shown = max(shownLen(s.src), s.base)
+		shown = max(shownLen(s.src, &s.lastLine), s.base)
 		if shown == s.shown {
 			return // only held-back text arrived
 		}

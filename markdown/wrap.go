@@ -125,6 +125,50 @@ func (f *flow) place(upTo int) {
 	}
 }
 
+// placeLong places what it can of an unfinished segment that starts at
+// f.placed and reaches past upTo, when it is too wide for a line: such a
+// word starts a line of its own and is cut at grapheme boundaries, so the
+// lines it fills before its last are the same however it ends. It
+// returns where placing stopped (a grapheme boundary, or f.placed).
+func (f *flow) placeLong(upTo int) int {
+	a := f.placed
+	if f.segStart != a || bytesWidth(f.buf[a:upTo]) <= 2*f.width {
+		return a
+	}
+	if f.hasLine && f.lineW > 0 {
+		next := render.JoinNone
+		if f.spaceW > 0 {
+			next = render.JoinSpace
+		}
+		f.emit()
+		f.join = next
+	}
+	f.hasLine = true
+	f.lineStart, f.lineEnd, f.lineW = a, a, 0
+	state := -1
+	rest := f.buf[a:upTo]
+	pos := a
+	for len(rest) > 0 {
+		var c []byte
+		var cw int
+		c, rest, cw, state = uniseg.FirstGraphemeCluster(rest, state)
+		if f.lineW > 0 && f.lineW+cw > f.width {
+			f.emit()
+			f.join = render.JoinNone
+			f.hasLine = true
+			f.lineStart, f.lineEnd, f.lineW = pos, pos, 0
+		}
+		pos += len(c)
+		f.lineEnd = pos
+		f.lineW += cw
+	}
+	// The last line stays open: the rest of the word goes on it.
+	f.hasLine = false
+	f.lineW, f.spaceW = 0, 0
+	f.placed, f.segStart, f.state = f.lineStart, f.lineStart, -1
+	return f.placed
+}
+
 // finish places everything, the end of the text ending the last segment,
 // and emits the last line.
 func (f *flow) finish() {
