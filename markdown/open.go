@@ -35,10 +35,17 @@ type openBlock interface {
 // left open, or nil when the tail is better laid out whole each time.
 func newOpenBlock(s *Stream, res tailResult) openBlock {
 	t := res.t
-	if res.fence != nil || res.cut >= len(t.blocks) || len(s.src)-s.base < openMin {
+	if res.fence != nil || res.cut >= len(t.blocks) {
 		return nil
 	}
 	rest := t.blocks[res.cut:]
+	if p, ok := rest[0].(*ast.Paragraph); ok && len(rest) == 1 {
+		// Any paragraph: continuing one costs less than laying it out.
+		return newOpenPara(s, t, p, len(s.lines)-len(res.lines)+t.first[res.cut])
+	}
+	if len(s.src)-s.base < openMin {
+		return nil
+	}
 	// Where the first remaining block's lines start in s.lines.
 	at := func(j int) int { return len(s.lines) - len(res.lines) + t.first[res.cut+j] }
 	switch b := rest[len(rest)-1].(type) {
@@ -87,8 +94,9 @@ func trailing(r *renderer, doc, first ast.Node, width int) (lines []render.Line,
 }
 
 // absStart is the source offset in the stream of buffer offset p of a
-// tail render (t.buf holds a prefix of t.off bytes before the tail).
-func absStart(s *Stream, t *tailRender, p int) int { return s.base + p - t.off }
+// tail render (t.buf holds a prefix of t.off bytes before the tail, which
+// started at t.base).
+func absStart(s *Stream, t *tailRender, p int) int { return t.base + p - t.off }
 
 // lineComplete reports whether the line starting at p in buf ends with a
 // newline.

@@ -37,6 +37,7 @@ type openPara struct {
 	f       *flow // the text before q (and, after kept pieces, the window's)
 	kept    int   // pieces of f before q
 	q       int   // source offset where the window starts
+	first   int   // source offset where the paragraph's first line starts
 	checked int   // source offset before which every line continues the paragraph
 	prev    int   // start of the last line before checked
 	settled int   // start of a line found to continue the paragraph however it ends
@@ -47,16 +48,20 @@ type openPara struct {
 const ageOut = 256
 
 func newOpenPara(s *Stream, t *tailRender, p *ast.Paragraph, top int) openBlock {
-	if p.Lines().Len() == 0 {
+	if t.para == nil || p.Lines().Len() == 0 {
 		return nil
 	}
-	o := &openPara{top: top, fixed: top, f: newFlow(s.opts.Width), settled: -1}
-	o.q = absStart(s, t, p.Lines().At(0).Start)
+	if first := p.Lines().At(0); bytes.HasPrefix(bytes.TrimLeft(t.buf[first.Start:first.Stop], " "), []byte("[")) {
+		return nil // it may turn out to start with link reference definitions
+	}
+	o := &openPara{top: top, f: t.para.f, kept: t.para.kept, settled: -1}
+	o.q = absStart(s, t, t.para.cut)
+	// The lines the flow has emitted stay as the full render drew them.
+	o.fixed = top + len(o.f.out)
 	end := s.shown
-	last := bytes.LastIndexByte(s.src[:end], '\n') + 1
-	o.checked = max(last, o.q)
-	o.prev = max(lineStart(s.src, max(o.checked-1, 0)), o.q)
-	s.lines = s.lines[:top]
+	o.first = lineStart(s.src, absStart(s, t, p.Lines().At(0).Start))
+	o.checked = o.first + bytes.LastIndexByte(s.src[o.first:end], '\n') + 1
+	o.prev = max(lineStart(s.src, max(o.checked-1, 0)), o.first)
 	if !o.extend(s, end) {
 		return nil
 	}
@@ -127,7 +132,7 @@ func (o *openPara) structure(s *Stream, shown int) bool {
 			return true // a blank line in the making shows nothing yet
 		}
 		if p != o.settled && mayInterrupt(line) {
-			if !o.continues(s, line) {
+			if !o.continues(s, line, p == o.first) {
 				return false
 			}
 			if decided(line) {
@@ -183,19 +188,23 @@ func decided(line []byte) bool {
 
 // continues parses a line behind a line of text (and, when it could be a
 // table's delimiter row, the paragraph's line before it, its header) and
-// reports whether all stay one paragraph.
-func (o *openPara) continues(s *Stream, line []byte) bool {
+// reports whether all stay one paragraph. The paragraph's first line is
+// parsed as the tail starts, alone.
+func (o *openPara) continues(s *Stream, line []byte, first bool) bool {
 	if decided(line) {
 		line = line[:len(line)-len(bytes.TrimLeft(line, " "))+decideLen]
 	}
 	buf := append(make([]byte, 0, 64), "x\n"...)
-	if isDelimiterCandidate(line) && o.prev < o.checked {
+	switch {
+	case first:
+		buf = buf[:0]
+	case isDelimiterCandidate(line) && o.prev < o.checked:
 		buf = append(buf, s.src[o.prev:o.checked]...)
 	}
 	buf = append(buf, line...)
 	doc, _ := parseDoc(s.parser, capNesting(buf), s.state.refs)
-	first := doc.FirstChild()
-	return first != nil && first == doc.LastChild() && first.Kind() == ast.KindParagraph
+	b := doc.FirstChild()
+	return b != nil && b == doc.LastChild() && b.Kind() == ast.KindParagraph
 }
 
 // isDelimiterCandidate reports whether line could be a table's delimiter
@@ -282,39 +291,7 @@ func (o *openPara) parseWindow(s *Stream, win []byte, base render.Style) (ps []p
 		return nil, cut, false
 	}
 	r := &renderer{src: buf, theme: &s.opts.Theme, cwd: s.opts.Cwd, lexers: s.lexers}
-	var safe, any windowCut
-	sc := openScan{src: buf}
-	afterSpace := false
-	textLen := 0 // length of the pieces so far
-	for c := p.FirstChild(); c != nil; c = c.NextSibling() {
-		from := len(ps)
-		ps = r.inline(ps, c, base, "")
-		t, isText := c.(*ast.Text)
-		if isText && from < len(ps) {
-			v := buf[t.Segment.Start:t.Segment.Stop]
-			if ps[from].text == string(v) {
-				for j := range v {
-					at := j == 0 && afterSpace || j > 0 && v[j-1] == ' '
-					if at && stableChar(v[j]) {
-						k := windowCut{textLen + j, t.Segment.Start + j}
-						any = k
-						if !sc.open {
-							safe = k
-						}
-					}
-					sc.scan(t.Segment.Start + j)
-				}
-			} else {
-				sc.scanNode(c)
-			}
-		} else {
-			sc.scanNode(c)
-		}
-		for _, q := range ps[from:] {
-			textLen += len(q.text)
-		}
-		afterSpace = len(ps) > from && len(ps[len(ps)-1].text) > 0 && ps[len(ps)-1].text[len(ps[len(ps)-1].text)-1] == ' '
-	}
+	ps, safe, any := r.paragraphCuts(p, base)
 	if safe.text > 0 {
 		return ps, safe, false
 	}
@@ -322,6 +299,76 @@ func (o *openPara) parseWindow(s *Stream, win []byte, base render.Style) (ps []p
 		return ps, any, true
 	}
 	return ps, windowCut{}, false
+}
+
+// paragraphCuts lays out paragraph p's inlines and finds its cut points:
+// safe is the last one before which nothing is left open, any the last
+// one at all (zero when there is none). Source offsets are r.src's.
+func (r *renderer) paragraphCuts(p ast.Node, base render.Style) (ps []piece, safe, any windowCut) {
+	buf := r.src
+	sc := openScan{src: buf}
+	afterSpace := false
+	textLen := 0 // length of the pieces so far
+	for c := p.FirstChild(); c != nil; c = c.NextSibling() {
+		from := len(ps)
+		ps = r.inline(ps, c, base, "")
+		t, isText := c.(*ast.Text)
+		if isText && from < len(ps) && ps[from].text == string(buf[t.Segment.Start:t.Segment.Stop]) {
+			v := buf[t.Segment.Start:t.Segment.Stop]
+			for j := range v {
+				at := j == 0 && afterSpace || j > 0 && v[j-1] == ' '
+				if at && stableChar(v[j]) {
+					k := windowCut{textLen + j, t.Segment.Start + j}
+					any = k
+					if !sc.open {
+						safe = k
+					}
+				}
+				sc.scan(t.Segment.Start + j)
+			}
+		} else {
+			sc.scanNode(c)
+		}
+		for _, q := range ps[from:] {
+			textLen += len(q.text)
+		}
+		if n := len(ps); n > from {
+			last := ps[n-1].text
+			afterSpace = len(last) > 0 && last[len(last)-1] == ' '
+		} else if isText && t.SoftLineBreak() {
+			afterSpace = true
+		}
+	}
+	return ps, safe, any
+}
+
+// openParagraph lays out the tail's last block, a paragraph, as block
+// does, and keeps the flow as it stood at the paragraph's last safe cut
+// point, for an openPara to go on from there.
+func (r *renderer) openParagraph(p *ast.Paragraph, width int) ([]render.Line, *paraStart) {
+	ps, safe, _ := r.paragraphCuts(p, r.theme.Text)
+	f := newFlow(width)
+	f.add(ps)
+	st := &paraStart{}
+	if safe.text > 0 {
+		st.kept = f.split(safe.text)
+		f.place(safe.text)
+		st.cut = safe.src
+	} else if p.Lines().Len() > 0 {
+		st.cut = p.Lines().At(0).Start
+	}
+	snap := *f
+	st.f = &snap
+	f.finish()
+	return f.lines(0, len(f.out)), st
+}
+
+// paraStart is where an openPara starts from: the flow with the pieces
+// before the cut (source offset in the render's buffer) kept.
+type paraStart struct {
+	f    *flow
+	kept int
+	cut  int
 }
 
 // stableChar reports whether a character shows as itself whatever comes

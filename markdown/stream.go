@@ -145,6 +145,7 @@ func (s *Stream) update() {
 	s.open = nil
 	s.approx = false
 	res := renderTail(s.parser, s.lexers, s.src[s.base:shown], &s.opts, s.state, true, !s.finished)
+	res.t.base = s.base
 	s.lines = append(s.lines[:s.frozen], res.lines...)
 	s.held = -1
 	if res.held >= 0 {

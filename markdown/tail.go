@@ -76,6 +76,7 @@ type tailResult struct {
 type tailRender struct {
 	buf    []byte // the parsed text: the fence opening (if continuing) + tail
 	off    int    // bytes of buf before the tail
+	base   int    // where the tail starts in a stream's source (set by the stream)
 	st     tailState
 	blocks []ast.Node
 	first  []int // output line where each block starts (its gap excluded)
@@ -83,6 +84,7 @@ type tailRender struct {
 	pc     *refContext
 	r      *renderer
 	code   codeOut // the last block's rendering when it is a fenced code block
+	para   *paraStart // the last block's flow when it is a paragraph
 }
 
 // renderTail renders src (the text after the frozen part described by st)
@@ -148,6 +150,8 @@ func renderTail(p parser.Parser, lx *lexerSet, src []byte, opts *Options, st tai
 			r.dropLastLine = true
 			ls = r.block(b, opts.Width)
 			r.dropLastLine = false
+		} else if p, ok := b.(*ast.Paragraph); ok && checkpoints && hold && i == len(t.blocks)-1 {
+			ls, t.para = r.openParagraph(p, opts.Width)
 		} else {
 			ls = r.block(b, opts.Width)
 		}
