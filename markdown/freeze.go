@@ -21,14 +21,16 @@ import (
 // holds the checkpoint back, until that definition freezes (a frozen
 // block is laid out with frozen definitions only).
 func (t *tailRender) checkpoint(res *tailResult) {
-	tailDefs := map[string]bool{}
-	for _, b := range t.blocks {
-		for _, d := range definitions(b) {
-			tailDefs[refKey(d.Label)] = true
+	// Labels are looked up rarely; the maps are made only then.
+	var tailDefs, defined, waiting map[string]bool // waiting: looked up, defined in the tail, not yet behind the cut
+	if len(t.pc.lookups) > 0 {
+		tailDefs, defined, waiting = map[string]bool{}, map[string]bool{}, map[string]bool{}
+		for _, b := range t.blocks {
+			for _, d := range definitions(b) {
+				tailDefs[refKey(d.Label)] = true
+			}
 		}
 	}
-	defined := map[string]bool{}
-	waiting := map[string]bool{} // looked up, defined in the tail, not yet behind the cut
 	finals := t.finals()
 	best := -1
 	var pending, cutPending []string
@@ -45,10 +47,12 @@ func (t *tailRender) checkpoint(res *tailResult) {
 				pending = append(pending, k)
 			}
 		}
-		for _, d := range definitions(b) {
-			k := refKey(d.Label)
-			defined[k] = true
-			delete(waiting, k)
+		if defined != nil {
+			for _, d := range definitions(b) {
+				k := refKey(d.Label)
+				defined[k] = true
+				delete(waiting, k)
+			}
 		}
 		if i+1 < len(t.blocks) && t.carved(i) {
 			continue // never cut inside a paragraph goldmark split

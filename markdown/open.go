@@ -25,9 +25,10 @@ const openMin = 1024
 // text arrives.
 type openBlock interface {
 	// extend brings the stream's lines up to src[:shown], which extends
-	// the text the block last saw. It reports false, having changed
-	// nothing, when the new text goes beyond what it can follow; the
-	// stream then lays the whole tail out.
+	// the text the block last saw. It reports false when the new text
+	// goes beyond what it can follow; the stream then lays the whole tail
+	// out. Before that, a block the new text proves over may have frozen
+	// itself (a paragraph at a blank line); otherwise nothing changed.
 	extend(s *Stream, shown int) bool
 }
 

@@ -2,6 +2,7 @@ package markdown
 
 import (
 	"bytes"
+	"slices"
 	"unicode"
 	"unicode/utf8"
 
@@ -41,6 +42,12 @@ type openPara struct {
 	checked int   // source offset before which every line continues the paragraph
 	prev    int   // start of the last line before checked
 	settled int   // start of a line found to continue the paragraph however it ends
+	// approx is set once a window went into the flow past an opener
+	// (ageOut): the lines may then differ from Render's until a full
+	// layout of the paragraph.
+	approx bool
+	// pending are labels the paragraph looked up and found nowhere.
+	pending []string
 }
 
 // ageOut is the window length past which unclosed openers stop holding
@@ -55,6 +62,7 @@ func newOpenPara(s *Stream, t *tailRender, p *ast.Paragraph, top int) openBlock 
 		return nil // it may turn out to start with link reference definitions
 	}
 	o := &openPara{top: top, f: t.para.f, kept: t.para.kept, settled: -1}
+	o.note(s, t.pc.lookups[p])
 	o.q = absStart(s, t, t.para.cut)
 	// The lines the flow has emitted stay as the full render drew them.
 	o.fixed = top + len(o.f.out)
@@ -69,7 +77,11 @@ func newOpenPara(s *Stream, t *tailRender, p *ast.Paragraph, top int) openBlock 
 }
 
 func (o *openPara) extend(s *Stream, shown int) bool {
-	if !o.structure(s, shown) {
+	ok, end := o.structure(s, shown)
+	if !ok {
+		if end >= 0 && !o.approx {
+			o.freeze(s, end)
+		}
 		return false
 	}
 	win := s.src[o.q:shown]
@@ -88,9 +100,7 @@ func (o *openPara) extend(s *Stream, shown int) bool {
 		o.kept = f.split(from + cut.text)
 		f.place(from + cut.text)
 		o.q += cut.src
-		if aged {
-			s.approx = true
-		}
+		o.approx = o.approx || aged
 	case len(win) > ageOut && string(f.buf[from:]) == string(win):
 		// One word longer than ageOut, shown as its own text: its full
 		// lines go in for good (doc.go: a frame may differ so).
@@ -98,9 +108,10 @@ func (o *openPara) extend(s *Stream, shown int) bool {
 		if at := f.placeLong(len(f.buf)); at > from {
 			o.kept = f.split(at)
 			o.q += at - from
-			s.approx = true
+			o.approx = true
 		}
 	}
+	s.approx = o.approx
 	// Lines the flow emitted for good.
 	if n := o.fixed - o.top; n < len(f.out) {
 		s.lines = append(s.lines[:o.fixed], f.lines(n, len(f.out))...)
@@ -115,8 +126,9 @@ func (o *openPara) extend(s *Stream, shown int) bool {
 }
 
 // structure checks the lines from o.checked on; false means the text no
-// longer just continues the paragraph.
-func (o *openPara) structure(s *Stream, shown int) bool {
+// longer just continues the paragraph, and then end, unless -1, is where
+// a blank line ends it: the paragraph is over and can freeze.
+func (o *openPara) structure(s *Stream, shown int) (ok bool, end int) {
 	for p := o.checked; p < shown; {
 		nl := bytes.IndexByte(s.src[p:shown], '\n')
 		complete := nl >= 0
@@ -127,24 +139,63 @@ func (o *openPara) structure(s *Stream, shown int) bool {
 		line := s.src[p:e]
 		if len(bytes.Trim(line, " \t\r\v\f")) == 0 {
 			if complete {
-				return false // a blank line ends the paragraph
+				return false, p // a blank line ends the paragraph
 			}
-			return true // a blank line in the making shows nothing yet
+			return true, -1 // a blank line in the making shows nothing yet
 		}
 		if p != o.settled && mayInterrupt(line) {
 			if !o.continues(s, line, p == o.first) {
-				return false
+				return false, -1
 			}
 			if decided(line) {
 				o.settled = p // more of this line cannot change that
 			}
 		}
 		if !complete {
-			return true
+			return true, -1
 		}
 		o.prev, o.checked, p = p, e+1, e+1
 	}
-	return true
+	return true, -1
+}
+
+// freeze lays out the paragraph, which a blank line at end closed, as it
+// stands, and freezes it with the blank line: the flow's lines are then
+// Render's (o.approx is not set).
+func (o *openPara) freeze(s *Stream, end int) {
+	win := s.src[o.q:end]
+	ps, _, ok := plainWindow(win, s.opts.Theme.Text)
+	if !ok {
+		ps, _, _ = o.parseWindow(s, win, s.opts.Theme.Text)
+	}
+	f := o.f
+	f.truncate(o.kept)
+	f.add(ps)
+	whole := *f
+	whole.finish()
+	s.lines = append(s.lines[:o.fixed], whole.lines(o.fixed-o.top, len(whole.out))...)
+	next := end + bytes.IndexByte(s.src[end:], '\n') + 1
+	if len(o.pending) > 0 {
+		s.late.record(frozenStretch{
+			src: s.base, end: next, line: s.frozen, lines: len(s.lines) - s.frozen,
+			afterText: s.state.afterText, emitted: s.state.emitted,
+		}, o.pending)
+	}
+	s.frozen = len(s.lines)
+	s.base = next
+	s.state.fence = nil
+	s.state.afterText = false
+	s.state.emitted = true
+	s.held = -1
+}
+
+// note adds the labels in keys that nothing defines to o.pending.
+func (o *openPara) note(s *Stream, keys []string) {
+	for _, k := range keys {
+		if !s.state.refKeys[k] && !slices.Contains(o.pending, k) {
+			o.pending = append(o.pending, k)
+		}
+	}
 }
 
 // mayInterrupt reports whether a line might not simply continue a
@@ -285,11 +336,12 @@ func (o *openPara) parseWindow(s *Stream, win []byte, base render.Style) (ps []p
 		s.inline = newInlineParser()
 	}
 	buf := capNesting(clone(win))
-	doc, _ := parseDoc(s.inline, buf, s.state.refs)
+	doc, pc := parseDoc(s.inline, buf, s.state.refs)
 	p := doc.FirstChild()
 	if p == nil {
 		return nil, cut, false
 	}
+	o.note(s, pc.lookups[p])
 	r := &renderer{src: buf, theme: &s.opts.Theme, cwd: s.opts.Cwd, lexers: s.lexers}
 	ps, safe, any := r.paragraphCuts(p, base)
 	if safe.text > 0 {

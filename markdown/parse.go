@@ -45,7 +45,7 @@ type refContext struct {
 }
 
 func newRefContext(frozen []parser.Reference) *refContext {
-	c := &refContext{Context: parser.NewContext(), lookups: map[ast.Node][]string{}}
+	c := &refContext{Context: parser.NewContext()}
 	for _, r := range frozen {
 		c.AddReference(r)
 	}
@@ -55,6 +55,9 @@ func newRefContext(frozen []parser.Reference) *refContext {
 // Reference records the lookup before answering it.
 func (c *refContext) Reference(label string) (parser.Reference, bool) {
 	if c.current != nil {
+		if c.lookups == nil {
+			c.lookups = map[ast.Node][]string{}
+		}
 		c.lookups[c.current] = append(c.lookups[c.current], label)
 	}
 	return c.Context.Reference(label)

@@ -67,6 +67,15 @@ func newFlow(width int) *flow {
 
 // add appends pieces after the text so far.
 func (f *flow) add(ps []piece) {
+	if len(f.ps) == 0 {
+		n := 0
+		for _, p := range ps {
+			n += len(p.text)
+		}
+		f.buf = make([]byte, 0, n)
+		f.ps = make([]piece, 0, len(ps))
+		f.starts = make([]int, 0, len(ps))
+	}
 	for _, p := range ps {
 		f.ps = append(f.ps, p)
 		f.starts = append(f.starts, len(f.buf))
