@@ -101,11 +101,11 @@ func (o *openPara) extend(s *Stream, shown int) bool {
 		f.place(from + cut.text)
 		o.q += cut.src
 		o.approx = o.approx || aged
-	case len(win) > ageOut && string(f.buf[from:]) == string(win):
+	case (len(win) > ageOut || f.inWord) && string(f.buf[from:]) == string(win):
 		// One word longer than ageOut, shown as its own text: its full
 		// lines go in for good (doc.go: a frame may differ so).
 		f.place(len(f.buf) - 1)
-		if at := f.placeLong(len(f.buf)); at > from {
+		if at := f.placeLong(); at > from {
 			o.kept = f.split(at)
 			o.q += at - from
 			o.approx = true
@@ -274,6 +274,11 @@ type windowCut struct{ text, src int }
 // leading blanks and the paragraph's trailing ones dropped. Its cut is
 // the start of the last word. ok is false when the window is not plain.
 func plainWindow(win []byte, base render.Style) (ps []piece, cut windowCut, ok bool) {
+	if len(win) > 0 && (win[0] == '*' || win[0] == '_' || win[0] == '~') && len(bytes.Trim(win, string(win[:1]))) == 0 {
+		// One run of a delimiter alone: nothing before it is open (the
+		// window starts at a cut) and nothing after it yet, so it is text.
+		return []piece{{text: string(win), style: base}}, cut, true
+	}
 	if bytes.ContainsAny(win, "`*_~[]<>&\\!\x00\r\v\f@") || bytes.Contains(win, []byte("www.")) || bytes.Contains(win, []byte("://")) {
 		return nil, cut, false
 	}
@@ -441,6 +446,7 @@ type openScan struct {
 	src      []byte
 	brackets int
 	open     bool
+	runEnd   int // end of the delimiter run last looked at
 }
 
 // scan looks at the literal character at src[i].
@@ -463,8 +469,15 @@ func (sc *openScan) scan(i int) {
 			sc.open = true
 		}
 	case '*', '~', '_':
-		if canOpen(sc.src, i) {
-			sc.open = true
+		if i >= sc.runEnd {
+			e := i
+			for e < len(sc.src) && sc.src[e] == c {
+				e++
+			}
+			sc.runEnd = e
+			if canOpen(sc.src, i) {
+				sc.open = true
+			}
 		}
 	}
 	if sc.brackets > 0 {

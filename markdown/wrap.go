@@ -59,6 +59,10 @@ type flow struct {
 	lineW              int // its width
 	hasLine            bool
 	spaceW             int // width of spaces after lineEnd not yet placed
+	// inWord is set while the current line ends inside a word too wide
+	// for a line that placeLong placed part of: the next segment goes on
+	// cutting it.
+	inWord bool
 }
 
 func newFlow(width int) *flow {
@@ -135,32 +139,49 @@ func (f *flow) place(upTo int) {
 }
 
 // placeLong places what it can of an unfinished segment that starts at
-// f.placed and reaches past upTo, when it is too wide for a line: such a
-// word starts a line of its own and is cut at grapheme boundaries, so the
-// lines it fills before its last are the same however it ends. It
-// returns where placing stopped (a grapheme boundary, or f.placed).
-func (f *flow) placeLong(upTo int) int {
+// f.placed and runs to the end of the text so far, when it is a word too
+// wide for a line: such a word starts a line of its own and is cut at
+// grapheme boundaries, so its graphemes land where they land however it
+// ends. Every grapheme but the last (which more text may still extend)
+// is placed, the word's last line left open (inWord) for the rest of it.
+// It returns where placing stopped.
+func (f *flow) placeLong() int {
 	a := f.placed
-	if f.segStart != a || bytesWidth(f.buf[a:upTo]) <= 2*f.width {
+	if f.segStart != a || !f.inWord && bytesWidth(f.buf[a:]) <= 2*f.width {
 		return a
 	}
-	if f.hasLine && f.lineW > 0 {
-		next := render.JoinNone
-		if f.spaceW > 0 {
-			next = render.JoinSpace
+	if !f.inWord {
+		if f.hasLine && f.lineW > 0 {
+			next := render.JoinNone
+			if f.spaceW > 0 {
+				next = render.JoinSpace
+			}
+			f.emit()
+			f.join = next
 		}
-		f.emit()
-		f.join = next
+		f.hasLine = true
+		f.lineStart, f.lineEnd, f.lineW = a, a, 0
+		f.inWord = true
 	}
-	f.hasLine = true
-	f.lineStart, f.lineEnd, f.lineW = a, a, 0
+	f.cutWord(a, len(f.buf), true)
+	f.placed, f.segStart, f.state = f.lineEnd, f.lineEnd, -1
+	return f.placed
+}
+
+// cutWord places the graphemes of [a, e) on the current line and the ones
+// after it, cutting where the line is full; with open set, it leaves the
+// last grapheme (the text's unfinished end) unplaced.
+func (f *flow) cutWord(a, e int, open bool) {
 	state := -1
-	rest := f.buf[a:upTo]
+	rest := f.buf[a:e]
 	pos := a
 	for len(rest) > 0 {
 		var c []byte
 		var cw int
 		c, rest, cw, state = uniseg.FirstGraphemeCluster(rest, state)
+		if open && len(rest) == 0 {
+			return
+		}
 		if f.lineW > 0 && f.lineW+cw > f.width {
 			f.emit()
 			f.join = render.JoinNone
@@ -171,11 +192,6 @@ func (f *flow) placeLong(upTo int) int {
 		f.lineEnd = pos
 		f.lineW += cw
 	}
-	// The last line stays open: the rest of the word goes on it.
-	f.hasLine = false
-	f.lineW, f.spaceW = 0, 0
-	f.placed, f.segStart, f.state = f.lineStart, f.lineStart, -1
-	return f.placed
 }
 
 // finish places everything, the end of the text ending the last segment,
@@ -199,7 +215,13 @@ func (f *flow) placeSegment(a, b int) {
 		e--
 	}
 	spaces := b - e
-	if e > a {
+	if f.inWord {
+		f.inWord = false
+		if e > a {
+			f.cutWord(a, e, false)
+		}
+		f.spaceW = spaces
+	} else if e > a {
 		ww := bytesWidth(f.buf[a:e])
 		switch {
 		case !f.hasLine || f.lineW == 0:
@@ -240,23 +262,7 @@ func (f *flow) placeWord(a, e, ww int) {
 		f.lineW = ww
 		return
 	}
-	state := -1
-	rest := f.buf[a:e]
-	pos := a
-	for len(rest) > 0 {
-		var c []byte
-		var cw int
-		c, rest, cw, state = uniseg.FirstGraphemeCluster(rest, state)
-		if f.lineW > 0 && f.lineW+cw > f.width {
-			f.emit()
-			f.join = render.JoinNone
-			f.hasLine = true
-			f.lineStart, f.lineEnd, f.lineW = pos, pos, 0
-		}
-		pos += len(c)
-		f.lineEnd = pos
-		f.lineW += cw
-	}
+	f.cutWord(a, e, false)
 }
 
 // textWidth is render.StringWidth with a fast path for printable ASCII.
