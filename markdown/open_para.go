@@ -46,8 +46,9 @@ type openPara struct {
 	// (ageOut): the lines may then differ from Render's until a full
 	// layout of the paragraph.
 	approx bool
-	// pending are labels the paragraph looked up and found nowhere.
-	pending []string
+	// pending are labels the text before q looked up and found nowhere.
+	pending map[string]bool
+	closing bool // the window being parsed is the paragraph's last
 }
 
 // ageOut is the window length past which unclosed openers stop holding
@@ -62,7 +63,7 @@ func newOpenPara(s *Stream, t *tailRender, p *ast.Paragraph, top int) openBlock 
 		return nil // it may turn out to start with link reference definitions
 	}
 	o := &openPara{top: top, f: t.para.f, kept: t.para.kept, settled: -1}
-	o.note(s, t.pc.lookups[p])
+	o.note(s, t.pc, p, t.para.cut)
 	o.q = absStart(s, t, t.para.cut)
 	// The lines the flow has emitted stay as the full render drew them.
 	o.fixed = top + len(o.f.out)
@@ -166,6 +167,7 @@ func (o *openPara) freeze(s *Stream, end int) {
 	win := s.src[o.q:end]
 	ps, _, ok := plainWindow(win, s.opts.Theme.Text)
 	if !ok {
+		o.closing = true
 		ps, _, _ = o.parseWindow(s, win, s.opts.Theme.Text)
 	}
 	f := o.f
@@ -176,10 +178,15 @@ func (o *openPara) freeze(s *Stream, end int) {
 	s.lines = append(s.lines[:o.fixed], whole.lines(o.fixed-o.top, len(whole.out))...)
 	next := end + bytes.IndexByte(s.src[end:], '\n') + 1
 	if len(o.pending) > 0 {
+		labels := make([]string, 0, len(o.pending))
+		for k := range o.pending {
+			labels = append(labels, k)
+		}
+		slices.Sort(labels)
 		s.late.record(frozenStretch{
 			src: s.base, end: next, line: s.frozen, lines: len(s.lines) - s.frozen,
 			afterText: s.state.afterText, emitted: s.state.emitted,
-		}, o.pending)
+		}, labels)
 	}
 	s.frozen = len(s.lines)
 	s.base = next
@@ -189,11 +196,15 @@ func (o *openPara) freeze(s *Stream, end int) {
 	s.held = -1
 }
 
-// note adds the labels in keys that nothing defines to o.pending.
-func (o *openPara) note(s *Stream, keys []string) {
-	for _, k := range keys {
-		if !s.state.refKeys[k] && !slices.Contains(o.pending, k) {
-			o.pending = append(o.pending, k)
+// note adds to o.pending the labels that block p looked up before
+// offset end of its parse and that nothing defines.
+func (o *openPara) note(s *Stream, pc *refContext, p ast.Node, end int) {
+	for i, k := range pc.lookups[p] {
+		if pc.lookupAt[p][i] < end && !s.state.refKeys[k] {
+			if o.pending == nil {
+				o.pending = map[string]bool{}
+			}
+			o.pending[k] = true
 		}
 	}
 }
@@ -346,16 +357,18 @@ func (o *openPara) parseWindow(s *Stream, win []byte, base render.Style) (ps []p
 	if p == nil {
 		return nil, cut, false
 	}
-	o.note(s, pc.lookups[p])
+	defer func() { o.note(s, pc, p, cut.src) }()
 	r := &renderer{src: buf, theme: &s.opts.Theme, cwd: s.opts.Cwd, lexers: s.lexers}
 	ps, safe, any := r.paragraphCuts(p, base)
-	if safe.text > 0 {
-		return ps, safe, false
+	switch {
+	case o.closing:
+		cut = windowCut{len(win), len(win)} // the whole window: the paragraph is over
+	case safe.text > 0:
+		cut = safe
+	case len(win) > ageOut && any.text > 0:
+		cut, aged = any, true
 	}
-	if len(win) > ageOut && any.text > 0 {
-		return ps, any, true
-	}
-	return ps, windowCut{}, false
+	return ps, cut, aged
 }
 
 // paragraphCuts lays out paragraph p's inlines and finds its cut points:

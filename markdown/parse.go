@@ -41,7 +41,10 @@ func newInlineParser() parser.Parser {
 type refContext struct {
 	parser.Context
 	current ast.Node              // top-level block whose inlines are being parsed
+	at      int                   // source offset of the ']' being parsed
 	lookups map[ast.Node][]string // top-level block → normalised labels
+	// lookupAt holds, in step with lookups, where each lookup's ']' is.
+	lookupAt map[ast.Node][]int
 }
 
 func newRefContext(frozen []parser.Reference) *refContext {
@@ -56,9 +59,10 @@ func newRefContext(frozen []parser.Reference) *refContext {
 func (c *refContext) Reference(label string) (parser.Reference, bool) {
 	if c.current != nil {
 		if c.lookups == nil {
-			c.lookups = map[ast.Node][]string{}
+			c.lookups, c.lookupAt = map[ast.Node][]string{}, map[ast.Node][]int{}
 		}
 		c.lookups[c.current] = append(c.lookups[c.current], label)
+		c.lookupAt[c.current] = append(c.lookupAt[c.current], c.at)
 	}
 	return c.Context.Reference(label)
 }
@@ -69,9 +73,11 @@ type refObserver struct{}
 
 func (refObserver) Trigger() []byte { return []byte{']'} }
 
-func (refObserver) Parse(parent ast.Node, _ text.Reader, pc parser.Context) ast.Node {
+func (refObserver) Parse(parent ast.Node, block text.Reader, pc parser.Context) ast.Node {
 	if rc, ok := pc.(*refContext); ok {
 		rc.current = topLevel(parent)
+		_, seg := block.Position()
+		rc.at = seg.Start
 	}
 	return nil
 }
