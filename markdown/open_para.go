@@ -457,9 +457,13 @@ func stableChar(c byte) bool {
 // autolink, or a delimiter run that can open emphasis or strikethrough.
 type openScan struct {
 	src      []byte
-	brackets int
-	open     bool
-	runEnd   int // end of the delimiter run last looked at
+	brackets int  // '[' not closed yet
+	parens   int  // inside "](...": the destination and title of a link
+	label    bool // inside "][...": the label of a full reference link
+	opener   bool // an opener other than those is left
+	open     bool // any of them
+	runEnd   int  // end of the delimiter run last looked at
+	paren    int  // offset of the '(' that set parens
 }
 
 // scan looks at the literal character at src[i].
@@ -468,18 +472,40 @@ func (sc *openScan) scan(i int) {
 	if i > 0 && sc.src[i-1] == '\\' {
 		return // escaped (goldmark keeps the backslash in the text)
 	}
+	if i == sc.paren && sc.parens == 1 {
+		return // the '(' that set parens
+	}
 	switch c {
 	case '`':
-		sc.open = true
+		sc.opener = true
+	case '(':
+		if sc.parens > 0 {
+			sc.parens++
+		}
+	case ')':
+		if sc.parens > 0 {
+			sc.parens--
+		}
 	case '[':
-		sc.brackets++
+		if !sc.label {
+			sc.brackets++
+		}
 	case ']':
-		if sc.brackets > 0 {
+		switch {
+		case sc.label:
+			sc.label = false
+		case sc.brackets > 0:
 			sc.brackets--
+			// What follows may yet make a link of it.
+			if i+1 < len(sc.src) && sc.src[i+1] == '(' {
+				sc.parens, sc.paren = 1, i+1
+			} else if i+1 < len(sc.src) && sc.src[i+1] == '[' {
+				sc.label = true
+			}
 		}
 	case '<':
 		if i+1 >= len(sc.src) || isTagStart(sc.src[i+1]) {
-			sc.open = true
+			sc.opener = true
 		}
 	case '*', '~', '_':
 		if i >= sc.runEnd {
@@ -489,18 +515,21 @@ func (sc *openScan) scan(i int) {
 			}
 			sc.runEnd = e
 			if canOpen(sc.src, i) {
-				sc.open = true
+				sc.opener = true
 			}
 		}
 	}
-	if sc.brackets > 0 {
-		sc.open = true
-	}
+	sc.open = sc.opener || sc.brackets > 0 || sc.parens > 0 || sc.label
 }
 
-// scanNode scans every literal character under n.
+// scanNode scans every literal character under n, but not the content
+// of code spans, raw HTML and autolinks, which nothing can pair with.
 func (sc *openScan) scanNode(n ast.Node) {
 	_ = ast.Walk(n, func(c ast.Node, entering bool) (ast.WalkStatus, error) {
+		switch c.Kind() {
+		case ast.KindCodeSpan, ast.KindRawHTML, ast.KindAutoLink:
+			return ast.WalkSkipChildren, nil
+		}
 		if t, ok := c.(*ast.Text); ok && entering {
 			for i := t.Segment.Start; i < t.Segment.Stop; i++ {
 				sc.scan(i)
