@@ -1,8 +1,13 @@
 package markdown
 
 import (
+	"bytes"
+	"strconv"
+
 	"github.com/yuin/goldmark/ast"
 	"github.com/yuin/goldmark/parser"
+
+	"github.com/quire-sh/quire/render"
 )
 
 // openList continues a top-level list item by item. The open (last)
@@ -29,6 +34,22 @@ type openList struct {
 	refs    []parser.Reference
 	defined map[string]bool // labels the complete items define
 	waits   map[string]bool // labels the list looked up and found nowhere
+	// item, when set, is the open item as a single paragraph that new
+	// text on its last line extends without parsing the item again.
+	item  *itemPara
+	shown int // the text the lines show
+}
+
+// itemPara is an open list item that holds one paragraph, continued
+// like a top-level paragraph (paraFlow) and drawn behind the item's
+// marker.
+type itemPara struct {
+	pf     paraFlow
+	marker string
+	style  render.Style // the marker's
+	indent string
+	fixed  int // s.lines[:fixed] stay: up to the paragraph's emitted lines
+	out    int // of those lines, how many the flow had emitted
 }
 
 func newOpenList(s *Stream, t *tailRender, l *ast.List, top int) openBlock {
@@ -106,7 +127,24 @@ func (o *openList) noteLookups(s *Stream, keys []string) {
 }
 
 func (o *openList) extend(s *Stream, shown int) bool {
+	// More of the item's last line (not the start of a new one) only
+	// lengthens its paragraph.
+	if it := o.item; it != nil && shown > o.shown && s.src[o.shown-1] != '\n' && bytes.IndexByte(s.src[o.shown:shown], '\n') < 0 {
+		o.shown = shown
+		it.pf.advance(s, shown, s.opts.Theme.Text)
+		s.approx = it.pf.approx
+		if f := it.pf.f; it.out < len(f.out) {
+			s.lines = it.prefix(append(s.lines[:it.fixed], f.lines(it.out, len(f.out))...), it.fixed, it.out)
+			it.fixed, it.out = len(s.lines), len(f.out)
+		}
+		n := len(s.lines[:it.fixed])
+		s.lines = it.prefix(it.pf.display(s.lines[:it.fixed]), n, it.out)
+		return true
+	}
+	o.item = nil
+	o.shown = shown
 	width := s.opts.Width
+	from := o.resume // where buf starts
 	buf := capNesting(clone(s.src[o.resume:shown]))
 	refs := s.state.refs
 	if len(o.refs) > 0 {
@@ -156,10 +194,69 @@ func (o *openList) extend(s *Stream, shown int) bool {
 		o.noteLookups(s, pc.lookups[l])
 	}
 	o.fixed = len(s.lines)
-	for i, it := range items[k:] {
+	open := items[k:]
+	last := len(open) - 1
+	for i, it := range open[:last] {
 		s.lines = r.listItem(s.lines, it, o.items+i, tight, lay)
+	}
+	if after != nil || !o.itemParagraph(s, r, pc, refs, from, open[last], o.items+last, tight, lay) {
+		s.lines = r.listItem(s.lines, open[last], o.items+last, tight, lay)
 	}
 	s.lines = append(s.lines, after...)
 	s.held = -1
 	return true
+}
+
+// itemParagraph lays out item i, the last, when it is one paragraph that
+// new text on the same line can only lengthen (its line has content that
+// no block starts with), and keeps its flow in o.item; it reports false,
+// having done nothing, for any other item.
+func (o *openList) itemParagraph(s *Stream, r *renderer, pc *refContext, refs []parser.Reference, from int, item ast.Node, i int, tight bool, lay listLayout) bool {
+	p := item.FirstChild()
+	if p == nil || p != item.LastChild() || p.Kind() != ast.KindParagraph && p.Kind() != ast.KindTextBlock || p.Lines().Len() == 0 {
+		return false
+	}
+	if first := p.Lines().At(0); bytes.HasPrefix(r.src[first.Start:first.Stop], []byte("[")) {
+		return false // link reference definitions, or a task's box
+	}
+	// The last line's content must not be able to turn into a block.
+	last := p.Lines().At(p.Lines().Len() - 1)
+	if line := bytes.TrimLeft(r.src[last.Start:last.Stop], " \t"); len(line) == 0 || mayInterrupt(line) {
+		return false
+	}
+	marker := lay.bullet
+	if lay.ordered {
+		m := strconv.Itoa(lay.start+i) + string(lay.delim)
+		marker = blanks(lay.markerW-1-len(m)) + m + " "
+	}
+	if i > 0 && !tight {
+		s.lines = append(s.lines, render.Line{})
+	}
+	it := &itemPara{marker: marker, style: r.theme.ListMarker, indent: lay.indent}
+	it.pf.refs = refs
+	lines, st := r.openParagraph(p, lay.inner)
+	it.pf.start(s, pc, topLevel(p), st, from+st.cut)
+	it.out = len(it.pf.f.out)
+	top := len(s.lines)
+	s.lines = it.prefix(append(s.lines, lines...), top, 0)
+	it.fixed = top + it.out
+	o.item = it
+	s.held = -1
+	return true
+}
+
+// prefix puts the item's marker or indent before lines[from:], the
+// paragraph's lines from its line k on.
+func (it *itemPara) prefix(lines []render.Line, from, k int) []render.Line {
+	ls := lines[from:]
+	if len(ls) == 0 {
+		return lines
+	}
+	ind := render.Span{Text: it.indent}
+	if k == 0 {
+		prefixed(ls, render.Span{Text: it.marker, Style: it.style}, ind, it.marker, it.indent)
+	} else {
+		prefixed(ls, ind, ind, it.indent, it.indent)
+	}
+	return lines
 }

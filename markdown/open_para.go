@@ -7,6 +7,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/yuin/goldmark/ast"
+	"github.com/yuin/goldmark/parser"
 
 	"github.com/quire-sh/quire/render"
 )
@@ -33,15 +34,22 @@ import (
 // underline, a table's delimiter row) is parsed with the line before it
 // to see whether it does; either way the tail is then laid out whole.
 type openPara struct {
-	top     int   // index in s.lines of the paragraph's first line
-	fixed   int   // s.lines[:fixed] stay: the lines f emitted
-	f       *flow // the text before q (and, after kept pieces, the window's)
-	kept    int   // pieces of f before q
-	q       int   // source offset where the window starts
-	first   int   // source offset where the paragraph's first line starts
-	checked int   // source offset before which every line continues the paragraph
-	prev    int   // start of the last line before checked
-	settled int   // start of a line found to continue the paragraph however it ends
+	pf      paraFlow
+	top     int // index in s.lines of the paragraph's first line
+	fixed   int // s.lines[:fixed] stay: the lines the flow emitted
+	first   int // source offset where the paragraph's first line starts
+	checked int // source offset before which every line continues the paragraph
+	prev    int // start of the last line before checked
+	settled int // start of a line found to continue the paragraph however it ends
+}
+
+// paraFlow is a paragraph's inlines laid out as they arrive: the flow
+// holds the text before q for good (its first kept pieces) and the
+// window after q, parsed and placed again each time.
+type paraFlow struct {
+	f    *flow
+	kept int // pieces of f before q
+	q    int // source offset where the window starts
 	// approx is set once a window went into the flow past an opener
 	// (ageOut): the lines may then differ from Render's until a full
 	// layout of the paragraph.
@@ -49,6 +57,9 @@ type openPara struct {
 	// pending are labels the text before q looked up and found nowhere.
 	pending map[string]bool
 	closing bool // the window being parsed is the paragraph's last
+	// refs are the definitions windows are parsed with (nil: the frozen
+	// part's).
+	refs []parser.Reference
 }
 
 // ageOut is the window length past which unclosed openers stop holding
@@ -62,11 +73,10 @@ func newOpenPara(s *Stream, t *tailRender, p *ast.Paragraph, top int) openBlock 
 	if first := p.Lines().At(0); bytes.HasPrefix(bytes.TrimLeft(t.buf[first.Start:first.Stop], " "), []byte("[")) {
 		return nil // it may turn out to start with link reference definitions
 	}
-	o := &openPara{top: top, f: t.para.f, kept: t.para.kept, settled: -1}
-	o.note(s, t.pc, p, t.para.cut)
-	o.q = absStart(s, t, t.para.cut)
+	o := &openPara{top: top, settled: -1}
+	o.pf.start(s, t.pc, p, t.para, absStart(s, t, t.para.cut))
 	// The lines the flow has emitted stay as the full render drew them.
-	o.fixed = top + len(o.f.out)
+	o.fixed = top + len(o.pf.f.out)
 	end := s.shown
 	o.first = lineStart(s.src, absStart(s, t, p.Lines().At(0).Start))
 	o.checked = o.first + bytes.LastIndexByte(s.src[o.first:end], '\n') + 1
@@ -80,50 +90,69 @@ func newOpenPara(s *Stream, t *tailRender, p *ast.Paragraph, top int) openBlock 
 func (o *openPara) extend(s *Stream, shown int) bool {
 	ok, end := o.structure(s, shown)
 	if !ok {
-		if end >= 0 && !o.approx {
+		if end >= 0 && !o.pf.approx {
 			o.freeze(s, end)
 		}
 		return false
 	}
-	win := s.src[o.q:shown]
-	base := s.opts.Theme.Text
-	ps, cut, ok := plainWindow(win, base)
-	aged := false
-	if !ok {
-		ps, cut, aged = o.parseWindow(s, win, base)
-	}
-	f := o.f
-	f.truncate(o.kept)
-	from := len(f.buf)
-	f.add(ps)
-	switch {
-	case cut.text > 0:
-		o.kept = f.split(from + cut.text)
-		f.place(from + cut.text)
-		o.q += cut.src
-		o.approx = o.approx || aged
-	case (len(win) > ageOut || f.inWord) && string(f.buf[from:]) == string(win):
-		// One word longer than ageOut, shown as its own text: its full
-		// lines go in for good (doc.go: a frame may differ so).
-		f.place(len(f.buf) - 1)
-		if at := f.placeLong(); at > from {
-			o.kept = f.split(at)
-			o.q += at - from
-			o.approx = true
-		}
-	}
-	s.approx = o.approx
+	o.pf.advance(s, shown, s.opts.Theme.Text)
+	s.approx = o.pf.approx
+	f := o.pf.f
 	// Lines the flow emitted for good.
 	if n := o.fixed - o.top; n < len(f.out) {
 		s.lines = append(s.lines[:o.fixed], f.lines(n, len(f.out))...)
 		o.fixed = len(s.lines)
 	}
 	// The rest, as it stands now.
-	shown2 := *f
-	shown2.finish()
-	s.lines = append(s.lines[:o.fixed], shown2.lines(len(f.out), len(shown2.out))...)
+	s.lines = o.pf.display(s.lines[:o.fixed])
 	s.held = -1
 	return true
+}
+
+// start sets pf up from a full layout's paraStart of paragraph p, whose
+// cut is at source offset q of the stream.
+func (pf *paraFlow) start(s *Stream, pc *refContext, p ast.Node, st *paraStart, q int) {
+	pf.f, pf.kept, pf.q = st.f, st.kept, q
+	pf.note(s, pc, p, st.cut)
+}
+
+// advance takes the window up to shown in: it lays the window out and
+// moves what it can of it into the flow for good.
+func (pf *paraFlow) advance(s *Stream, shown int, base render.Style) {
+	win := s.src[pf.q:shown]
+	ps, cut, ok := plainWindow(win, base)
+	aged := false
+	if !ok {
+		ps, cut, aged = pf.parseWindow(s, win, base)
+	}
+	f := pf.f
+	f.truncate(pf.kept)
+	from := len(f.buf)
+	f.add(ps)
+	switch {
+	case cut.text > 0:
+		pf.kept = f.split(from + cut.text)
+		f.place(from + cut.text)
+		pf.q += cut.src
+		pf.approx = pf.approx || aged
+	case (len(win) > ageOut || f.inWord) && string(f.buf[from:]) == string(win):
+		// One word longer than ageOut, shown as its own text: its full
+		// lines go in for good (doc.go: a frame may differ so).
+		f.place(len(f.buf) - 1)
+		if at := f.placeLong(); at > from {
+			pf.kept = f.split(at)
+			pf.q += at - from
+			pf.approx = true
+		}
+	}
+}
+
+// display appends to out the lines of the paragraph after those the
+// flow emitted for good, as the text stands.
+func (pf *paraFlow) display(out []render.Line) []render.Line {
+	g := *pf.f
+	g.finish()
+	return append(out, g.lines(len(pf.f.out), len(g.out))...)
 }
 
 // structure checks the lines from o.checked on; false means the text no
@@ -164,22 +193,23 @@ func (o *openPara) structure(s *Stream, shown int) (ok bool, end int) {
 // stands, and freezes it with the blank line: the flow's lines are then
 // Render's (o.approx is not set).
 func (o *openPara) freeze(s *Stream, end int) {
-	win := s.src[o.q:end]
+	pf := &o.pf
+	win := s.src[pf.q:end]
 	ps, _, ok := plainWindow(win, s.opts.Theme.Text)
 	if !ok {
-		o.closing = true
-		ps, _, _ = o.parseWindow(s, win, s.opts.Theme.Text)
+		pf.closing = true
+		ps, _, _ = pf.parseWindow(s, win, s.opts.Theme.Text)
 	}
-	f := o.f
-	f.truncate(o.kept)
+	f := pf.f
+	f.truncate(pf.kept)
 	f.add(ps)
 	whole := *f
 	whole.finish()
 	s.lines = append(s.lines[:o.fixed], whole.lines(o.fixed-o.top, len(whole.out))...)
 	next := end + bytes.IndexByte(s.src[end:], '\n') + 1
-	if len(o.pending) > 0 {
-		labels := make([]string, 0, len(o.pending))
-		for k := range o.pending {
+	if len(pf.pending) > 0 {
+		labels := make([]string, 0, len(pf.pending))
+		for k := range pf.pending {
 			labels = append(labels, k)
 		}
 		slices.Sort(labels)
@@ -196,15 +226,15 @@ func (o *openPara) freeze(s *Stream, end int) {
 	s.held = -1
 }
 
-// note adds to o.pending the labels that block p looked up before
+// note adds to pf.pending the labels that block p looked up before
 // offset end of its parse and that nothing defines.
-func (o *openPara) note(s *Stream, pc *refContext, p ast.Node, end int) {
+func (pf *paraFlow) note(s *Stream, pc *refContext, p ast.Node, end int) {
 	for i, k := range pc.lookups[p] {
 		if pc.lookupAt[p][i] < end && !s.state.refKeys[k] {
-			if o.pending == nil {
-				o.pending = map[string]bool{}
+			if pf.pending == nil {
+				pf.pending = map[string]bool{}
 			}
-			o.pending[k] = true
+			pf.pending[k] = true
 		}
 	}
 }
@@ -347,21 +377,25 @@ func plainWindow(win []byte, base render.Style) (ps []piece, cut windowCut, ok b
 // out. cut is the last cut point before which nothing is left open, or,
 // when there is none and the window has grown past ageOut, the last cut
 // point at all (aged).
-func (o *openPara) parseWindow(s *Stream, win []byte, base render.Style) (ps []piece, cut windowCut, aged bool) {
+func (pf *paraFlow) parseWindow(s *Stream, win []byte, base render.Style) (ps []piece, cut windowCut, aged bool) {
 	if s.inline == nil {
 		s.inline = newInlineParser()
 	}
 	buf := capNesting(clone(win))
-	doc, pc := parseDoc(s.inline, buf, s.state.refs)
+	refs := pf.refs
+	if refs == nil {
+		refs = s.state.refs
+	}
+	doc, pc := parseDoc(s.inline, buf, refs)
 	p := doc.FirstChild()
 	if p == nil {
 		return nil, cut, false
 	}
-	defer func() { o.note(s, pc, p, cut.src) }()
+	defer func() { pf.note(s, pc, p, cut.src) }()
 	r := &renderer{src: buf, theme: &s.opts.Theme, cwd: s.opts.Cwd, lexers: s.lexers}
 	ps, safe, any := r.paragraphCuts(p, base)
 	switch {
-	case o.closing:
+	case pf.closing:
 		cut = windowCut{len(win), len(win)} // the whole window: the paragraph is over
 	case safe.text > 0:
 		cut = safe
@@ -415,7 +449,7 @@ func (r *renderer) paragraphCuts(p ast.Node, base render.Style) (ps []piece, saf
 // openParagraph lays out the tail's last block, a paragraph, as block
 // does, and keeps the flow as it stood at the paragraph's last safe cut
 // point, for an openPara to go on from there.
-func (r *renderer) openParagraph(p *ast.Paragraph, width int) ([]render.Line, *paraStart) {
+func (r *renderer) openParagraph(p ast.Node, width int) ([]render.Line, *paraStart) {
 	ps, safe, _ := r.paragraphCuts(p, r.theme.Text)
 	f := newFlow(width)
 	f.add(ps)
