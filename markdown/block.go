@@ -30,6 +30,9 @@ type renderer struct {
 	// dropLastLine leaves out the unfinished last line of the fenced
 	// block or table being rendered (stream hold-back).
 	dropLastLine bool
+	// itemEnds holds, after a top-level list is laid out, the line after
+	// each of its items (a stream keeps the items it will not redo).
+	itemEnds []int
 }
 
 // block renders one block node at the given width.
@@ -146,9 +149,16 @@ func (r *renderer) list(n *ast.List, width int) []render.Line {
 	defer func() { r.depth-- }()
 	lay := r.listLayout(n.IsOrdered(), n.Start, n.Marker, n.ChildCount(), width)
 	var out []render.Line
+	top := r.depth == 1
+	if top {
+		r.itemEnds = r.itemEnds[:0]
+	}
 	i := 0
 	for item := n.FirstChild(); item != nil; item = item.NextSibling() {
 		out = r.listItem(out, item, i, n.IsTight, lay)
+		if top {
+			r.itemEnds = append(r.itemEnds, len(out))
+		}
 		i++
 	}
 	return out

@@ -19,7 +19,7 @@ import (
 
 // openMin is the tail size from which a block is continued rather than
 // laid out whole on every chunk.
-const openMin = 1024
+const openMin = 256
 
 // openBlock continues the layout of the tail's last top-level block as
 // text arrives.

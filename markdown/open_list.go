@@ -59,9 +59,10 @@ func newOpenList(s *Stream, t *tailRender, l *ast.List, top int) openBlock {
 	for it := l.FirstChild(); it != nil; it = it.NextSibling() {
 		items = append(items, it)
 	}
-	// The open items: from the last one whose marker line is complete.
+	// The open items: from the last one whose marker line decides it is
+	// an item.
 	k := len(items) - 1
-	for k >= 0 && (items[k].Pos() < 0 || !lineComplete(t.buf, lineStart(t.buf, items[k].Pos()))) {
+	for k >= 0 && !itemDecided(t.buf, items[k]) {
 		k--
 	}
 	if k < 0 {
@@ -79,17 +80,54 @@ func newOpenList(s *Stream, t *tailRender, l *ast.List, top int) openBlock {
 	r := t.r
 	r.depth++
 	lay := r.listLayout(o.ordered, o.start, o.delim, len(items), s.opts.Width)
-	o.markerW = lay.markerW
-	s.lines = s.lines[:top]
-	for i, it := range items[:k] {
-		s.lines = r.listItem(s.lines, it, i, o.tight, lay)
-	}
 	r.depth--
-	o.fixed = len(s.lines)
+	o.markerW = lay.markerW
+	// The full render laid the complete items out already.
+	o.fixed = top
+	if k > 0 {
+		if len(r.itemEnds) != len(items) {
+			return nil
+		}
+		o.fixed += r.itemEnds[k-1]
+	}
+	s.lines = s.lines[:o.fixed]
 	if !o.extend(s, s.shown) {
 		return nil
 	}
 	return o
+}
+
+// itemDecided reports whether item's marker line says for good that it
+// starts an item: it is complete, or has content after the marker that
+// no more text on the line can turn into a rule. An unfinished "12" or
+// "- -" may still turn out to be text or a rule.
+func itemDecided(buf []byte, item ast.Node) bool {
+	if item.Pos() < 0 {
+		return false
+	}
+	ls := lineStart(buf, item.Pos())
+	if lineComplete(buf, ls) {
+		return true
+	}
+	line := bytes.TrimLeft(buf[ls:], " ")
+	i := 0
+	switch {
+	case len(line) > 0 && (line[0] == '-' || line[0] == '+' || line[0] == '*'):
+		i = 1
+	default:
+		for i < len(line) && line[i] >= '0' && line[i] <= '9' {
+			i++
+		}
+		if i == 0 || i >= len(line) || line[i] != '.' && line[i] != ')' {
+			return false
+		}
+		i++
+	}
+	rest := bytes.TrimLeft(line[i:], " \t")
+	if len(rest) == len(line[i:]) || len(rest) == 0 {
+		return false // no space after the marker, or nothing after it yet
+	}
+	return len(bytes.Trim(line, " \t-*_")) > 0 // not a rule in the making
 }
 
 // itemLoose reports whether item shows goldmark's evidence of a loose
@@ -176,9 +214,9 @@ func (o *openList) extend(s *Stream, shown int) bool {
 	if tight != o.tight || lay.markerW != o.markerW {
 		return false // every item is laid out anew
 	}
-	// Items followed by an item whose marker line is complete are done.
+	// Items followed by an item whose marker line decides it are done.
 	k := len(items) - 1
-	for k > 0 && (items[k].Pos() < 0 || !lineComplete(buf, lineStart(buf, items[k].Pos()))) {
+	for k > 0 && !itemDecided(buf, items[k]) {
 		k--
 	}
 	s.lines = s.lines[:o.fixed]
