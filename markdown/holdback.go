@@ -18,6 +18,11 @@ import (
 //     (after at most three spaces, with spaces or tabs between): a rule or
 //     a heading underline in the making, or the marker of a list item or
 //     emphasis whose next character decides what it is;
+//   - an unfinished last word (up to maxHeldWord bytes after the last
+//     space) that starts with a markup character (one of ` * _ ~ [ ( < !
+//     & \): it is shown once a space or line break ends it, so that a
+//     link, code span or emphasis appears whole instead of flickering
+//     through its partial forms;
 //   - a half-received table header: a line starting with '|' that opens a
 //     paragraph (it follows a blank line or starts the text), while the
 //     line after it has not arrived or is an unfinished delimiter row;
@@ -102,6 +107,7 @@ func shownLen(src []byte, ll *lastLines) int {
 	for n > cur && (src[n-1] == '`' || src[n-1] == '~' || src[n-1] == '\\') {
 		n--
 	}
+	n = heldWord(src, cur, n)
 	if cur < n {
 		if headerCandidate(src, cur, ll.starts[1]) {
 			return cur
@@ -114,6 +120,29 @@ func shownLen(src []byte, ll *lastLines) int {
 	// The text ends with a newline: a header with no delimiter row yet.
 	if prev := ll.starts[1]; prev >= 0 && headerCandidate(src, prev, ll.starts[2]) {
 		return prev
+	}
+	return n
+}
+
+// maxHeldWord bounds the unfinished word hold-back holds back: a longer
+// "word" (a URL, a run of symbols) shows as it grows.
+const maxHeldWord = 64
+
+// heldWord returns where the unfinished last word of src[:n] starts when
+// it starts with a markup character (see ShownPrefix), else n; cur is
+// where the last line starts. Only the first character counts, so that
+// a word, once shown, never goes back into hiding as it grows.
+func heldWord(src []byte, cur, n int) int {
+	w := n
+	for w > cur && n-w <= maxHeldWord && src[w-1] != ' ' && src[w-1] != '\t' {
+		w--
+	}
+	if w == n || n-w > maxHeldWord {
+		return n
+	}
+	switch src[w] {
+	case '`', '*', '_', '~', '[', '(', '<', '!', '&', '\\':
+		return w
 	}
 	return n
 }
