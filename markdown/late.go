@@ -41,6 +41,7 @@ type frozenStretch struct {
 	fence              *fenceState
 	afterText, emitted bool
 	stale              bool // a revision is due but waits for Finish
+	into               int  // 1 + the stretch this one was merged into, or 0
 }
 
 // lateRefs keeps the segments and the labels they wait for.
@@ -79,9 +80,8 @@ func (l *lateRefs) defined(s *Stream, keys []string) {
 	if len(todo) == 0 {
 		return
 	}
-	slices.Sort(todo)
-	todo = slices.Compact(todo)
-	for _, i := range todo {
+	var now []int
+	for _, i := range l.live(todo) {
 		seg := &l.segs[i]
 		if seg.stale {
 			continue
@@ -91,7 +91,39 @@ func (l *lateRefs) defined(s *Stream, keys []string) {
 			l.stale = append(l.stale, i)
 			continue
 		}
-		l.revise(s, i, s.state.refs)
+		now = append(now, i)
+	}
+	l.reviseAll(s, now, s.state.refs)
+}
+
+// live maps stretch indexes to the stretches they were merged into,
+// sorted and without repeats.
+func (l *lateRefs) live(is []int) []int {
+	out := make([]int, 0, len(is))
+	for _, i := range is {
+		for l.segs[i].into > 0 {
+			i = l.segs[i].into - 1
+		}
+		out = append(out, i)
+	}
+	slices.Sort(out)
+	return slices.Compact(out)
+}
+
+// reviseAll revises the stretches is (sorted), each run of adjacent ones
+// merged into one and laid out in one go.
+func (l *lateRefs) reviseAll(s *Stream, is []int, refs []parser.Reference) {
+	for k := 0; k < len(is); {
+		a := is[k]
+		k++
+		for k < len(is) && is[k] == is[k-1]+1 && l.segs[is[k-1]].end == l.segs[is[k]].src {
+			b := is[k]
+			l.segs[a].end = l.segs[b].end
+			l.segs[a].lines += l.segs[b].lines
+			l.segs[b].into = a + 1
+			k++
+		}
+		l.revise(s, a, refs)
 	}
 }
 
@@ -115,11 +147,11 @@ func (l *lateRefs) finish(s *Stream, tailRefs []parser.Reference, tailKeys []str
 		}
 	}
 	l.stale = l.stale[:0]
-	slices.Sort(todo)
-	for _, i := range slices.Compact(todo) {
+	todo = l.live(todo)
+	for _, i := range todo {
 		l.segs[i].stale = false
-		l.revise(s, i, refs)
 	}
+	l.reviseAll(s, todo, refs)
 }
 
 // revise lays segment i out again with refs and splices its lines in.
@@ -140,8 +172,10 @@ func (l *lateRefs) revise(s *Stream, i int, refs []parser.Reference) {
 	s.frozen += delta
 	l.revisions = append(l.revisions, Revision{At: seg.line, Old: seg.lines, New: len(res.lines)})
 	seg.lines = len(res.lines)
-	for j := range l.segs[i+1:] {
-		l.segs[i+1+j].line += delta
+	if delta != 0 {
+		for j := range l.segs[i+1:] {
+			l.segs[i+1+j].line += delta
+		}
 	}
 	// Labels still undefined keep the segment waiting.
 	for _, b := range res.t.blocks {

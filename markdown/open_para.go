@@ -60,6 +60,11 @@ type paraFlow struct {
 	// refs are the definitions windows are parsed with (nil: the frozen
 	// part's).
 	refs []parser.Reference
+	// lastEnd is where the window last laid out ended, and lastPC and
+	// lastP its parse's lookups (lastPC nil: it was plain text).
+	lastEnd int
+	lastPC  *refContext
+	lastP   ast.Node
 }
 
 // ageOut is the window length past which unclosed openers stop holding
@@ -122,9 +127,11 @@ func (pf *paraFlow) advance(s *Stream, shown int, base render.Style) {
 	win := s.src[pf.q:shown]
 	ps, cut, ok := plainWindow(win, base)
 	aged := false
+	pf.lastPC = nil
 	if !ok {
 		ps, cut, aged = pf.parseWindow(s, win, base)
 	}
+	pf.lastEnd = shown
 	f := pf.f
 	f.truncate(pf.kept)
 	from := len(f.buf)
@@ -195,14 +202,22 @@ func (o *openPara) structure(s *Stream, shown int) (ok bool, end int) {
 func (o *openPara) freeze(s *Stream, end int) {
 	pf := &o.pf
 	win := s.src[pf.q:end]
-	ps, _, ok := plainWindow(win, s.opts.Theme.Text)
-	if !ok {
-		pf.closing = true
-		ps, _, _ = pf.parseWindow(s, win, s.opts.Theme.Text)
-	}
 	f := pf.f
-	f.truncate(pf.kept)
-	f.add(ps)
+	if pf.lastEnd <= end && len(bytes.TrimSpace(s.src[pf.lastEnd:end])) == 0 {
+		// The last frame laid out this text (and at most blanks that end
+		// it): the flow holds its pieces after pf.kept already.
+		if pf.lastPC != nil {
+			pf.note(s, pf.lastPC, pf.lastP, len(win))
+		}
+	} else {
+		ps, _, ok := plainWindow(win, s.opts.Theme.Text)
+		if !ok {
+			pf.closing = true
+			ps, _, _ = pf.parseWindow(s, win, s.opts.Theme.Text)
+		}
+		f.truncate(pf.kept)
+		f.add(ps)
+	}
 	whole := *f
 	whole.finish()
 	s.lines = append(s.lines[:o.fixed], whole.lines(o.fixed-o.top, len(whole.out))...)
@@ -388,6 +403,7 @@ func (pf *paraFlow) parseWindow(s *Stream, win []byte, base render.Style) (ps []
 	}
 	doc, pc := parseDoc(s.inline, buf, refs)
 	p := doc.FirstChild()
+	pf.lastPC, pf.lastP = pc, p
 	if p == nil {
 		return nil, cut, false
 	}
