@@ -436,3 +436,48 @@ func TestDefinitionAtEndWithoutNewline(t *testing.T) {
 		t.Fatalf("--- stream\n%s--- one-shot\n%s", dump(s.Lines()), dump(want))
 	}
 }
+
+// TestEscapesDecodeOnce: an escaped '&' or a reference to '&' shows the
+// text after it as text, not as a second reference.
+func TestEscapesDecodeOnce(t *testing.T) {
+	tests := map[string]string{
+		`\&ouml;`:        "&ouml;",
+		`&#38;ouml;`:     "&ouml;",
+		`&#x26;amp;`:     "&amp;",
+		`&amp;ouml;`:     "&ouml;",
+		`&ouml; &#246;`:  "ö ö",
+		`\\&ouml;`:       `\ö`,
+		`&#0; &#1114112;`: "\ufffd \ufffd",
+		`&#12345678;`:    "&#12345678;",
+		`&nosuch; \*`:    "&nosuch; *",
+	}
+	for src, want := range tests {
+		if got := texts(Render(src, Options{Width: 80})); len(got) != 1 || got[0] != want {
+			t.Errorf("%s renders %q, want %q", src, got, want)
+		}
+	}
+}
+
+// TestLinkTargetsUnescaped: a link's target resolves escapes and
+// references once, as its text does.
+func TestLinkTargetsUnescaped(t *testing.T) {
+	tests := map[string]string{
+		`[a](http://x.example/a\_b)`:         "http://x.example/a_b",
+		`[a](http://x.example/?p=1&amp;q=2)`: "http://x.example/?p=1&q=2",
+		`[a](http://x.example/\&amp;)`:       "http://x.example/&amp;",
+		"[a][r]\n\n[r]: http://x.example/r\\_s": "http://x.example/r_s",
+	}
+	for src, want := range tests {
+		var got []string
+		for _, l := range Render(src, Options{Width: 80}) {
+			for _, sp := range l.Spans {
+				if sp.Link != "" {
+					got = append(got, sp.Link)
+				}
+			}
+		}
+		if len(got) != 1 || got[0] != want {
+			t.Errorf("%q links to %q, want %q", src, got, want)
+		}
+	}
+}
