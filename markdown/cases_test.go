@@ -481,3 +481,28 @@ func TestLinkTargetsUnescaped(t *testing.T) {
 		}
 	}
 }
+
+// TestBidiControlsVisible: bidirectional overrides and isolates in model
+// text (prose, code, link text) are drawn as visible glyphs, never passed
+// to the terminal, where they would reorder what the user reads.
+func TestBidiControlsVisible(t *testing.T) {
+	controls := []rune{0x202a, 0x202b, 0x202c, 0x202d, 0x202e, 0x2066, 0x2067, 0x2068, 0x2069}
+	for _, c := range controls {
+		b := string(c)
+		src := "if admin" + b + " {\n\n`x" + b + "y` [l" + b + "](http://a" + b + ".example)\n\n```go\nok := \"" + b + "\"\n```\n"
+		lines := Render(src, Options{Width: 80})
+		checkSafe(t, lines, 80)
+		var all strings.Builder
+		for _, l := range lines {
+			for _, sp := range l.Spans {
+				all.WriteString(sp.Text + sp.Link)
+			}
+		}
+		if strings.ContainsRune(all.String(), c) {
+			t.Errorf("%U reaches the output: %q", c, all.String())
+		}
+		if strings.Count(all.String(), "\ufffd") < 4 {
+			t.Errorf("%U is not drawn where it was: %q", c, all.String())
+		}
+	}
+}
