@@ -441,15 +441,15 @@ func TestDefinitionAtEndWithoutNewline(t *testing.T) {
 // text after it as text, not as a second reference.
 func TestEscapesDecodeOnce(t *testing.T) {
 	tests := map[string]string{
-		`\&ouml;`:        "&ouml;",
-		`&#38;ouml;`:     "&ouml;",
-		`&#x26;amp;`:     "&amp;",
-		`&amp;ouml;`:     "&ouml;",
-		`&ouml; &#246;`:  "ö ö",
-		`\\&ouml;`:       `\ö`,
+		`\&ouml;`:         "&ouml;",
+		`&#38;ouml;`:      "&ouml;",
+		`&#x26;amp;`:      "&amp;",
+		`&amp;ouml;`:      "&ouml;",
+		`&ouml; &#246;`:   "ö ö",
+		`\\&ouml;`:        `\ö`,
 		`&#0; &#1114112;`: "\ufffd \ufffd",
-		`&#12345678;`:    "&#12345678;",
-		`&nosuch; \*`:    "&nosuch; *",
+		`&#12345678;`:     "&#12345678;",
+		`&nosuch; \*`:     "&nosuch; *",
 	}
 	for src, want := range tests {
 		if got := texts(Render(src, Options{Width: 80})); len(got) != 1 || got[0] != want {
@@ -462,9 +462,9 @@ func TestEscapesDecodeOnce(t *testing.T) {
 // references once, as its text does.
 func TestLinkTargetsUnescaped(t *testing.T) {
 	tests := map[string]string{
-		`[a](http://x.example/a\_b)`:         "http://x.example/a_b",
-		`[a](http://x.example/?p=1&amp;q=2)`: "http://x.example/?p=1&q=2",
-		`[a](http://x.example/\&amp;)`:       "http://x.example/&amp;",
+		`[a](http://x.example/a\_b)`:            "http://x.example/a_b",
+		`[a](http://x.example/?p=1&amp;q=2)`:    "http://x.example/?p=1&q=2",
+		`[a](http://x.example/\&amp;)`:          "http://x.example/&amp;",
 		"[a][r]\n\n[r]: http://x.example/r\\_s": "http://x.example/r_s",
 	}
 	for src, want := range tests {

@@ -83,7 +83,7 @@ type tailRender struct {
 	ends   []int // output lines after each block
 	pc     *refContext
 	r      *renderer
-	code   codeOut // the last block's rendering when it is a fenced code block
+	code   codeOut    // the last block's rendering when it is a fenced code block
 	para   *paraStart // the last block's flow when it is a paragraph
 }
 
