@@ -6,8 +6,8 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"runtime"
 	"time"
-
 	"unicode/utf8"
 
 	"github.com/alecthomas/chroma/v2"
@@ -30,17 +30,37 @@ import (
 
 // lineLexer is a compiled chroma regex lexer that can lex line by line.
 type lineLexer struct {
-	name  string
-	regex *chroma.RegexLexer
-	rules chroma.CompiledRules
+	name   string
+	regex  *chroma.RegexLexer
+	rules  chroma.CompiledRules
+	limits *matchLimits
 }
 
 // lexState is a paused lex: everything needed to continue with the next
 // line. It is copied before use, so one frozen state can be resumed many
 // times.
 type lexState struct {
-	st chroma.LexerState
+	st     chroma.LexerState
+	limits *matchLimits
+	begin  time.Duration // the thread's CPU time when the line began
 }
+
+// A hostile line must not stall rendering on a backtracking pattern, and
+// how it is highlighted must not depend on how busy the machine is. So
+// the limit is on the CPU time the highlighting thread spends on a line
+// (which other processes do not consume), not on the time that passes:
+// a line that needs more than matchLimits.cpu of it is shown plain. The
+// regexp engine can only be stopped by wall-clock time, so a match runs
+// under a wall-clock limit that starts at wait and doubles, up to most,
+// each time it runs out before the line has used its CPU time: under
+// load a slow line gets the time it needs and is highlighted as it would
+// be on an idle machine. (Where the thread's CPU time cannot be read,
+// wall-clock time stands in for it, and load can tip a line over.)
+type matchLimits struct {
+	cpu, wait, most time.Duration
+}
+
+var defaultLimits = matchLimits{cpu: 100 * time.Millisecond, wait: 125 * time.Millisecond, most: 8 * time.Second}
 
 // lexerSet compiles each lexer once per document or stream, and
 // remembers which lexer each info-string name means (chroma's lookup
@@ -48,10 +68,11 @@ type lexState struct {
 type lexerSet struct {
 	compiled map[string]*lineLexer
 	named    map[string]chroma.Lexer
+	limits   matchLimits
 }
 
 func newLexerSet() *lexerSet {
-	return &lexerSet{compiled: map[string]*lineLexer{}, named: map[string]chroma.Lexer{}}
+	return &lexerSet{compiled: map[string]*lineLexer{}, named: map[string]chroma.Lexer{}, limits: defaultLimits}
 }
 
 // byName is lexers.Get, remembered; nil when name names no lexer.
@@ -127,6 +148,8 @@ func (s *lexerSet) get(l chroma.Lexer) *lineLexer {
 	ll, err := compileLineLexer(l)
 	if err != nil {
 		ll = nil
+	} else {
+		ll.limits = &s.limits
 	}
 	s.compiled[name] = ll
 	return ll
@@ -164,9 +187,6 @@ func compileLineLexer(l chroma.Lexer) (*lineLexer, error) {
 			if err != nil {
 				return nil, fmt.Errorf("compile rule %s of %s: %w", state, cfg.Name, err)
 			}
-			// A hostile line must not stall rendering on a backtracking
-			// pattern; a timeout shows the line plain.
-			cr.Regexp.MatchTimeout = 250 * time.Millisecond
 			rules[state] = append(rules[state], cr)
 		}
 	}
@@ -207,7 +227,7 @@ func findLexerMutator(rules chroma.CompiledRules) (string, int) {
 
 // start returns the state before the first line.
 func (ll *lineLexer) start() lexState {
-	return lexState{st: chroma.LexerState{
+	return lexState{limits: ll.limits, st: chroma.LexerState{
 		Lexer:          ll.regex,
 		Registry:       lexers.GlobalLexerRegistry,
 		Rules:          ll.rules,
@@ -222,12 +242,12 @@ func (s *lexState) clone() lexState {
 	c.Stack = append([]string(nil), s.st.Stack...)
 	c.MutatorContext = maps.Clone(s.st.MutatorContext)
 	c.Groups, c.NamedGroups = nil, nil
-	return lexState{st: c}
+	return lexState{st: c, limits: s.limits}
 }
 
 // line lexes one more line (with its newline) and returns its tokens.
-// A lexer failure (a mutator error, a regexp timeout) yields ok false.
-
+// A lexer failure (a mutator error, a line over its CPU time) yields ok
+// false.
 func (s *lexState) line(text string) (toks []chroma.Token, ok bool) {
 	// Emitters and mutators from chroma may panic on input they did not
 	// expect; a line they choke on is shown plain.
@@ -236,6 +256,11 @@ func (s *lexState) line(text string) (toks []chroma.Token, ok bool) {
 			toks, ok = nil, false
 		}
 	}()
+	// The thread's CPU clock measures this goroutine only while it stays
+	// on the thread.
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+	s.begin = threadCPU()
 	toks, ok = s.lex(text)
 	return toks, ok
 }
@@ -267,7 +292,10 @@ func (s *lexState) lex(text string) (toks []chroma.Token, ok bool) {
 		if !found {
 			return nil, false
 		}
-		rule, groups, named := match(l.Text, l.Pos, rules)
+		rule, groups, named, err := s.match(l.Text, l.Pos, rules)
+		if err != nil {
+			return nil, false
+		}
 		if groups == nil {
 			// As chroma (from Pygments): an unmatched newline resets the
 			// stack to root; any other unmatched rune is an error token.
@@ -298,10 +326,28 @@ func (s *lexState) lex(text string) (toks []chroma.Token, ok bool) {
 	return toks, true
 }
 
-func match(text []rune, pos int, rules []*chroma.CompiledRule) (*chroma.CompiledRule, []string, map[string]string) {
+// match tries the rules at pos in order and returns the first that
+// matches, or an error when the line ran out of CPU time (see
+// matchLimits).
+func (s *lexState) match(text []rune, pos int, rules []*chroma.CompiledRule) (*chroma.CompiledRule, []string, map[string]string, error) {
+	lim := s.limits
+	if lim == nil {
+		lim = &defaultLimits
+	}
 	for _, rule := range rules {
-		m, err := rule.Regexp.FindRunesMatchStartingAt(text, pos)
-		if m != nil && err == nil && m.RuneIndex == pos {
+		var m *regexp2.Match
+		for wait := lim.wait; ; wait *= 2 {
+			rule.Regexp.MatchTimeout = wait
+			var err error
+			m, err = rule.Regexp.FindRunesMatchStartingAt(text, pos)
+			if err == nil {
+				break
+			}
+			if threadCPU()-s.begin >= lim.cpu || wait >= lim.most {
+				return nil, nil, nil, err
+			}
+		}
+		if m != nil && m.RuneIndex == pos {
 			gs := m.Groups()
 			groups := make([]string, len(gs))
 			named := make(map[string]string, len(gs))
@@ -309,8 +355,8 @@ func match(text []rune, pos int, rules []*chroma.CompiledRule) (*chroma.Compiled
 				groups[i] = g.String()
 				named[g.Name] = g.String()
 			}
-			return rule, groups, named
+			return rule, groups, named, nil
 		}
 	}
-	return nil, nil, nil
+	return nil, nil, nil, nil
 }
