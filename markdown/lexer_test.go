@@ -31,22 +31,31 @@ func TestHighlightBudgetIgnoresLoad(t *testing.T) {
 		st := ll.start()
 		return st.line(line + "\n")
 	}
-	idle := matchLimits{cpu: 500 * time.Millisecond, wait: time.Minute, most: time.Minute}
-	loaded := matchLimits{cpu: 500 * time.Millisecond, wait: 20 * time.Microsecond, most: time.Minute}
-
-	// Slow but bounded backtracking: highlighted either way.
-	slow := strings.Repeat("x", 14) + "z"
-	want, ok := lex(slow, idle)
-	if !ok {
-		t.Fatalf("the slow line ran out of CPU time on an idle machine")
+	idle := matchLimits{cpu: time.Minute, wait: time.Minute, most: time.Minute}
+	// A line slow enough to outlast the engine's shortest wall-clock limit
+	// (its clock ticks every 100ms), found by lengthening it.
+	var slow string
+	var want []chroma.Token
+	for n := 14; ; n++ {
+		slow = strings.Repeat("x", n) + "z"
+		t0 := time.Now()
+		toks, ok := lex(slow, idle)
+		if !ok {
+			t.Fatalf("a %d-byte line ran out of a minute", n)
+		}
+		if time.Since(t0) > 400*time.Millisecond || n == 30 {
+			want = toks
+			break
+		}
 	}
+	loaded := matchLimits{cpu: time.Minute, wait: time.Microsecond, most: time.Minute}
 	if got, ok := lex(slow, loaded); !ok || !reflect.DeepEqual(got, want) {
 		t.Fatalf("under load the slow line lexes as %v (ok %v), idle as %v", got, ok, want)
 	}
 	// A wall-clock limit that never grows (how lines were limited before)
 	// tips the same line over: what this test exists to catch.
-	if _, ok := lex(slow, matchLimits{cpu: loaded.cpu, wait: loaded.wait, most: loaded.wait}); ok {
-		t.Fatalf("the slow line beat a 20µs wall-clock limit: the test no longer shows load")
+	if _, ok := lex(slow, matchLimits{cpu: time.Minute, wait: time.Microsecond, most: time.Microsecond}); ok {
+		t.Fatalf("the slow line beat the shortest wall-clock limit: the test no longer shows load")
 	}
 
 	// Runaway backtracking: shown plain either way, after the CPU time.
