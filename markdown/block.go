@@ -60,6 +60,8 @@ func (r *renderer) block(n ast.Node, width int) []render.Line {
 		return r.table(n, width)
 	case *ast.LinkReferenceDefinition:
 		return nil
+	case *plainBlock:
+		return r.plainLines(n, width)
 	}
 	// Unknown block kinds: show their text rather than nothing.
 	return r.flatten(n, width)

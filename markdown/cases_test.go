@@ -506,3 +506,37 @@ func TestBidiControlsVisible(t *testing.T) {
 		}
 	}
 }
+
+// TestInlineBudget: inputs that goldmark's inline parser takes more than
+// linear time on are shown as their text once a paragraph (or a line of
+// one, or a table row) is over the budget, in one-shot and streamed alike.
+func TestInlineBudget(t *testing.T) {
+	under := strings.Repeat(strings.Repeat("[a](", maxInlineLine/8)+"\n", 3)
+	over := strings.Repeat("[a](", maxInline/4+1)
+	longRow := "| a | b |\n|---|---|\n| " + strings.Repeat("*a ", maxInlineLine/3+1) + "| x |\n"
+	tests := []struct {
+		name, src string
+		plain     bool
+	}{
+		{"under the budget", "**b** " + under, false},
+		{"over the budget", "**b** " + over, true},
+		{"a long line", "**b** " + strings.Repeat("x", maxInlineLine+1) + "\nmore", true},
+		{"a long table row", longRow, true},
+		{"many lines", strings.Repeat("**b** line of text\n", maxInline/19+1), true},
+	}
+	for _, tt := range tests {
+		lines := Render(tt.src, Options{Width: 80})
+		var text strings.Builder
+		for _, l := range lines {
+			text.WriteString(l.Text())
+		}
+		if got := strings.Contains(text.String(), "**b**") || strings.Contains(text.String(), "*a *a"); got != tt.plain {
+			t.Errorf("%s: shown as text = %v, want %v", tt.name, got, tt.plain)
+		}
+		c := newChecker(t, tt.name, Options{Width: 80})
+		for p := 0; p < len(tt.src); p += 97 {
+			c.append(tt.src[p:min(p+97, len(tt.src))], p%(97*64) == 0)
+		}
+		c.finish()
+	}
+}

@@ -136,7 +136,7 @@ func (t *tailRender) finals() []bool {
 func (t *tailRender) carved(i int) bool {
 	b, next := t.blocks[i], t.blocks[i+1]
 	switch b.(type) {
-	case *ast.Paragraph:
+	case *ast.Paragraph, *plainBlock:
 		if next.Kind() != east.KindTable {
 			return false
 		}

@@ -40,9 +40,9 @@ func newOpenBlock(s *Stream, res tailResult) openBlock {
 		return nil
 	}
 	rest := t.blocks[res.cut:]
-	if p, ok := rest[0].(*ast.Paragraph); ok && len(rest) == 1 {
+	if len(rest) == 1 && (rest[0].Kind() == ast.KindParagraph || rest[0].Kind() == kindPlain) {
 		// Any paragraph: continuing one costs less than laying it out.
-		return newOpenPara(s, t, p, len(s.lines)-len(res.lines)+t.first[res.cut])
+		return newOpenPara(s, t, rest[0], len(s.lines)-len(res.lines)+t.first[res.cut])
 	}
 	if len(s.src)-s.base < openMin {
 		return nil

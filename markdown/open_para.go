@@ -57,6 +57,7 @@ type paraFlow struct {
 	// pending are labels the text before q looked up and found nowhere.
 	pending map[string]bool
 	closing bool // the window being parsed is the paragraph's last
+	raw     bool // a plainBlock: its text is shown as it is
 	// refs are the definitions windows are parsed with (nil: the frozen
 	// part's).
 	refs []parser.Reference
@@ -71,7 +72,7 @@ type paraFlow struct {
 // text out of the flow.
 const ageOut = 256
 
-func newOpenPara(s *Stream, t *tailRender, p *ast.Paragraph, top int) openBlock {
+func newOpenPara(s *Stream, t *tailRender, p ast.Node, top int) openBlock {
 	if t.para == nil || p.Lines().Len() == 0 {
 		return nil
 	}
@@ -80,6 +81,7 @@ func newOpenPara(s *Stream, t *tailRender, p *ast.Paragraph, top int) openBlock 
 	}
 	o := &openPara{top: top, settled: -1}
 	o.pf.start(s, t.pc, p, t.para, absStart(s, t, t.para.cut))
+	o.pf.raw = p.Kind() == kindPlain
 	// The lines the flow has emitted stay as the full render drew them.
 	o.fixed = top + len(o.pf.f.out)
 	end := s.shown
@@ -93,6 +95,9 @@ func newOpenPara(s *Stream, t *tailRender, p *ast.Paragraph, top int) openBlock 
 }
 
 func (o *openPara) extend(s *Stream, shown int) bool {
+	if !o.pf.raw && shown-o.first > maxInline {
+		return false // over the inline budget: a plainBlock from now on
+	}
 	ok, end := o.structure(s, shown)
 	if !ok {
 		if end >= 0 && !o.pf.approx {
@@ -125,7 +130,7 @@ func (pf *paraFlow) start(s *Stream, pc *refContext, p ast.Node, st *paraStart, 
 // moves what it can of it into the flow for good.
 func (pf *paraFlow) advance(s *Stream, shown int, base render.Style) {
 	win := s.src[pf.q:shown]
-	ps, cut, ok := plainWindow(win, base)
+	ps, cut, ok := pf.window(win, base)
 	aged := false
 	pf.lastPC = nil
 	if !ok {
@@ -174,6 +179,9 @@ func (o *openPara) structure(s *Stream, shown int) (ok bool, end int) {
 			e = p + nl
 		}
 		line := s.src[p:e]
+		if !o.pf.raw && e+1-p > maxInlineLine {
+			return false, -1 // over the line budget
+		}
 		if len(bytes.Trim(line, " \t\r\v\f")) == 0 {
 			if complete {
 				return false, p // a blank line ends the paragraph
@@ -210,7 +218,7 @@ func (o *openPara) freeze(s *Stream, end int) {
 			pf.note(s, pf.lastPC, pf.lastP, len(win))
 		}
 	} else {
-		ps, _, ok := plainWindow(win, s.opts.Theme.Text)
+		ps, _, ok := pf.window(win, s.opts.Theme.Text)
 		if !ok {
 			pf.closing = true
 			ps, _, _ = pf.parseWindow(s, win, s.opts.Theme.Text)
@@ -318,6 +326,28 @@ func (o *openPara) continues(s *Stream, line []byte, first bool) bool {
 // row.
 func isDelimiterCandidate(line []byte) bool {
 	return len(bytes.Trim(line, " \t|-:")) == 0 && bytes.IndexByte(line, '-') >= 0
+}
+
+// window lays out a window without parsing it when it can: it is plain
+// text, or the paragraph is a plainBlock.
+func (pf *paraFlow) window(win []byte, base render.Style) ([]piece, windowCut, bool) {
+	if !pf.raw {
+		return plainWindow(win, base)
+	}
+	out, cut := plainText(win)
+	if len(out) == 0 {
+		return nil, windowCut{}, true
+	}
+	// Sanitising the two sides of the cut apart keeps the cut's offset
+	// right (the cut follows a space, a character boundary).
+	head := cleanText(string(out[:cut.text]))
+	tail := cleanText(string(out[cut.text:]))
+	cut.text = len(head)
+	ps := []piece{{text: head, style: base}, {text: tail, style: base}}
+	if head == "" {
+		ps = ps[1:]
+	}
+	return ps, cut, true
 }
 
 // windowCut is where the flow may take the window in: text offset in the
@@ -477,6 +507,29 @@ func (r *renderer) openParagraph(p ast.Node, width int) ([]render.Line, *paraSta
 	} else if p.Lines().Len() > 0 {
 		st.cut = p.Lines().At(0).Start
 	}
+	snap := *f
+	st.f = &snap
+	f.finish()
+	return f.lines(0, len(f.out)), st
+}
+
+// openPlain lays the tail's last block, a plainBlock, out as block does,
+// and keeps the flow as it stood before its last word.
+func (r *renderer) openPlain(p *plainBlock, width int) ([]render.Line, *paraStart) {
+	src := r.plainSource(p)
+	out, cut := plainText(src)
+	f := newFlow(width)
+	st := &paraStart{}
+	if len(out) > 0 {
+		head := cleanText(string(out[:cut.text]))
+		f.add([]piece{{text: head, style: r.theme.Text}, {text: cleanText(string(out[cut.text:])), style: r.theme.Text}})
+		if cut.text > 0 {
+			st.kept = 1
+			f.place(len(head))
+		}
+	}
+	// Source offsets of a top-level plainBlock's lines are the text's.
+	st.cut = p.Lines().At(0).Start + cut.src
 	snap := *f
 	st.f = &snap
 	f.finish()

@@ -17,6 +17,11 @@ func newParser() parser.Parser {
 	md := goldmark.New(goldmark.WithExtensions(extension.GFM))
 	p := md.Parser()
 	p.AddOptions(parser.WithInlineParsers(util.Prioritized(refObserver{}, 199)))
+	// Around the table transformer (200): the line budget before it, so
+	// that no row is over it, the size budget after (see plain.go).
+	p.AddOptions(parser.WithParagraphTransformers(
+		util.Prioritized(budget{lines: true}, 150),
+		util.Prioritized(budget{}, 300)))
 	return p
 }
 

@@ -152,6 +152,8 @@ func renderTail(p parser.Parser, lx *lexerSet, src []byte, opts *Options, st tai
 			r.dropLastLine = false
 		} else if p, ok := b.(*ast.Paragraph); ok && checkpoints && hold && i == len(t.blocks)-1 {
 			ls, t.para = r.openParagraph(p, opts.Width)
+		} else if p, ok := b.(*plainBlock); ok && checkpoints && hold && i == len(t.blocks)-1 {
+			ls, t.para = r.openPlain(p, opts.Width)
 		} else {
 			ls = r.block(b, opts.Width)
 		}
