@@ -48,6 +48,7 @@ type itemPara struct {
 	marker string
 	style  render.Style // the marker's
 	indent string
+	first  int // source offset of the paragraph's first line
 	fixed  int // s.lines[:fixed] stay: up to the paragraph's emitted lines
 	out    int // of those lines, how many the flow had emitted
 }
@@ -167,7 +168,8 @@ func (o *openList) noteLookups(s *Stream, keys []string) {
 func (o *openList) extend(s *Stream, shown int) bool {
 	// More of the item's last line (not the start of a new one) only
 	// lengthens its paragraph.
-	if it := o.item; it != nil && shown > o.shown && s.src[o.shown-1] != '\n' && bytes.IndexByte(s.src[o.shown:shown], '\n') < 0 {
+	if it := o.item; it != nil && shown > o.shown && s.src[o.shown-1] != '\n' && bytes.IndexByte(s.src[o.shown:shown], '\n') < 0 &&
+		shown-it.first <= maxInline && shown-lineStart(s.src, shown) <= maxInlineLine {
 		o.shown = shown
 		it.pf.advance(s, shown, s.opts.Theme.Text)
 		s.approx = it.pf.approx
@@ -270,7 +272,8 @@ func (o *openList) itemParagraph(s *Stream, r *renderer, pc *refContext, refs []
 	if i > 0 && !tight {
 		s.lines = append(s.lines, render.Line{})
 	}
-	it := &itemPara{marker: marker, style: r.theme.ListMarker, indent: lay.indent}
+	it := &itemPara{marker: marker, style: r.theme.ListMarker, indent: lay.indent,
+		first: from + lineStart(r.src, p.Lines().At(0).Start)}
 	it.pf.refs = refs
 	lines, st := r.openParagraph(p, lay.inner)
 	it.pf.start(s, pc, topLevel(p), st, from+st.cut)
