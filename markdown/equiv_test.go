@@ -167,18 +167,29 @@ func TestStreamEveryByte(t *testing.T) {
 
 var long = flag.Bool("long", false, "run the exhaustive equivalence tests (minutes)")
 
-// TestStreamTwoChunks splits each document once at every byte boundary.
+// TestStreamTwoChunks splits each document once at every byte boundary:
+// a stream fed the two parts equals the one-shot render once the second
+// part is in (before and after Finish), and its frozen lines never
+// changed on the way.
 func TestStreamTwoChunks(t *testing.T) {
-	if !*long {
-		t.Skip("exhaustive split test: run with -long")
-	}
+	opts := Options{Width: 60}
 	for name, src := range corpus(t) {
 		t.Run(name, func(t *testing.T) {
+			// Every split ends with the same text: one oracle for all.
+			shown := normalize(Render(ShownPrefix(src), opts))
+			whole := normalize(Render(src, opts))
 			for i := 0; i <= len(src); i++ {
-				c := newChecker(t, name, Options{Width: 60})
+				c := newChecker(t, name, opts)
 				c.append(src[:i], false)
-				c.append(src[i:], true)
-				c.finish()
+				c.append(src[i:], false)
+				if exactFrame(c.s) && !reflect.DeepEqual(normalize(c.s.Lines()), shown) {
+					c.compare(Render(ShownPrefix(src), opts), fmt.Sprintf("split at %d", i))
+				}
+				c.s.Finish()
+				c.checkFrozen()
+				if !reflect.DeepEqual(normalize(c.s.Lines()), whole) {
+					c.compare(Render(src, opts), fmt.Sprintf("after Finish, split at %d", i))
+				}
 			}
 		})
 	}

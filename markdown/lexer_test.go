@@ -22,12 +22,11 @@ func TestHighlightBudgetIgnoresLoad(t *testing.T) {
 			{Pattern: `\n`, Type: chroma.Text},
 		}}
 	})
-	ll, err := compileLineLexer(l)
-	if err != nil {
-		t.Fatal(err)
-	}
 	lex := func(line string, lim matchLimits) ([]chroma.Token, bool) {
-		ll.limits = &lim
+		ll, err := compileLineLexer(l, lim)
+		if err != nil {
+			t.Fatal(err)
+		}
 		st := ll.start()
 		return st.line(line + "\n")
 	}
@@ -61,8 +60,8 @@ func TestHighlightBudgetIgnoresLoad(t *testing.T) {
 	// Runaway backtracking: shown plain either way, after the CPU time.
 	runaway := strings.Repeat("x", 40) + "z"
 	for _, lim := range []matchLimits{
-		{cpu: 50 * time.Millisecond, wait: 20 * time.Microsecond, most: time.Minute},
-		{cpu: 50 * time.Millisecond, wait: 60 * time.Millisecond, most: time.Minute},
+		{cpu: 50 * time.Millisecond, wait: time.Microsecond, most: time.Second},
+		{cpu: 50 * time.Millisecond, wait: 60 * time.Millisecond, most: time.Second},
 	} {
 		if _, ok := lex(runaway, lim); ok {
 			t.Fatalf("a runaway line was highlighted (wait %v)", lim.wait)
