@@ -3,10 +3,10 @@ package markdown
 import (
 	"fmt"
 	"maps"
+	"runtime"
 	"strings"
 	"sync"
 	"sync/atomic"
-	"runtime"
 	"time"
 	"unicode/utf8"
 
