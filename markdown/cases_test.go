@@ -540,3 +540,24 @@ func TestInlineBudget(t *testing.T) {
 		c.finish()
 	}
 }
+
+// TestTableRowURLChunking: a table row that holds a bare URL is held back
+// from its first '|' to its newline however its bytes arrive, so a frame
+// never depends on the chunking (it once did: a row whose first cell
+// turned into a link stopped being held, but the stream kept showing the
+// frame from when it was).
+func TestTableRowURLChunking(t *testing.T) {
+	src := "| a | b |\n|---|---|\n| https://example.com/path | x |\n| y | www.example.org |\n\nend\n"
+	opts := Options{Width: 60}
+	for i := 1; i < len(src); i++ {
+		for j := i + 1; j <= len(src); j++ {
+			s := NewStream(opts)
+			s.Append(src[:i])
+			s.Lines()
+			s.Append(src[i:j])
+			if want := Render(ShownPrefix(src[:j]), opts); !reflect.DeepEqual(normalize(s.Lines()), normalize(want)) {
+				t.Fatalf("chunks %q + %q:\n--- stream\n%s--- one-shot\n%s", src[:i], src[i:j], dump(s.Lines()), dump(want))
+			}
+		}
+	}
+}
