@@ -41,6 +41,7 @@ type openPara struct {
 	checked int // source offset before which every line continues the paragraph
 	prev    int // start of the last line before checked
 	settled int // start of a line found to continue the paragraph however it ends
+	scanned int // how far the line at checked is known to hold no newline
 }
 
 // paraFlow is a paragraph's inlines laid out as they arrive: the flow
@@ -172,11 +173,16 @@ func (pf *paraFlow) display(out []render.Line) []render.Line {
 // a blank line ends it: the paragraph is over and can freeze.
 func (o *openPara) structure(s *Stream, shown int) (ok bool, end int) {
 	for p := o.checked; p < shown; {
-		nl := bytes.IndexByte(s.src[p:shown], '\n')
+		// The line's start was searched for a newline before: only what
+		// came since is (a line can be 100 KB long).
+		from := max(p, o.scanned)
+		nl := bytes.IndexByte(s.src[from:shown], '\n')
 		complete := nl >= 0
 		e := shown
 		if complete {
-			e = p + nl
+			e = from + nl
+		} else {
+			o.scanned = shown
 		}
 		line := s.src[p:e]
 		if !o.pf.raw && e+1-p > maxInlineLine {
