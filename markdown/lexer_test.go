@@ -2,6 +2,7 @@ package markdown
 
 import (
 	"reflect"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -32,17 +33,20 @@ func TestHighlightBudgetIgnoresLoad(t *testing.T) {
 	}
 	idle := matchLimits{cpu: time.Minute, wait: time.Minute, most: time.Minute}
 	// A line slow enough to outlast the engine's shortest wall-clock limit
-	// (its clock ticks every 100ms), found by lengthening it.
+	// (its clock ticks every 100ms) however fast the machine runs, found
+	// by lengthening it until it needs 400ms of CPU time.
 	var slow string
 	var want []chroma.Token
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
 	for n := 14; ; n++ {
 		slow = strings.Repeat("x", n) + "z"
-		t0 := time.Now()
+		c0 := threadCPU()
 		toks, ok := lex(slow, idle)
 		if !ok {
 			t.Fatalf("a %d-byte line ran out of a minute", n)
 		}
-		if time.Since(t0) > 400*time.Millisecond || n == 30 {
+		if threadCPU()-c0 > 400*time.Millisecond || n == 30 {
 			want = toks
 			break
 		}

@@ -164,8 +164,11 @@ func (pf *paraFlow) advance(s *Stream, shown int, base render.Style) {
 // flow emitted for good, as the text stands.
 func (pf *paraFlow) display(out []render.Line) []render.Line {
 	g := *pf.f
+	// Emitted lines go to slices of their own: appending to the flow's
+	// would copy all of its lines whenever they are full.
+	g.out, g.joins = nil, nil
 	g.finish()
-	return append(out, g.lines(len(pf.f.out), len(g.out))...)
+	return append(out, g.lines(0, len(g.out))...)
 }
 
 // structure checks the lines from o.checked on; false means the text no
@@ -232,9 +235,12 @@ func (o *openPara) freeze(s *Stream, end int) {
 		f.truncate(pf.kept)
 		f.add(ps)
 	}
+	n := len(f.out)
+	s.lines = append(s.lines[:o.fixed], f.lines(o.fixed-o.top, n)...)
 	whole := *f
+	whole.out, whole.joins = nil, nil
 	whole.finish()
-	s.lines = append(s.lines[:o.fixed], whole.lines(o.fixed-o.top, len(whole.out))...)
+	s.lines = append(s.lines, whole.lines(0, len(whole.out))...)
 	next := end + bytes.IndexByte(s.src[end:], '\n') + 1
 	if len(pf.pending) > 0 {
 		labels := make([]string, 0, len(pf.pending))

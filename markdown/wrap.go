@@ -300,6 +300,14 @@ func (f *flow) spans(a, b int) []render.Span {
 	}
 	i := sort.Search(len(f.starts), func(i int) bool { return f.starts[i] > a }) - 1
 	var out []render.Span
+	// A run of pieces in one style becomes one span over their bytes
+	// (adjacent in buf); a span within one piece is a slice of its text.
+	runStart, runEnd, runPieces := 0, 0, 0
+	end := func() {
+		if runPieces > 1 {
+			out[len(out)-1].Text = string(f.buf[runStart:runEnd])
+		}
+	}
 	for ; i < len(f.ps) && f.starts[i] < b; i++ {
 		p := f.ps[i]
 		if p.hard {
@@ -309,13 +317,16 @@ func (f *flow) spans(a, b int) []render.Span {
 		if s >= e {
 			continue
 		}
-		t := p.text[s-f.starts[i] : e-f.starts[i]]
-		if n := len(out); n > 0 && out[n-1].Style == p.style && out[n-1].Link == p.link {
-			out[n-1].Text += t
+		if n := len(out); n > 0 && out[n-1].Style == p.style && out[n-1].Link == p.link && s == runEnd {
+			runEnd = e
+			runPieces++
 			continue
 		}
-		out = append(out, render.Span{Text: t, Style: p.style, Link: p.link})
+		end()
+		out = append(out, render.Span{Text: p.text[s-f.starts[i] : e-f.starts[i]], Style: p.style, Link: p.link})
+		runStart, runEnd, runPieces = s, e, 1
 	}
+	end()
 	return out
 }
 
