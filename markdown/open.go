@@ -58,7 +58,7 @@ func newOpenBlock(s *Stream, res tailResult) openBlock {
 		} else if len(rest) != 1 {
 			return nil
 		}
-		return newOpenTable(s, t, b, at(len(rest)-1))
+		return newOpenTable(s, t, b, at(len(rest)-1), rest)
 	case *ast.List:
 		if len(rest) == 1 {
 			return newOpenList(s, t, b, at(0))

@@ -196,10 +196,10 @@ func (o *openList) extend(s *Stream, shown int) bool {
 		return false
 	}
 	r := &renderer{src: buf, theme: &s.opts.Theme, cwd: s.opts.Cwd, lexers: s.lexers}
+	// over: the line after the list is there in full and starts a block
+	// of its own, so the list is over; it freezes once laid out.
 	after, ok := trailing(r, doc, l, width)
-	if !ok {
-		return false
-	}
+	over := !ok
 	var items []ast.Node
 	for it := l.FirstChild(); it != nil; it = it.NextSibling() {
 		items = append(items, it)
@@ -239,8 +239,15 @@ func (o *openList) extend(s *Stream, shown int) bool {
 	for i, it := range open[:last] {
 		s.lines = r.listItem(s.lines, it, o.items+i, tight, lay)
 	}
-	if after != nil || !o.itemParagraph(s, r, pc, refs, from, open[last], o.items+last, tight, lay) {
+	if over || after != nil || !o.itemParagraph(s, r, pc, refs, from, open[last], o.items+last, tight, lay) {
 		s.lines = r.listItem(s.lines, open[last], o.items+last, tight, lay)
+	}
+	if over {
+		next := l.NextSibling()
+		o.noteLookups(s, pc.lookups[l])
+		o.addDefinitions(l)
+		s.freezeOpen(from+lineStart(buf, startPos(next)), !next.HasBlankPreviousLines(), o.waits, o.refs)
+		return false // the rest is laid out anew
 	}
 	s.lines = append(s.lines, after...)
 	s.held = -1

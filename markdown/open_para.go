@@ -2,7 +2,6 @@ package markdown
 
 import (
 	"bytes"
-	"slices"
 	"unicode"
 	"unicode/utf8"
 
@@ -241,24 +240,7 @@ func (o *openPara) freeze(s *Stream, end int) {
 	whole.out, whole.joins = nil, nil
 	whole.finish()
 	s.lines = append(s.lines, whole.lines(0, len(whole.out))...)
-	next := end + bytes.IndexByte(s.src[end:], '\n') + 1
-	if len(pf.pending) > 0 {
-		labels := make([]string, 0, len(pf.pending))
-		for k := range pf.pending {
-			labels = append(labels, k)
-		}
-		slices.Sort(labels)
-		s.late.record(frozenStretch{
-			src: s.base, end: next, line: s.frozen, lines: len(s.lines) - s.frozen,
-			afterText: s.state.afterText, emitted: s.state.emitted,
-		}, labels)
-	}
-	s.frozen = len(s.lines)
-	s.base = next
-	s.state.fence = nil
-	s.state.afterText = false
-	s.state.emitted = true
-	s.held = -1
+	s.freezeOpen(end+bytes.IndexByte(s.src[end:], '\n')+1, false, pf.pending, nil)
 }
 
 // note adds to pf.pending the labels that block p looked up before

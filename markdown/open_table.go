@@ -30,13 +30,14 @@ type openTable struct {
 	laid    int   // body rows at the last full layout
 	top     int   // index in s.lines of the table's first line
 	fixed   int   // s.lines[:fixed] stay: up to the last complete row
+	pending map[string]bool // labels cells looked up and found nowhere
 }
 
 // relayoutFree is how many body rows a table may have and still be laid
 // out again every time its widths change.
 const relayoutFree = 64
 
-func newOpenTable(s *Stream, t *tailRender, tb *east.Table, top int) openBlock {
+func newOpenTable(s *Stream, t *tailRender, tb *east.Table, top int, blocks []ast.Node) openBlock {
 	header := tb.FirstChild()
 	if header == nil || header.Kind() != east.KindTableHeader || header.Pos() < 0 {
 		return nil
@@ -47,7 +48,10 @@ func newOpenTable(s *Stream, t *tailRender, tb *east.Table, top int) openBlock {
 		return nil
 	}
 	end := lineEndAfter(t.buf, dls)
-	o := &openTable{ctx: clone(t.buf[hls:end]), g: newGrid(tb), top: top}
+	o := &openTable{ctx: clone(t.buf[hls:end]), g: newGrid(tb), top: top, pending: map[string]bool{}}
+	for _, b := range blocks { // the table, and the text above it
+		o.note(s, t.pc.lookups[b])
+	}
 	o.g.add(t.r.tableCells(header))
 	rowsEnd := end
 	for row := header.NextSibling(); row != nil; row = row.NextSibling() {
@@ -102,20 +106,24 @@ func (o *openTable) extend(s *Stream, shown int) bool {
 	width := s.opts.Width
 	start := o.rowsEnd
 	text := s.src[start:shown]
-	if hasBlankLine(text, 0, len(text)) {
-		return false // the table ended
+	// A blank line ends the table: its rows before it are laid out, and
+	// the table freezes with the blank line.
+	closed := -1
+	if b := blankLineAt(text); b >= 0 {
+		closed = start + b + bytes.IndexByte(text[b:], '\n') + 1
+		text = text[:b]
 	}
 	buf := make([]byte, 0, len(o.ctx)+len(text))
 	buf = capNesting(append(append(buf, o.ctx...), text...))
 	abs := func(p int) int { return start + p - len(o.ctx) }
-	doc, _ := parseDoc(s.parser, buf, s.state.refs)
+	doc, pc := parseDoc(s.parser, buf, s.state.refs)
 	tb, ok := doc.FirstChild().(*east.Table)
 	if !ok || !slices.Equal(tb.Alignments, o.g.align) || tb.FirstChild() == nil {
 		return false // no longer a table: a setext underline, say
 	}
 	r := &renderer{src: buf, theme: &s.opts.Theme, cwd: s.opts.Cwd, lexers: s.lexers}
 	after, ok := trailing(r, doc, tb, width)
-	if !ok {
+	if !ok || closed >= 0 && after != nil {
 		return false
 	}
 	held := -1
@@ -137,6 +145,9 @@ func (o *openTable) extend(s *Stream, shown int) bool {
 		o.rowsEnd = abs(lineEndAfter(buf, lineStart(buf, row.Pos())))
 	}
 	relayout := o.fixed < 0
+	if closed >= 0 && !o.records && !slices.Equal(o.fittedWith(nil, width), o.widths) {
+		o.laid = 0 // a table that ends is laid out in its final widths
+	}
 	if !o.records {
 		// An unfinished row is drawn as the full render draws it: in
 		// widths that count it.
@@ -172,7 +183,38 @@ func (o *openTable) extend(s *Stream, shown int) bool {
 	}
 	s.lines = append(s.lines, after...)
 	s.held = held
+	o.note(s, pc.lookups[tb])
+	if closed >= 0 {
+		s.approx = false
+		s.freezeOpen(closed, false, o.pending, nil)
+		return false // the rest is laid out anew
+	}
 	return true
+}
+
+// note adds the labels in keys that nothing defines to o.pending.
+func (o *openTable) note(s *Stream, keys []string) {
+	for _, k := range keys {
+		if !s.state.refKeys[k] {
+			o.pending[k] = true
+		}
+	}
+}
+
+// blankLineAt returns where the first complete blank line of text
+// starts, or -1.
+func blankLineAt(text []byte) int {
+	for p := 0; p < len(text); {
+		nl := bytes.IndexByte(text[p:], '\n')
+		if nl < 0 {
+			return -1
+		}
+		if len(bytes.Trim(text[p:p+nl], " \t\r")) == 0 {
+			return p
+		}
+		p += nl + 1
+	}
+	return -1
 }
 
 // heldRow reports whether the unfinished line at ls is a table row a

@@ -171,6 +171,44 @@ func (s *Stream) update() {
 	s.open = newOpenBlock(s, res)
 }
 
+// freezeOpen freezes, for an open block that the new text proved over,
+// every line in s.lines and the text up to end; the text after end
+// follows a non-blank line when afterText is set. pending are labels the
+// frozen blocks looked up and found nowhere, defs the definitions they
+// hold.
+func (s *Stream) freezeOpen(end int, afterText bool, pending map[string]bool, defs []parser.Reference) {
+	var labels []string
+	for k := range pending {
+		if !s.state.refKeys[k] {
+			labels = append(labels, k)
+		}
+	}
+	if len(labels) > 0 {
+		slices.Sort(labels)
+		s.late.record(frozenStretch{
+			src: s.base, end: end, line: s.frozen, lines: len(s.lines) - s.frozen,
+			fence: s.state.fence, afterText: s.state.afterText, emitted: s.state.emitted,
+		}, labels)
+	}
+	s.frozen = len(s.lines)
+	s.base = end
+	s.state.fence = nil
+	s.state.afterText = afterText
+	if s.frozen > 0 {
+		s.state.emitted = true
+	}
+	s.held = -1
+	var defined []string
+	for _, d := range defs {
+		if k := refKey(d.Label()); !s.state.refKeys[k] {
+			s.state.refKeys[k] = true
+			s.state.refs = append(s.state.refs, d)
+			defined = append(defined, k)
+		}
+	}
+	s.late.defined(s, defined)
+}
+
 // freeze moves the checkpoint to the end of res's frozen part.
 func (s *Stream) freeze(res tailResult) {
 	if len(res.pending) > 0 {
