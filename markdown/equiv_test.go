@@ -149,7 +149,11 @@ func dump(ls []render.Line) string {
 // which visits every byte boundary, and compares with one-shot renders
 // at both golden widths.
 func TestStreamEveryByte(t *testing.T) {
-	for name, src := range corpus(t) {
+	docs := corpus(t)
+	for _, d := range StressDocs(6) {
+		docs["stress/"+d.Name] = d.Text
+	}
+	for name, src := range docs {
 		if len(src) > 2048 {
 			continue
 		}

@@ -183,6 +183,7 @@ func (o *openList) extend(s *Stream, shown int) bool {
 	}
 	o.item = nil
 	o.shown = shown
+	s.approx = false // the slow path lays every item out as Render does
 	width := s.opts.Width
 	from := o.resume // where buf starts
 	buf := capNesting(clone(s.src[o.resume:shown]))
