@@ -51,6 +51,8 @@ type itemPara struct {
 	first  int // source offset of the paragraph's first line
 	fixed  int // s.lines[:fixed] stay: up to the paragraph's emitted lines
 	out    int // of those lines, how many the flow had emitted
+	index  int // the item's index in the list
+	lines  int // the paragraph's source lines when the flow started
 }
 
 func newOpenList(s *Stream, t *tailRender, l *ast.List, top int) openBlock {
@@ -181,6 +183,7 @@ func (o *openList) extend(s *Stream, shown int) bool {
 		s.lines = it.prefix(it.pf.display(s.lines[:it.fixed]), n, it.out)
 		return true
 	}
+	prev := o.item
 	o.item = nil
 	o.shown = shown
 	s.approx = false // the slow path lays every item out as Render does
@@ -222,9 +225,16 @@ func (o *openList) extend(s *Stream, shown int) bool {
 	for k > 0 && !itemDecided(buf, items[k]) {
 		k--
 	}
-	s.lines = s.lines[:o.fixed]
+	done := 0 // items[:done] are laid out
+	if k > 0 && prev.finish(s, items[0], o.items, from, buf) {
+		done = 1 // the item the flow followed, finished by it
+	} else {
+		s.lines = s.lines[:o.fixed]
+	}
 	for i, it := range items[:k] {
-		s.lines = r.listItem(s.lines, it, o.items+i, tight, lay)
+		if i >= done {
+			s.lines = r.listItem(s.lines, it, o.items+i, tight, lay)
+		}
 		// The parse starts at items[0]: its own gap is in o.loose already.
 		o.loose = o.loose || itemLoose(it, i == 0) || items[i+1].HasBlankPreviousLines()
 		o.addDefinitions(it)
@@ -281,7 +291,7 @@ func (o *openList) itemParagraph(s *Stream, r *renderer, pc *refContext, refs []
 		s.lines = append(s.lines, render.Line{})
 	}
 	it := &itemPara{marker: marker, style: r.theme.ListMarker, indent: lay.indent,
-		first: from + lineStart(r.src, p.Lines().At(0).Start)}
+		first: from + lineStart(r.src, p.Lines().At(0).Start), index: i, lines: p.Lines().Len()}
 	it.pf.refs = refs
 	lines, st := r.openParagraph(p, lay.inner)
 	it.pf.start(s, pc, topLevel(p), st, from+st.cut)
@@ -291,6 +301,34 @@ func (o *openList) itemParagraph(s *Stream, r *renderer, pc *refContext, refs []
 	it.fixed = top + it.out
 	o.item = it
 	s.held = -1
+	return true
+}
+
+// finish lays out item, which a later item's start ended and which is
+// the item at index i that it followed, through its end, when the item is
+// still the one paragraph it followed on the same lines and nothing was
+// taken in speculatively; its lines then end s.lines, which held them
+// as the last frame showed them. It reports false otherwise, having done
+// nothing. buf is the parse of the text from offset from of the source.
+func (it *itemPara) finish(s *Stream, item ast.Node, i, from int, buf []byte) bool {
+	if it == nil || it.index != i || it.pf.approx {
+		return false
+	}
+	p := item.FirstChild()
+	if p == nil || p != item.LastChild() || p.Kind() != ast.KindParagraph && p.Kind() != ast.KindTextBlock || p.Lines().Len() != it.lines {
+		return false
+	}
+	end := from + p.Lines().At(it.lines-1).Stop
+	if end < it.pf.q || end > len(s.src) {
+		return false
+	}
+	it.pf.advance(s, end, s.opts.Theme.Text)
+	if f := it.pf.f; it.out < len(f.out) {
+		s.lines = it.prefix(append(s.lines[:it.fixed], f.lines(it.out, len(f.out))...), it.fixed, it.out)
+		it.fixed, it.out = len(s.lines), len(f.out)
+	}
+	n := it.fixed
+	s.lines = it.prefix(it.pf.display(s.lines[:it.fixed]), n, it.out)
 	return true
 }
 
