@@ -45,7 +45,8 @@ func TestCheckpoints(t *testing.T) {
 		{"definition then text", []string{"[x]: /u\ntext [x]\n\nmore\n\n"}, 3, -1},
 		{"list then text after blank", []string{"- a\n- b\n\nNext"}, 2, len("- a\n- b\n\n")},
 		{"list then maybe item after blank", []string{"1. a\n2. b\n\n3"}, 0, 0},
-		{"bullet list then number", []string{"- a\n- b\n\n1"}, 2, -1},
+		{"bullet list then number", []string{"- a\n- b\n\n1 more"}, 2, -1},
+		{"bullet list then marker in the making", []string{"- a\n- b\n\n1"}, 0, 0},
 		{"ordered list then number", []string{"1. a\n2. b\n\n2024 was"}, 2, -1},
 		{"indented code then text", []string{"    code\n\ntext"}, 3, -1},
 		{"bullet list then other bullet", []string{"- a\n\n* b"}, 1, -1},
@@ -120,6 +121,12 @@ func TestHoldBack(t *testing.T) {
 		{"a\n\n* * ", "a\n\n"},
 		{"* a", "* a"},
 		{"    ---", "    ---"},
+		{"1. a\n12", "1. a\n"},
+		{"1. a\n12.", "1. a\n"},
+		{"1. a\n12. ", "1. a\n"},
+		{"1. a\n12. b", "1. a\n12. b"},
+		{"2024 was", "2024 was"},
+		{"1234567890", "1234567890"},
 	}
 	for _, tt := range tests {
 		if got := ShownPrefix(tt.src); got != tt.shown {

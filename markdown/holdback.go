@@ -17,7 +17,8 @@ import (
 //   - an unfinished last line made of one of '-', '=', '*' and '_' only
 //     (after at most three spaces, with spaces or tabs between): a rule or
 //     a heading underline in the making, or the marker of a list item or
-//     emphasis whose next character decides what it is;
+//     emphasis whose next character decides what it is; likewise one that
+//     is an ordered list marker so far ("12", "12.", "12. ");
 //   - an unfinished last word (up to maxHeldWord bytes after the last
 //     space) that starts with a markup character (one of ` * _ ~ [ ( < !
 //     & \): it is shown once a space or line break ends it, so that a
@@ -66,7 +67,12 @@ type lastLines struct {
 	starts [3]int // start of the last line, of the one before, and before that (-1: none)
 	spaces int    // leading spaces of the last line
 	marker byte   // the marker character it repeats, 0 before one, 1 when it is no marker run
-	init   bool
+	// ordinal follows whether the last line is an ordered list marker
+	// in the making ("12", "12.", "12. "): 0 before its digits, 1 in
+	// them, 2 after its delimiter, 3 when it is no such thing; digits
+	// counts them.
+	ordinal, digits int
+	init            bool
 }
 
 // feed takes in the bytes of src after those fed before.
@@ -76,10 +82,12 @@ func (l *lastLines) feed(src []byte) {
 		l.init = true
 	}
 	for i := l.n; i < len(src); i++ {
+		l.ordinalFeed(src[i])
 		switch c := src[i]; {
 		case c == '\n':
 			l.starts = [3]int{i + 1, l.starts[0], l.starts[1]}
 			l.spaces, l.marker = 0, 0
+			l.ordinal, l.digits = 0, 0
 		case l.marker == 1:
 		case c == ' ' && l.marker == 0 && l.spaces < 4:
 			l.spaces++
@@ -96,12 +104,26 @@ func (l *lastLines) feed(src []byte) {
 	l.n = len(src)
 }
 
+// ordinalFeed advances the ordinal state by one byte of the last line.
+func (l *lastLines) ordinalFeed(c byte) {
+	switch {
+	case c == '\n' || l.ordinal == 3:
+	case c >= '0' && c <= '9' && l.ordinal <= 1 && l.digits < 9:
+		l.ordinal, l.digits = 1, l.digits+1
+	case c == ' ' && (l.ordinal == 0 && l.spaces < 3 || l.ordinal == 2):
+	case (c == '.' || c == ')') && l.ordinal == 1:
+		l.ordinal = 2
+	default:
+		l.ordinal = 3
+	}
+}
+
 // shownLen is len(ShownPrefix(src)) before the fence and table-row
 // checks; it looks only at the last lines. ll has been fed src.
 func shownLen(src []byte, ll *lastLines) int {
 	cur := ll.starts[0] // start of the last line
-	if cur < len(src) && ll.marker > 1 {
-		return cur // a marker run in the making
+	if cur < len(src) && (ll.marker > 1 || ll.ordinal == 1 || ll.ordinal == 2) {
+		return cur // a marker run, or an ordered list marker, in the making
 	}
 	n := len(src)
 	for n > cur && (src[n-1] == '`' || src[n-1] == '~' || src[n-1] == '\\') {

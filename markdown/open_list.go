@@ -53,6 +53,9 @@ type itemPara struct {
 	out    int // of those lines, how many the flow had emitted
 	index  int // the item's index in the list
 	lines  int // the paragraph's source lines when the flow started
+	// contentCol is the column its content starts at: a line indented
+	// less that starts an item starts the next item of the list.
+	contentCol int
 }
 
 func newOpenList(s *Stream, t *tailRender, l *ast.List, top int) openBlock {
@@ -185,6 +188,26 @@ func (o *openList) extend(s *Stream, shown int) bool {
 	}
 	prev := o.item
 	o.item = nil
+	// The item the flow followed ends where the next line starts an item
+	// of the same list: the flow finishes it, and the parse below starts
+	// at the new item instead of at the finished one.
+	if prev != nil && prev.index == o.items && !prev.pf.approx && shown > o.shown && s.src[o.shown-1] != '\n' {
+		if nl := bytes.IndexByte(s.src[o.shown:shown], '\n'); nl >= 0 {
+			next := o.shown + nl + 1
+			if o.sibling(s.src[next:shown], prev.contentCol) {
+				prev.finishAt(s, next)
+				for k := range prev.pf.pending {
+					if !s.state.refKeys[k] {
+						o.waits[k] = true
+					}
+				}
+				o.items++
+				o.fixed = len(s.lines)
+				o.resume = next
+				prev = nil
+			}
+		}
+	}
 	o.shown = shown
 	s.approx = false // the slow path lays every item out as Render does
 	width := s.opts.Width
@@ -291,7 +314,8 @@ func (o *openList) itemParagraph(s *Stream, r *renderer, pc *refContext, refs []
 		s.lines = append(s.lines, render.Line{})
 	}
 	it := &itemPara{marker: marker, style: r.theme.ListMarker, indent: lay.indent,
-		first: from + lineStart(r.src, p.Lines().At(0).Start), index: i, lines: p.Lines().Len()}
+		first: from + lineStart(r.src, p.Lines().At(0).Start), index: i, lines: p.Lines().Len(),
+		contentCol: p.Lines().At(0).Start - lineStart(r.src, p.Lines().At(0).Start)}
 	it.pf.refs = refs
 	lines, st := r.openParagraph(p, lay.inner)
 	it.pf.start(s, pc, topLevel(p), st, from+st.cut)
@@ -322,6 +346,13 @@ func (it *itemPara) finish(s *Stream, item ast.Node, i, from int, buf []byte) bo
 	if end < it.pf.q || end > len(s.src) {
 		return false
 	}
+	it.finishAt(s, end)
+	return true
+}
+
+// finishAt lays the item out through source offset end, where its one
+// paragraph ends; its lines then end s.lines.
+func (it *itemPara) finishAt(s *Stream, end int) {
 	it.pf.advance(s, end, s.opts.Theme.Text)
 	if f := it.pf.f; it.out < len(f.out) {
 		s.lines = it.prefix(append(s.lines[:it.fixed], f.lines(it.out, len(f.out))...), it.fixed, it.out)
@@ -329,7 +360,35 @@ func (it *itemPara) finish(s *Stream, item ast.Node, i, from int, buf []byte) bo
 	}
 	n := it.fixed
 	s.lines = it.prefix(it.pf.display(s.lines[:it.fixed]), n, it.out)
-	return true
+}
+
+// sibling reports whether line, the start of a line after an item whose
+// content starts at column col, starts the next item of this list: it is
+// indented less than col (and under four columns), and its marker is the
+// list's, followed by a space and content that cannot make it a rule.
+func (o *openList) sibling(line []byte, col int) bool {
+	t := bytes.TrimLeft(line, " ")
+	indent := len(line) - len(t)
+	if indent >= col || indent > 3 || len(t) == 0 {
+		return false
+	}
+	i := 0
+	if o.ordered {
+		for i < len(t) && i < 10 && t[i] >= '0' && t[i] <= '9' {
+			i++
+		}
+		if i == 0 || i > 9 || i >= len(t) || t[i] != o.delim {
+			return false
+		}
+	} else if t[0] != o.delim {
+		return false
+	}
+	i++
+	rest := bytes.TrimLeft(t[i:], " \t")
+	if len(rest) == len(t[i:]) || len(rest) == 0 || rest[0] == '\n' {
+		return false
+	}
+	return len(bytes.Trim(t, " \t\n-*_")) > 0
 }
 
 // prefix puts the item's marker or indent before lines[from:], the
