@@ -26,10 +26,10 @@ type openTable struct {
 	rowsEnd int    // source offset after the last complete row
 	g       *grid
 	records bool
-	widths  []int // widths the lines are drawn with (grid layout)
-	laid    int   // body rows at the last full layout
-	top     int   // index in s.lines of the table's first line
-	fixed   int   // s.lines[:fixed] stay: up to the last complete row
+	widths  []int           // widths the lines are drawn with (grid layout)
+	laid    int             // body rows at the last full layout
+	top     int             // index in s.lines of the table's first line
+	fixed   int             // s.lines[:fixed] stay: up to the last complete row
 	pending map[string]bool // labels cells looked up and found nowhere
 }
 
