@@ -568,3 +568,64 @@ func TestTableRowURLChunking(t *testing.T) {
 		}
 	}
 }
+
+// TestOpenBlockDeviations: the two ways doc.go lets an open block's frame
+// differ from a one-shot render of the text so far, each lasting only as
+// long as it says, and exact frames everywhere else.
+func TestOpenBlockDeviations(t *testing.T) {
+	opts := Options{Width: 80}
+	feed := func(s *Stream, src string) {
+		for p := 0; p < len(src); p += 16 {
+			s.Append(src[p:min(p+16, len(src))])
+			s.Lines()
+		}
+	}
+	t.Run("table widths", func(t *testing.T) {
+		var b strings.Builder
+		b.WriteString("| k | v |\n|---|---|\n")
+		row := func(i int, key string) { fmt.Fprintf(&b, "| %s | v%03d |\n", key, i) }
+		for i := range 100 {
+			row(i, "k")
+		}
+		row(100, "a wider key") // widens: laid out again (100 rows, first time)
+		for i := 101; i < 150; i++ {
+			row(i, "k")
+		}
+		s := NewStream(opts)
+		feed(s, b.String())
+		if s.approx {
+			t.Fatalf("the table was laid out again when it widened and is approximate")
+		}
+		row(150, "a wider key still") // widens again before the rows doubled
+		feed(s, b.String()[len(s.Source()):])
+		if !s.approx {
+			t.Fatalf("row 150 widened a column and the table was laid out again at once")
+		}
+		for i := 151; i < 210; i++ {
+			row(i, "k")
+		}
+		feed(s, b.String()[len(s.Source()):])
+		if s.approx {
+			t.Fatalf("the table doubled its rows and still shows old widths")
+		}
+		if want := Render(ShownPrefix(s.Source()), opts); !reflect.DeepEqual(normalize(s.Lines()), normalize(want)) {
+			t.Fatalf("after the relayout the frame is not exact")
+		}
+	})
+	t.Run("paragraph opener", func(t *testing.T) {
+		src := "start *" + strings.Repeat("word ", 80) + "closed* and more text"
+		s := NewStream(opts)
+		feed(s, src)
+		if !s.approx {
+			t.Fatalf("an emphasis closed 400 bytes after it opened shows as in one-shot mid-stream")
+		}
+		s.Append("\n\nnext\n")
+		s.Lines()
+		if s.Frozen() == 0 {
+			t.Fatalf("the paragraph did not freeze at its blank line")
+		}
+		if want := Render(ShownPrefix(s.Source()), opts); !reflect.DeepEqual(normalize(s.Lines()), normalize(want)) {
+			t.Fatalf("once the paragraph ended its lines are not Render's:\n--- stream\n%s--- one-shot\n%s", dump(s.Lines()), dump(want))
+		}
+	})
+}
