@@ -21,9 +21,11 @@ require (
 	github.com/yuin/goldmark v1.8.7
 	github.com/zeebo/blake3 v0.2.4
 	go.etcd.io/bbolt v1.5.0
+	go.yaml.in/yaml/v3 v3.0.6
 	golang.org/x/net v0.41.0
 	golang.org/x/sys v0.50.0
 	golang.org/x/term v0.37.0
+	kernel.org/pub/linux/libs/security/libcap/psx v1.2.78
 	pgregory.net/rapid v1.3.0
 )
 
@@ -48,5 +50,4 @@ require (
 	github.com/yuin/goldmark-emoji v1.0.5 // indirect
 	golang.org/x/sync v0.22.0 // indirect
 	golang.org/x/text v0.31.0 // indirect
-	kernel.org/pub/linux/libs/security/libcap/psx v1.2.78 // indirect
 )

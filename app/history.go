@@ -11,12 +11,11 @@ import (
 	"strings"
 )
 
-// History is the prompt history shared by every session: one JSON string
-// per line in history.jsonl in the state dir, appended with O_APPEND so two
-// quire processes can add to it at once (each line is a single small
-// write). Multi-line prompts survive because each entry is JSON-quoted.
+// History is the prompt history shared by every session, in memory: the
+// Model browses and searches it and adds to it, never touching the disk.
+// The file behind it (ReadHistory, AppendHistory) is read and appended to
+// by the loop off its goroutine.
 type History struct {
-	path    string
 	entries []string // oldest first
 	// pos is the browsing position: len(entries) means "the draft".
 	pos   int
@@ -26,55 +25,85 @@ type History struct {
 // maxHistory bounds what is loaded; older lines stay in the file.
 const maxHistory = 5000
 
-// LoadHistory reads path; a missing file is an empty history. Lines that do
-// not decode (a torn write after a crash) are skipped, not fatal.
-func LoadHistory(path string) (*History, error) {
-	h := &History{path: path}
+// Add records a submitted prompt and resets browsing; it reports whether
+// the prompt is new (a repeat of the newest entry, or blank text, is not
+// stored twice), so that the caller appends it to the file.
+func (h *History) Add(s string) bool {
+	h.pos = len(h.entries)
+	h.draft = ""
+	if strings.TrimSpace(s) == "" || (len(h.entries) > 0 && h.entries[len(h.entries)-1] == s) {
+		return false
+	}
+	h.entries = append(h.entries, s)
+	h.pos = len(h.entries)
+	return true
+}
+
+// prepend puts older entries (the file, read after the session started)
+// before those added since, keeping at most maxHistory.
+func (h *History) prepend(older []string) {
+	if len(older) == 0 {
+		return
+	}
+	browsing := h.pos < len(h.entries)
+	h.entries = append(append([]string(nil), older...), h.entries...)
+	if len(h.entries) > maxHistory {
+		h.entries = h.entries[len(h.entries)-maxHistory:]
+	}
+	if !browsing {
+		h.pos = len(h.entries)
+	}
+}
+
+// ReadHistory reads the history file at path, oldest first; a missing
+// file is an empty history. Each line is one JSON string, so multi-line
+// prompts survive; lines that do not decode (a torn write after a crash)
+// are skipped, not fatal.
+func ReadHistory(path string) ([]string, error) {
 	f, err := os.Open(path)
 	if errors.Is(err, fs.ErrNotExist) {
-		return h, nil
+		return nil, nil
 	}
 	if err != nil {
-		return h, fmt.Errorf("reading prompt history: %w", err)
+		return nil, fmt.Errorf("reading prompt history: %w", err)
 	}
 	defer f.Close()
+	var entries []string
 	sc := bufio.NewScanner(f)
 	sc.Buffer(make([]byte, 64*1024), 16*1024*1024)
 	for sc.Scan() {
 		var s string
 		if json.Unmarshal(sc.Bytes(), &s) == nil && s != "" {
-			h.entries = append(h.entries, s)
+			entries = append(entries, s)
 		}
 	}
-	if len(h.entries) > maxHistory {
-		h.entries = h.entries[len(h.entries)-maxHistory:]
+	if len(entries) > maxHistory {
+		entries = entries[len(entries)-maxHistory:]
 	}
-	h.pos = len(h.entries)
-	return h, sc.Err()
+	if err := sc.Err(); err != nil {
+		return entries, fmt.Errorf("reading prompt history: %w", err)
+	}
+	return entries, nil
 }
 
-// Add records a submitted prompt (in memory and on disk) and resets
-// browsing. A repeat of the newest entry is not stored twice.
-func (h *History) Add(s string) error {
-	h.pos = len(h.entries)
-	h.draft = ""
-	if strings.TrimSpace(s) == "" || (len(h.entries) > 0 && h.entries[len(h.entries)-1] == s) {
-		return nil
-	}
-	h.entries = append(h.entries, s)
-	h.pos = len(h.entries)
-	if h.path == "" {
-		return nil
-	}
-	line, _ := json.Marshal(s)
-	if err := os.MkdirAll(filepath.Dir(h.path), 0o700); err != nil {
+// AppendHistory appends prompts to the history file at path with
+// O_APPEND, so two quire processes can add to it at once (each prompt
+// is a single small write).
+func AppendHistory(path string, prompts []string) error {
+	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
 		return fmt.Errorf("saving prompt history: %w", err)
 	}
-	f, err := os.OpenFile(h.path, os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o600)
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o600)
 	if err != nil {
 		return fmt.Errorf("saving prompt history: %w", err)
 	}
-	_, werr := f.Write(append(line, '\n'))
+	var werr error
+	for _, p := range prompts {
+		line, _ := json.Marshal(p)
+		if _, werr = f.Write(append(line, '\n')); werr != nil {
+			break
+		}
+	}
 	if cerr := f.Close(); werr == nil {
 		werr = cerr
 	}

@@ -3,18 +3,18 @@ package app
 import (
 	"os"
 	"path/filepath"
+	"reflect"
 	"testing"
 )
 
 func TestHistoryPersistsAcrossSessions(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "state", "history.jsonl")
-	h, err := LoadHistory(path)
-	if err != nil {
-		t.Fatal(err)
-	}
+	var h History
 	for _, p := range []string{"first", "multi\nline", "multi\nline", "third"} {
-		if err := h.Add(p); err != nil {
-			t.Fatal(err)
+		if h.Add(p) {
+			if err := AppendHistory(path, []string{p}); err != nil {
+				t.Fatal(err)
+			}
 		}
 	}
 	// A torn last line (a crash mid-write) must not lose the rest.
@@ -22,10 +22,12 @@ func TestHistoryPersistsAcrossSessions(t *testing.T) {
 	f.WriteString(`"unterminated`)
 	f.Close()
 
-	h2, err := LoadHistory(path)
+	entries, err := ReadHistory(path)
 	if err != nil {
 		t.Fatal(err)
 	}
+	var h2 History
+	h2.prepend(entries)
 	if h2.Len() != 3 {
 		t.Fatalf("loaded %d entries, want 3 (duplicate collapsed, torn line skipped)", h2.Len())
 	}
@@ -46,8 +48,23 @@ func TestHistoryPersistsAcrossSessions(t *testing.T) {
 	}
 }
 
+// The file is read after the session starts; prompts sent before it
+// arrived stay the newest.
+func TestHistoryReadLateKeepsNewerPrompts(t *testing.T) {
+	var h History
+	h.Add("sent while loading")
+	h.prepend([]string{"old one", "old two"})
+	want := []string{"old one", "old two", "sent while loading"}
+	if !reflect.DeepEqual(h.entries, want) {
+		t.Fatalf("entries %q, want %q", h.entries, want)
+	}
+	if got, _ := h.Prev(""); got != "sent while loading" {
+		t.Fatalf("Up shows %q first", got)
+	}
+}
+
 func TestHistorySearch(t *testing.T) {
-	h, _ := LoadHistory("")
+	var h History
 	for _, p := range []string{"fix the build", "run tests", "fix the docs"} {
 		h.Add(p)
 	}
@@ -61,5 +78,17 @@ func TestHistorySearch(t *testing.T) {
 	}
 	if _, _, ok := h.Search("nothing", h.Len()); ok {
 		t.Fatal("matched a missing query")
+	}
+}
+
+func TestHistoryFileErrorsAreReported(t *testing.T) {
+	dir := t.TempDir()
+	blocker := filepath.Join(dir, "file")
+	os.WriteFile(blocker, nil, 0o600)
+	if err := AppendHistory(filepath.Join(blocker, "history.jsonl"), []string{"x"}); err == nil {
+		t.Fatal("an append under a file must fail")
+	}
+	if _, err := ReadHistory(dir); err == nil {
+		t.Fatal("reading a directory as the history must fail")
 	}
 }

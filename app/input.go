@@ -68,6 +68,9 @@ func (m *Model) handleKey(ev term.KeyEvent, now time.Time) []Effect {
 	if ctrl(ev, 'l') {
 		return []Effect{RedrawEffect{}}
 	}
+	if m.trust != nil {
+		return m.trustKey(ev)
+	}
 	if len(m.approvals) > 0 && m.input.kind != inputDenyReason {
 		return m.approvalKey(ev)
 	}
@@ -299,7 +302,7 @@ func (m *Model) promptKey(ev term.KeyEvent, now time.Time) []Effect {
 			m.focus = focusPager
 		}
 	case ev.Key == term.KeyTab:
-		m.complete(now)
+		return m.complete(now)
 	case ev.Key == term.KeyUp && ev.Mod == 0:
 		if !m.editor.Up() {
 			if s, ok := m.history.Prev(m.editor.Text()); ok {
@@ -328,7 +331,7 @@ func (m *Model) promptKey(ev term.KeyEvent, now time.Time) []Effect {
 			return m.pagerKey(ev, now)
 		}
 	case ev.Key == term.KeyF1:
-		m.overlay = helpLines(m.status.ShiftEnter)
+		m.overlay = helpLines(m.status.ShiftEnter, m.commands)
 	default:
 		editKey(&m.editor, ev)
 	}
@@ -337,69 +340,62 @@ func (m *Model) promptKey(ev term.KeyEvent, now time.Time) []Effect {
 
 // submit sends the prompt, or runs it as a /command.
 func (m *Model) submit(now time.Time) []Effect {
-	text := m.expandPastes(m.editor.Text())
+	return m.submitText(m.expandPastes(m.editor.Text()), m.editor.Text(), true, now)
+}
+
+// SubmitText handles text as if it had been typed into the prompt and
+// sent (the prompt given on the command line): a prompt, or a /command.
+func (m *Model) SubmitText(text string, now time.Time) []Effect {
+	return m.submitText(text, text, false, now)
+}
+
+// submitText sends text, or runs it as a /command; typed is what the
+// history keeps. From the editor, text that cannot go yet stays in it.
+func (m *Model) submitText(text, typed string, fromEditor bool, now time.Time) []Effect {
 	if strings.TrimSpace(text) == "" {
 		return nil
 	}
-	inv, isCmd, err := ParseSlash(text)
+	inv, isCmd, err := ParseSlash(text, m.commands...)
 	if isCmd && err != nil {
 		m.flash(err.Error(), now)
 		return nil
 	}
-	m.history.Add(m.editor.Text())
-	m.editor.Clear()
-	m.pastes = map[string]string{}
-	m.focus = focusPrompt
-	if m.status.Replay && !isCmd {
-		m.flash("this is a replay: prompts cannot be sent", now)
+	// A command from outside the app's table sends a prompt: it waits and
+	// is refused as a prompt is.
+	prompt := !isCmd || inv.External != nil
+	if m.switching && prompt {
+		// The prompt stays in the editor: it is sent by Enter once the
+		// session it would go to is running.
+		m.flash("wait a moment: the session is being switched", now)
 		return nil
 	}
-	if isCmd {
-		return m.slash(inv, now)
+	effects := m.remember(typed)
+	if fromEditor {
+		m.editor.Clear()
+		m.pastes = map[string]string{}
+	}
+	m.focus = focusPrompt
+	if m.status.Replay && prompt {
+		m.flash("this is a replay: prompts cannot be sent", now)
+		return effects
+	}
+	if !prompt {
+		return append(effects, m.slash(inv, now)...)
 	}
 	m.tr.SetFollow(true)
-	return []Effect{SubmitEffect{Text: text}}
+	if inv.External != nil {
+		return append(effects, CommandEffect{Command: *inv.External, Args: inv.Rest, Typed: strings.TrimSpace(text)})
+	}
+	return append(effects, SubmitEffect{Text: text})
 }
 
-// slash carries out the /commands the state can do alone and hands the
-// rest to the loop.
-func (m *Model) slash(inv SlashInvocation, now time.Time) []Effect {
-	switch inv.Name {
-	case "help":
-		m.overlay = helpLines(m.status.ShiftEnter)
-	case "quit":
-		m.quit = true
-	case "perf":
-		m.togglePerf()
-	case "compact":
-		return []Effect{CompactEffect{Focus: strings.Join(inv.Args, " ")}}
-	case "mode":
-		want := !m.minimal
-		if len(inv.Args) > 0 {
-			switch inv.Args[0] {
-			case "full", "fullscreen", "full-screen":
-				want = false
-			case "minimal", "inline":
-				want = true
-			default:
-				m.flash(fmt.Sprintf("/mode takes full or minimal, not %q", inv.Args[0]), now)
-				return nil
-			}
-		}
-		if want == m.minimal {
-			return nil
-		}
-		return []Effect{ModeEffect{Minimal: want}}
-	case "export":
-		path := ""
-		if len(inv.Args) > 0 {
-			path = inv.Args[0]
-		}
-		return []Effect{ExportEffect{Path: path}}
-	default:
-		return []Effect{SlashEffect{Inv: inv}}
+// remember adds a sent prompt to the history and asks for it to be
+// appended to the file, unless it repeats the newest entry.
+func (m *Model) remember(text string) []Effect {
+	if !m.history.Add(text) {
+		return nil
 	}
-	return nil
+	return []Effect{HistoryEffect{Text: text}}
 }
 
 // SetMinimal records a completed mode switch.
@@ -434,14 +430,14 @@ func (m *Model) expandPastes(s string) string {
 }
 
 // complete is Tab: complete a /command name or an @path.
-func (m *Model) complete(now time.Time) {
+func (m *Model) complete(now time.Time) []Effect {
 	text := m.editor.Text()
-	if done, cands := CompleteSlashLine(text); done != text {
+	if done, cands := CompleteSlashLine(text, m.commands...); done != text {
 		m.editor.SetText(done)
-		return
+		return nil
 	} else if len(cands) > 1 {
 		m.flash("/"+strings.Join(cands, "  /"), now)
-		return
+		return nil
 	}
-	m.completePath(now)
+	return m.completePath()
 }

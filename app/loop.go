@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"sync"
 	"syscall"
 	"time"
 
@@ -32,46 +33,23 @@ type Terminal interface {
 	CursorPosition(timeout time.Duration) (x, y int, err error)
 }
 
-// Handlers carry out the effects that need resources the loop does not
-// own (the editor, exports, slash commands such as /model and /rewind).
-// Each runs on the loop's goroutine and returns a message for the status
-// line ("" for none).
-type Handlers struct {
-	// Edit opens text in $EDITOR (the terminal is handed off meanwhile)
-	// and returns the edited text.
-	Edit func(text string) (string, error)
-	// Export writes the session's transcript to path ("" picks a name).
-	Export func(path string) (string, error)
-	// Slash carries out the /commands the model hands over.
-	Slash func(inv SlashInvocation) (SlashResult, error)
-}
-
-// SlashResult is what a /command did.
-type SlashResult struct {
-	// Notice is shown in the status line.
-	Notice string
-	// Overlay is text to show over the transcript (a session list).
-	Overlay []string
-	// Session, when set, replaces the running session (/clear, /model,
-	// /rewind). With Rebuild the transcript is rebuilt from Prior;
-	// otherwise it is kept.
-	Session Session
-	Rebuild bool
-	Prior   []event.Event
-	// Prompt is put back into the editor (the prompt /rewind went back to).
-	Prompt string
-}
-
 // LoopOptions configure a Loop.
 type LoopOptions struct {
-	// DrawInterval is the minimum time between frames (default 8 ms).
+	// DrawInterval is the minimum time between frames the engine causes
+	// (default 16 ms, one a refresh of a 60 Hz display); frames caused by
+	// input do not wait for it.
 	DrawInterval time.Duration
 	// EventBatch bounds how many engine events are reduced between two
 	// looks at the input queue (default 256).
 	EventBatch int
 	// Mouse starts with mouse capture on (full-screen mode only).
-	Mouse    bool
-	Handlers Handlers
+	Mouse bool
+	// HistoryFile is the prompt history, read when the loop starts and
+	// appended to as prompts are sent, both off the loop's goroutine; ""
+	// keeps the history in memory only.
+	HistoryFile string
+	// Prompt is submitted when the loop starts.
+	Prompt string
 	// OnFrame, when set, sees every flushed frame's stats (benchmarks).
 	OnFrame func(render.Stats)
 }
@@ -88,11 +66,28 @@ type Loop struct {
 	inline *render.Inline
 	colors render.Options
 
-	done   chan effectDone
+	done chan effectDone
+	// jobs are the effects running off the loop's goroutine; jobsCtx ends
+	// when the loop does, and Run waits for them before it returns.
+	jobs    sync.WaitGroup
+	jobsCtx context.Context
+	// history is the prompt history file's writer state: prompts waiting
+	// to be appended, and whether an append is running.
+	history historyWriter
+	// outgoing are prompts waiting for a command typed before them to
+	// expand, in order.
+	outgoing []*outgoing
+
+	// source is the session's event channel, events the same while it is
+	// open (nil once it has closed).
+	source <-chan event.Event
 	events <-chan event.Event
 	// older delivers the history before what a resumed session showed
 	// first, once; nil when there is none to wait for.
 	older <-chan []event.Event
+	// commandUpdates delivers new lists of the commands from outside the
+	// app's table; nil when the session has none to send.
+	commandUpdates <-chan []Command
 
 	lastDraw time.Time
 	drawAt   time.Time // a deferred draw, or zero
@@ -103,6 +98,9 @@ type Loop struct {
 	reflowAt  time.Time // debounced inline width change, or zero
 	mouse     bool
 	sessEnded bool
+	// heldPrompt is the prompt given on the command line while the
+	// question about the project's files waits.
+	heldPrompt string
 }
 
 // SignalError says the loop ended because a termination signal arrived.
@@ -122,27 +120,42 @@ func (e *SignalError) ExitCode() int {
 	return 1
 }
 
-// effectDone reports an effect that finished off the loop goroutine.
+// effectDone reports an effect that finished off the loop's goroutine:
+// apply, when set, runs on the loop's goroutine with the result; notice
+// is shown in the status line.
 type effectDone struct {
 	notice string
+	apply  func(now time.Time)
 }
 
 // NewLoop returns a loop showing m on t and talking to sess.
 func NewLoop(m *Model, t Terminal, sess Session, opt LoopOptions) *Loop {
 	if opt.DrawInterval <= 0 {
-		opt.DrawInterval = 8 * time.Millisecond
+		opt.DrawInterval = 16 * time.Millisecond
 	}
 	if opt.EventBatch <= 0 {
 		opt.EventBatch = 256
 	}
-	caps := t.Caps()
 	return &Loop{
 		m: m, term: t, sess: sess, opt: opt,
-		colors: render.Options{Colors: caps.Colors, Hyperlinks: caps.Hyperlinks},
-		done:   make(chan effectDone, 16),
-		mouse:  opt.Mouse,
+		colors:  renderOptions(t.Caps()),
+		done:    make(chan effectDone, 16),
+		mouse:   opt.Mouse,
+		history: historyWriter{path: opt.HistoryFile},
 	}
 }
+
+// renderOptions is what the renderer is told about the terminal.
+func renderOptions(c term.Caps) render.Options {
+	return render.Options{
+		Colors: c.Colors, Hyperlinks: c.Hyperlinks,
+		NoSync: c.SyncUnsupported(), KeepScrollback: c.NoScrollbackClear,
+	}
+}
+
+// probeTimeout bounds the start-up probe of the terminal; a terminal that
+// answers DA1 ends it at once.
+const probeTimeout = 2 * time.Second
 
 // Run runs the loop until the user quits, the context ends, or the
 // terminal reports a termination signal.
@@ -153,10 +166,40 @@ func (l *Loop) Run(ctx context.Context) error {
 		return err
 	}
 	defer l.leave()
+	jobsCtx, stopJobs := context.WithCancel(ctx)
+	l.jobsCtx = jobsCtx
+	defer func() {
+		// Jobs end with the loop: they see their context end, and the
+		// loop waits for them; prompts still waiting for the history
+		// file are written now that nothing draws.
+		stopJobs()
+		l.jobs.Wait()
+		l.flushHistory()
+	}()
+	// Ask the terminal what it can do while the first frames draw with
+	// what the environment says; the answer arrives as a CapsEvent.
+	if p, ok := l.term.(interface{ StartProbe(time.Duration) }); ok {
+		p.StartProbe(probeTimeout)
+	}
 	input := l.term.Events()
-	l.events = l.sess.Events()
-	if o, ok := l.sess.(interface{ Older() <-chan []event.Event }); ok {
+	l.source = l.sess.Events()
+	l.events = l.source
+	if o, ok := l.sess.(olderHistory); ok {
 		l.older = o.Older()
+	}
+	if c, ok := l.sess.(commandSource); ok {
+		l.commandUpdates = c.CommandUpdates()
+	}
+	l.loadHistory()
+	if pt, ok := l.sess.(projectTrust); ok {
+		l.m.AskTrust(pt.TrustQuestion())
+	}
+	if p := l.opt.Prompt; p != "" {
+		if l.m.TrustPending() {
+			l.heldPrompt = p
+		} else {
+			l.submitInitial(p, time.Now())
+		}
 	}
 	for {
 		now := time.Now()
@@ -224,6 +267,13 @@ func (l *Loop) Run(ctx context.Context) error {
 			l.older = nil
 			l.m.tr.Prepend(evs)
 			l.needDraw = true
+		case cmds, ok := <-l.commandUpdates:
+			stop()
+			if !ok {
+				l.commandUpdates = nil
+				continue
+			}
+			l.m.SetExtensions(cmds, l.m.skills)
 		case ev, ok := <-input:
 			stop()
 			if !ok {
@@ -251,6 +301,14 @@ func (l *Loop) Run(ctx context.Context) error {
 	}
 }
 
+// submitInitial sends the prompt given on the command line as if typed:
+// a custom command in it runs.
+func (l *Loop) submitInitial(p string, now time.Time) {
+	for _, e := range l.m.SubmitText(p, now) {
+		l.run(e, now)
+	}
+}
+
 // drainEvents reduces up to EventBatch more engine events, stopping as
 // soon as input is waiting.
 func (l *Loop) drainEvents(events <-chan event.Event, input <-chan term.Event) {
@@ -273,6 +331,9 @@ func (l *Loop) onEvent(e event.Event, now time.Time) {
 }
 
 func (l *Loop) onDone(d effectDone, now time.Time) {
+	if d.apply != nil {
+		d.apply(now)
+	}
 	if d.notice != "" {
 		l.m.flash(d.notice, now)
 	}
@@ -315,6 +376,8 @@ func (l *Loop) onInput(ev term.Event, now time.Time) error {
 		return &SignalError{Signal: ev.Signal}
 	case term.ResizeEvent:
 		l.resize(ev.Width, ev.Height, now)
+	case term.CapsEvent:
+		l.setCaps(ev.Caps)
 	}
 	effects := l.m.HandleInput(ev, now)
 	if l.m.TakeDirty() {
@@ -324,6 +387,18 @@ func (l *Loop) onInput(ev term.Event, now time.Time) error {
 		l.run(e, now)
 	}
 	return nil
+}
+
+// setCaps hands capabilities a probe learnt to the surface.
+func (l *Loop) setCaps(c term.Caps) {
+	l.colors = renderOptions(c)
+	switch {
+	case l.screen != nil:
+		l.screen.SetOptions(l.colors)
+	case l.inline != nil:
+		l.inline.SetOptions(l.colors)
+	}
+	l.needDraw = true
 }
 
 // resize passes a new size to the surface. In inline mode a width change
@@ -352,7 +427,9 @@ const reflowDebounce = 150 * time.Millisecond
 
 // reflowInline re-prints the inline history at the current width: the
 // viewport purges the screen and scrollback in the same synchronized
-// frame that writes the history again, so nothing is lost or doubled.
+// frame that writes the history again, so nothing is lost or doubled. A
+// terminal that ignores CSI 3 J keeps its history as it rewrapped it and
+// only the live region is redrawn.
 func (l *Loop) reflowInline() {
 	if l.inline == nil {
 		return
@@ -361,7 +438,13 @@ func (l *Loop) reflowInline() {
 	l.m.SetSize(w, h)
 	l.m.tr.Resize(w, max(h, 1))
 	l.inline.Resize(w, h)
-	l.inline.InsertAbove(l.m.tr.ReflowEmitted()...)
+	if l.colors.KeepScrollback {
+		// The terminal cannot clear its scrollback: the history stays
+		// as it rewrapped it, and printing it again would double it.
+		l.m.tr.KeepEmitted()
+	} else {
+		l.inline.InsertAbove(l.m.tr.ReflowEmitted()...)
+	}
 	l.needDraw = true
 }
 
@@ -474,25 +557,32 @@ func (l *Loop) leave() {
 	}
 }
 
-// swap replaces the running session (after /clear, /model, /rewind).
-func (l *Loop) swap(r SlashResult) {
-	l.sess = r.Session
-	l.events = r.Session.Events()
-	l.sessEnded = false
-	l.m.running = false
-	l.m.approvals = l.m.approvals[:0]
-	if r.Rebuild {
-		l.m.tr = l.m.newTranscript(r.Prior)
-		if l.inline != nil {
-			// Everything already in the terminal's scrollback stays; the
-			// rebuilt transcript counts as printed up to where it ends.
-			l.m.tr.TakeFinished()
+// swapped takes up the session after an operation that may have replaced
+// it (SwitchModel, Clear, Rewind): the model applies the result, and the
+// loop reads the events of whatever session is current now. The old
+// session was closed by the operation, so its last events are drained
+// here (bounded: they are queued in memory) and, unless the transcript is
+// rebuilt, reduced like any other.
+func (l *Loop) swapped(r Switched, err error, now time.Time) {
+	if next := l.sess.Events(); next != l.source {
+		if l.events != nil {
+			keep := err != nil || !r.Rebuild
+			for e := range l.events {
+				if keep {
+					l.m.HandleEvent(e, now)
+				}
+			}
 		}
+		l.source, l.events = next, next
+		l.sessEnded = false
 	}
-	if r.Prompt != "" {
-		l.m.editor.SetText(r.Prompt)
+	l.m.applySwitch(r, err, now)
+	if err == nil && r.Rebuild && l.inline != nil {
+		// Everything already in the terminal's scrollback stays; the
+		// rebuilt transcript counts as printed up to where it ends.
+		l.m.tr.TakeFinished()
 	}
-	l.m.dirty = true
+	l.needDraw = true
 }
 
 // switchMode changes between full-screen and inline at run time. Lines

@@ -3,6 +3,7 @@ package app
 import (
 	"bytes"
 	"context"
+	"errors"
 	"io"
 	"regexp"
 	"strings"
@@ -82,10 +83,23 @@ func (s *fakeSession) Submit(text string) {
 	defer s.mu.Unlock()
 	s.submitted = append(s.submitted, text)
 }
+func (s *fakeSession) SubmitCommand(command, text string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.submitted = append(s.submitted, command+" => "+text)
+}
 func (s *fakeSession) Cancel()                               {}
 func (s *fakeSession) Answer(string, event.Decision, string) {}
 func (s *fakeSession) Compact(string)                        {}
-func (s *fakeSession) Close()                                {}
+func (s *fakeSession) SwitchModel(context.Context, string) (Switched, error) {
+	return Switched{}, errors.New("no switching here")
+}
+func (s *fakeSession) Clear(context.Context) (Switched, error) { return Switched{}, errors.New("no") }
+func (s *fakeSession) Rewind(context.Context, int, string) (Switched, error) {
+	return Switched{}, errors.New("no")
+}
+func (s *fakeSession) Sessions(context.Context) ([]SessionSummary, error) { return nil, nil }
+func (s *fakeSession) Export(context.Context, string) (string, error)     { return "", errors.New("no") }
 
 func runTestLoop(t *testing.T, minimal bool) (*fakeTerm, *fakeSession, *Model, func()) {
 	t.Helper()

@@ -7,17 +7,6 @@ import (
 	"github.com/quire-sh/quire/scrollback"
 )
 
-// Session is what the app needs of an agent session; *engine.Session
-// satisfies it, and so does replay's recorded-event player.
-type Session interface {
-	Events() <-chan event.Event
-	Submit(text string)
-	Cancel()
-	Answer(callID string, d event.Decision, reason string)
-	Compact(focus string)
-	Close()
-}
-
 // focus says which layer below the overlays receives keys.
 type focus uint8
 
@@ -71,6 +60,17 @@ type Model struct {
 	editor        Editor
 	history       *History
 	status        Status
+	// cwd is the session's working directory, for @path completion ("":
+	// the process's).
+	cwd string
+	// commands are the /commands from outside the app's table (checked
+	// by CheckCommands), skills the /skills list.
+	commands []Command
+	skills   []SkillInfo
+	// switching is set while an operation replaces the session; prompts
+	// wait in the editor until it is done. switchingLabel says what runs.
+	switching      bool
+	switchingLabel string
 
 	focus   focus
 	minimal bool
@@ -92,6 +92,8 @@ type Model struct {
 	// previewState is the oldest approval's preview, laid out and
 	// scrolled.
 	previewState previewState
+	// trust is the question about the project's files while it waits.
+	trust *trustPanel
 
 	// perf is the /perf meter, nil while the row is off.
 	perf *perfMeter
@@ -104,9 +106,16 @@ type Model struct {
 	running     bool
 	turnStarted time.Time
 	usage       event.Usage
-	ctxTokens   int
-	ctxWindow   int
-	sessionID   string
+	// cost sums the turns' known costs in US dollars; costKnown is set
+	// once one was known, costPartial when a turn's price was not.
+	cost                   float64
+	costKnown, costPartial bool
+	ctxTokens              int
+	ctxWindow              int
+	sessionID              string
+	// unsaved is set while saving the session fails (an event's Store
+	// status); the status line says so.
+	unsaved bool
 
 	// quitArmed is when Ctrl+C last fell through to "press again to quit".
 	quitArmed time.Time
@@ -126,10 +135,11 @@ type Model struct {
 	dirty bool
 }
 
-// NewModel returns the state for a session shown in tr.
+// NewModel returns the state for a session shown in tr, with the prompt
+// history given (nil: an empty one).
 func NewModel(tr *scrollback.Transcript, history *History, status Status, minimal bool) *Model {
 	if history == nil {
-		history, _ = LoadHistory("")
+		history = &History{}
 	}
 	m := &Model{tr: tr, history: history, status: status, minimal: minimal, pastes: map[string]string{}, dirty: true}
 	m.newTranscript = func(prior []event.Event) *scrollback.Transcript {
@@ -143,6 +153,14 @@ func NewModel(tr *scrollback.Transcript, history *History, status Status, minima
 		m.focus = focusPager
 	}
 	return m
+}
+
+// SetExtensions gives the state the commands from outside the app's
+// table and the skills the session found. Commands CheckCommands would
+// drop are left out.
+func (m *Model) SetExtensions(cmds []Command, skills []SkillInfo) {
+	m.commands, _ = CheckCommands(cmds)
+	m.skills = skills
 }
 
 // Transcript returns the transcript the model shows.
@@ -164,12 +182,26 @@ func (m *Model) Running() bool { return m.running }
 func (m *Model) HandleEvent(e event.Event, now time.Time) {
 	m.tr.Apply(e)
 	m.dirty = true
+	if e.Store != "" {
+		m.unsaved = e.Store == event.StoreFailing
+	}
 	switch e.Kind {
 	case event.SessionStarted:
 		if e.Session != nil {
 			m.sessionID = e.Session.ID
 			if e.Session.Model != "" && !m.status.Demo {
 				m.status.Model = e.Session.Model
+				if e.Session.Provider != "" {
+					m.status.Model = e.Session.Provider + "/" + e.Session.Model
+				}
+			}
+			// A session restarted with a project's settings may run under
+			// a stricter sandbox or approval mode than it started with.
+			if e.Session.Sandbox != "" {
+				m.status.Sandbox = e.Session.Sandbox
+			}
+			if e.Session.Approval != "" {
+				m.status.Approval = e.Session.Approval
 			}
 		}
 	case event.TurnStarted:
@@ -201,6 +233,13 @@ func (m *Model) HandleEvent(e event.Event, now time.Time) {
 			m.usage.PromptTokens += e.End.Usage.PromptTokens
 			m.usage.CompletionTokens += e.End.Usage.CompletionTokens
 			m.usage.TotalTokens += e.End.Usage.TotalTokens
+			switch {
+			case e.End.Cost != nil:
+				m.cost += *e.End.Cost
+				m.costKnown = true
+			case e.End.Usage.TotalTokens > 0:
+				m.costPartial = true
+			}
 			if e.End.ContextWindow > 0 {
 				m.ctxTokens, m.ctxWindow = e.End.ContextTokens, e.End.ContextWindow
 			}
@@ -209,6 +248,31 @@ func (m *Model) HandleEvent(e event.Event, now time.Time) {
 		if e.Compaction != nil {
 			m.ctxTokens = e.Compaction.AfterTokens
 		}
+	}
+}
+
+// applySwitch takes in the result of an operation that replaced the
+// session (or tried to): on success the turn state starts afresh, the
+// transcript is rebuilt when asked, and /rewind's prompt comes back into
+// the editor; an error is shown.
+func (m *Model) applySwitch(r Switched, err error, now time.Time) {
+	m.switching = false
+	m.dirty = true
+	if err != nil {
+		m.flash(err.Error(), now)
+		return
+	}
+	if r.Rebuild {
+		m.tr = m.newTranscript(r.Prior)
+		m.running = false
+		m.approvals = m.approvals[:0]
+	}
+	if r.Prompt != "" {
+		m.editor.SetText(r.Prompt)
+		m.pastes = map[string]string{}
+	}
+	if r.Notice != "" {
+		m.flash(r.Notice, now)
 	}
 }
 
@@ -261,6 +325,11 @@ func (m *Model) Tick(now time.Time) {
 	}
 	if m.running {
 		m.dirty = true // the spinner and the elapsed time move
+		if !m.status.Replay {
+			// Running subagents show how long they have run; a replay
+			// shows what the events said.
+			m.tr.SetNow(now)
+		}
 	}
 }
 

@@ -1,6 +1,7 @@
 package app
 
 import (
+	"errors"
 	"fmt"
 	"reflect"
 	"strings"
@@ -126,7 +127,7 @@ func TestPromptSubmitAndNewlines(t *testing.T) {
 	m.HandleInput(term.KeyEvent{Key: term.KeyEnter, Mod: term.ModAlt}, t0)
 	typeText(m, "three")
 	got := m.HandleInput(named(term.KeyEnter), t0)
-	want := []Effect{SubmitEffect{Text: "line one\ntwo\nthree"}}
+	want := []Effect{HistoryEffect{Text: "line one\ntwo\nthree"}, SubmitEffect{Text: "line one\ntwo\nthree"}}
 	if !reflect.DeepEqual(got, want) {
 		t.Fatalf("submit: %v, want %v", got, want)
 	}
@@ -147,10 +148,21 @@ func TestLargePasteIsAChipSentInFull(t *testing.T) {
 		t.Fatalf("the prompt shows %q", m.editor.Text())
 	}
 	typeText(m, " why?")
-	got := m.HandleInput(named(term.KeyEnter), t0)
+	got := withoutHistory(m.HandleInput(named(term.KeyEnter), t0))
 	if len(got) != 1 || got[0].(SubmitEffect).Text != big+" why?" {
 		t.Fatalf("the paste was not sent in full: %v", got)
 	}
+}
+
+// withoutHistory drops the history appends from effects.
+func withoutHistory(effects []Effect) []Effect {
+	var out []Effect
+	for _, e := range effects {
+		if _, ok := e.(HistoryEffect); !ok {
+			out = append(out, e)
+		}
+	}
+	return out
 }
 
 func TestSlashCommands(t *testing.T) {
@@ -162,15 +174,91 @@ func TestSlashCommands(t *testing.T) {
 		{"/mode minimal", []Effect{ModeEffect{Minimal: true}}},
 		{"/mode full", nil},
 		{"/export out.jsonl", []Effect{ExportEffect{Path: "out.jsonl"}}},
-		{"/rewind 2 files", []Effect{SlashEffect{Inv: SlashInvocation{Name: "rewind", Args: []string{"2", "files"}}}}},
+		{"/rewind 2 files", []Effect{SwitchEffect{Op: SwitchRewind, Prompt: 2, What: "files"}}},
+		{"/rewind", []Effect{SwitchEffect{Op: SwitchRewind, What: "both"}}},
+		{"/rewind 0", nil},
+		{"/rewind 2 sideways", nil},
+		{"/model gpt-x", []Effect{SwitchEffect{Op: SwitchModel, Model: "gpt-x"}}},
+		{"/model", nil},
+		{"/clear", []Effect{SwitchEffect{Op: SwitchClear}}},
+		{"/sessions", []Effect{SessionsEffect{}}},
 		{"/nope", nil},
 	}
 	for _, tt := range tests {
 		m := newTestModel()
 		typeText(m, tt.in)
-		if got := m.HandleInput(named(term.KeyEnter), t0); !reflect.DeepEqual(got, tt.want) {
+		if got := withoutHistory(m.HandleInput(named(term.KeyEnter), t0)); !reflect.DeepEqual(got, tt.want) {
 			t.Errorf("%s: %#v, want %#v", tt.in, got, tt.want)
 		}
+	}
+}
+
+// A sent prompt is remembered in memory and its append to the history
+// file is an effect (the model does no I/O); a repeat is not appended.
+func TestSubmitAsksForTheHistoryAppend(t *testing.T) {
+	m := newTestModel()
+	for i, want := range [][]Effect{
+		{HistoryEffect{Text: "hello"}, SubmitEffect{Text: "hello"}},
+		{SubmitEffect{Text: "hello"}},
+	} {
+		typeText(m, "hello")
+		if got := m.HandleInput(named(term.KeyEnter), t0); !reflect.DeepEqual(got, want) {
+			t.Errorf("send %d: %#v, want %#v", i+1, got, want)
+		}
+	}
+	m.HandleInput(named(term.KeyUp), t0)
+	if m.editor.Text() != "hello" {
+		t.Fatalf("Up recalls %q", m.editor.Text())
+	}
+}
+
+// While a switch runs, prompts stay in the editor and a second switch is
+// refused; the result ends it, and an error is shown, never dropped.
+func TestSwitchingHoldsPromptsAndShowsTheOutcome(t *testing.T) {
+	m := newTestModel()
+	typeText(m, "/model other")
+	if got := withoutHistory(m.HandleInput(named(term.KeyEnter), t0)); len(got) != 1 {
+		t.Fatalf("/model: %v", got)
+	}
+	typeText(m, "a prompt typed meanwhile")
+	if got := withoutHistory(m.HandleInput(named(term.KeyEnter), t0)); got != nil {
+		t.Fatalf("a prompt was sent during the switch: %v", got)
+	}
+	if m.editor.Text() != "a prompt typed meanwhile" {
+		t.Fatalf("the prompt left the editor: %q", m.editor.Text())
+	}
+	if !strings.Contains(strings.Join(screenText(m, 80, 24), "\n"), "the session is being switched") {
+		t.Fatal("the refusal is not shown")
+	}
+	m.editor.Clear()
+	typeText(m, "/clear")
+	if got := withoutHistory(m.HandleInput(named(term.KeyEnter), t0)); got != nil {
+		t.Fatalf("a second switch started: %v", got)
+	}
+	m.applySwitch(Switched{}, errors.New("switching to other: no such model"), t0)
+	if !strings.Contains(strings.Join(screenText(m, 80, 24), "\n"), "no such model") {
+		t.Fatal("the switch's error is not shown")
+	}
+	m.editor.Clear()
+	typeText(m, "now it goes")
+	if got := withoutHistory(m.HandleInput(named(term.KeyEnter), t0)); !reflect.DeepEqual(got, []Effect{SubmitEffect{Text: "now it goes"}}) {
+		t.Fatalf("after the switch: %v", got)
+	}
+	// A rebuild replaces the transcript and puts /rewind's prompt back.
+	m.applySwitch(Switched{Rebuild: true, Prompt: "the old prompt", Notice: "rewound"}, nil, t0)
+	if m.editor.Text() != "the old prompt" || m.tr.Len() != 0 {
+		t.Fatalf("after a rebuild: editor %q, %d blocks", m.editor.Text(), m.tr.Len())
+	}
+}
+
+// /rewind during a turn is refused: files must not be put back while a
+// tool may be writing them.
+func TestRewindWaitsForTheTurn(t *testing.T) {
+	m := newTestModel()
+	startTurn(m)
+	typeText(m, "/rewind")
+	if got := withoutHistory(m.HandleInput(named(term.KeyEnter), t0)); got != nil {
+		t.Fatalf("/rewind during a turn: %v", got)
 	}
 }
 
@@ -249,6 +337,36 @@ func TestApprovalPanelShowsTheDiff(t *testing.T) {
 		if !strings.Contains(all, want) {
 			t.Errorf("the approval panel lacks %q:\n%s", want, all)
 		}
+	}
+}
+
+// A subagent's call is asked about here too, marked with its agent, and
+// the answer goes back under the id it was asked with.
+func TestApprovalPanelNamesTheSubagent(t *testing.T) {
+	m := newTestModel()
+	startTurn(m)
+	m.HandleEvent(event.Event{Kind: event.ApprovalRequested, Turn: 1, Approval: &event.Approval{
+		CallID: "t1/w1", Tool: "write_file", Target: "notes.txt", Preview: "+hello\n", Subagent: "t1", Agent: "writer",
+	}}, t0)
+	all := strings.Join(screenText(m, 80, 24), "\n")
+	if !strings.Contains(all, "[writer] Allow write_file notes.txt ?") {
+		t.Fatalf("the approval panel does not name the subagent:\n%s", all)
+	}
+	if got := m.HandleInput(key('y'), t0); !reflect.DeepEqual(got, []Effect{AnswerEffect{CallID: "t1/w1", Decision: event.Approve}}) {
+		t.Fatalf("y: %v", got)
+	}
+}
+
+// While the session runs, the clock moves a running subagent's time.
+func TestTickMovesARunningSubagentsTime(t *testing.T) {
+	m := newTestModel()
+	startTurn(m)
+	m.HandleEvent(event.Event{Kind: event.ToolCallRequested, Turn: 1, Call: &event.ToolCall{ID: "t1", Name: "task", Target: "Look around"}}, t0)
+	m.HandleEvent(event.Event{Kind: event.SubagentUpdate, Turn: 1, CallID: "t1", Time: t0,
+		Subagent: &event.Subagent{Agent: "explorer", Description: "Look around", State: event.SubagentStarted}}, t0)
+	m.Tick(t0.Add(7 * time.Second))
+	if all := strings.Join(screenText(m, 80, 24), "\n"); !strings.Contains(all, "● explorer Look around  running · 7s") {
+		t.Fatalf("the subagent's time did not move:\n%s", all)
 	}
 }
 
@@ -539,18 +657,18 @@ func TestInlineApprovalPanelFillsItsRegion(t *testing.T) {
 // The help offers Shift+Enter only where it works (spec: a terminal
 // without TERM_PROGRAM, VS Code over ssh, gets Alt+Enter).
 func TestHelpOffersShiftEnterOnlyWhereItWorks(t *testing.T) {
-	if h := strings.Join(helpLines(false), "\n"); strings.Contains(h, "Shift+Enter") || !strings.Contains(h, "Alt+Enter") {
+	if h := strings.Join(helpLines(false, nil), "\n"); strings.Contains(h, "Shift+Enter") || !strings.Contains(h, "Alt+Enter") {
 		t.Errorf("without Shift+Enter:\n%s", h)
 	}
-	if h := strings.Join(helpLines(true), "\n"); !strings.Contains(h, "Shift+Enter") {
+	if h := strings.Join(helpLines(true, nil), "\n"); !strings.Contains(h, "Shift+Enter") {
 		t.Errorf("with Shift+Enter:\n%s", h)
 	}
 }
 
 func TestHelpWrapsToTheScreen(t *testing.T) {
-	words := strings.Fields(strings.Join(helpLines(true), " "))
+	words := strings.Fields(strings.Join(helpLines(true, nil), " "))
 	for _, w := range []int{50, 80, 120} {
-		rows := wrapOverlay(helpLines(true), w)
+		rows := wrapOverlay(helpLines(true, nil), w)
 		for _, r := range rows {
 			if render.StringWidth(r) > w {
 				t.Errorf("at %d columns a row is %d wide: %q", w, render.StringWidth(r), r)
@@ -561,7 +679,7 @@ func TestHelpWrapsToTheScreen(t *testing.T) {
 		}
 	}
 	for w := 1; w < 12; w++ {
-		wrapOverlay(helpLines(true), w) // ends, however narrow
+		wrapOverlay(helpLines(true, nil), w) // ends, however narrow
 	}
 	rows := wrapOverlay([]string{"/compact    [focus]      summarise the conversation to free context"}, 40)
 	if len(rows) != 3 || !strings.HasPrefix(rows[1], strings.Repeat(" ", 25)+"conversation") {
@@ -598,5 +716,27 @@ func TestBellCallsAnAbsentUser(t *testing.T) {
 		if got := m.TakeBell(); got != tc.wantEnd {
 			t.Errorf("%s: bell on the turn's end = %v", tc.name, got)
 		}
+	}
+}
+
+// The status line shows the provider and model, the context used out of
+// the model's window, and the turns' cost (with a + once a turn's price
+// was unknown).
+func TestStatusLineShowsProviderContextAndCost(t *testing.T) {
+	m := newTestModel()
+	m.HandleEvent(event.Event{Kind: event.SessionStarted, Session: &event.SessionInfo{ID: "s", Model: "claude-x", Provider: "anthropic"}}, t0)
+	cost := 0.1234
+	m.HandleEvent(event.Event{Kind: event.TurnEnded, Turn: 1, End: &event.TurnEnd{State: event.TurnCompleted,
+		Usage: event.Usage{TotalTokens: 5000}, ContextTokens: 50_000, ContextWindow: 200_000, Cost: &cost}}, t0)
+	status := screenText(m, 120, 10)[9]
+	for _, want := range []string{"anthropic/claude-x", "ctx 25%", "5.0k tok", "$0.12"} {
+		if !strings.Contains(status, want) {
+			t.Errorf("status line %q lacks %q", status, want)
+		}
+	}
+	m.HandleEvent(event.Event{Kind: event.TurnEnded, Turn: 2, End: &event.TurnEnd{State: event.TurnCompleted,
+		Usage: event.Usage{TotalTokens: 10}, ContextTokens: 50_010, ContextWindow: 200_000}}, t0)
+	if status := screenText(m, 120, 10)[9]; !strings.Contains(status, "$0.12+") {
+		t.Errorf("a turn at an unknown price: %q", status)
 	}
 }

@@ -2,9 +2,7 @@ package app
 
 import (
 	"fmt"
-	"os"
 	"path/filepath"
-	"sort"
 	"strings"
 	"time"
 
@@ -37,7 +35,7 @@ func (m *Model) pagerKey(ev term.KeyEvent, now time.Time) []Effect {
 		t.Unfocus()
 		m.focus = focusPrompt
 	case ev.Key == term.KeyF1, plain(ev, 'H'):
-		m.overlay = helpLines(m.status.ShiftEnter)
+		m.overlay = helpLines(m.status.ShiftEnter, m.commands)
 	default:
 		name := ev.String()
 		if ev.Key == term.KeyLeft || ev.Key == term.KeyRight {
@@ -148,32 +146,30 @@ func (m *Model) selectWithMouse(ev term.MouseEvent) []Effect {
 	return nil
 }
 
-// completePath completes the @path word before the cursor against the
-// working directory.
-func (m *Model) completePath(now time.Time) {
+// completePath starts completing the @path word before the cursor: the
+// directory is listed off the loop (completePathWith finishes).
+func (m *Model) completePath() []Effect {
 	text := m.editor.Text()[:m.editor.Cursor()]
 	at := strings.LastIndexAny(text, " \n\t")
 	word := text[at+1:]
 	if !strings.HasPrefix(word, "@") {
+		return nil
+	}
+	dir, base := filepath.Split(word[1:])
+	if dir == "" {
+		dir = "."
+	}
+	return []Effect{CompletePathEffect{Dir: dir, Base: base, Text: m.editor.Text(), Cursor: m.editor.Cursor()}}
+}
+
+// completePathWith completes with the names the directory holds, unless
+// the prompt changed while it was listed.
+func (m *Model) completePathWith(req CompletePathEffect, names []string, now time.Time) {
+	if m.editor.Text() != req.Text || m.editor.Cursor() != req.Cursor {
 		return
 	}
-	prefix := word[1:]
-	dir, base := filepath.Split(prefix)
-	entries, err := os.ReadDir(filepath.Join(".", dir))
-	if err != nil {
-		return
-	}
-	var names []string
-	for _, e := range entries {
-		if strings.HasPrefix(e.Name(), base) && (base != "" || !strings.HasPrefix(e.Name(), ".")) {
-			n := e.Name()
-			if e.IsDir() {
-				n += "/"
-			}
-			names = append(names, n)
-		}
-	}
-	sort.Strings(names)
+	base := req.Base
+	m.dirty = true
 	switch len(names) {
 	case 0:
 		return

@@ -1,18 +1,12 @@
 package app
 
 import (
-	"bufio"
-	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
-	"fmt"
 	"io"
-	"os"
 	"time"
 
 	"github.com/quire-sh/quire/engine/event"
-	"github.com/quire-sh/quire/engine/store"
 	"github.com/quire-sh/quire/render"
 )
 
@@ -129,6 +123,7 @@ func (p *Player) send(c playerCmd) {
 // Submit, Cancel, Answer and Compact do nothing: a recording cannot be
 // changed. The model refuses prompts in replay before they get here.
 func (p *Player) Submit(string)                         {}
+func (p *Player) SubmitCommand(string, string)          {}
 func (p *Player) Cancel()                               {}
 func (p *Player) Answer(string, event.Decision, string) {}
 func (p *Player) Compact(string)                        {}
@@ -143,76 +138,28 @@ func (p *Player) Close() {
 	<-p.stopped
 }
 
-// LoadRecording reads what to replay: the path of an exported JSONL
-// transcript, or else a stored session's id (or a unique prefix of it).
-func LoadRecording(source string) ([]event.Event, error) {
-	if fi, err := os.Stat(source); err == nil && !fi.IsDir() {
-		f, err := os.Open(source)
-		if err != nil {
-			return nil, fmt.Errorf("opening %s: %w", source, err)
-		}
-		defer f.Close()
-		br := bufio.NewReader(f)
-		if isTerminalRecording(br) {
-			return nil, fmt.Errorf("%s is a recording of the terminal (--record), not a transcript: play it with `asciinema play %s`", source, source)
-		}
-		_, events, err := store.ReadTranscript(br)
-		if err != nil {
-			return nil, fmt.Errorf("%s is not a readable quire transcript: %w", source, err)
-		}
-		return events, nil
-	}
-	st, err := store.Open(StateDir(os.Getenv), store.Options{})
-	if err != nil {
-		return nil, err
-	}
-	id, err := st.Resolve(source)
-	if err != nil {
-		return nil, fmt.Errorf("%q is neither a transcript file nor a stored session: %w", source, err)
-	}
-	r, err := st.OpenReader(id)
-	if err != nil {
-		return nil, err
-	}
-	defer r.Close()
-	return r.ReadAll()
+var _ Session = (*Player)(nil)
+
+// errReplay answers the operations a recording cannot do.
+var errReplay = errors.New("this is a replay: the recorded session cannot be changed")
+
+func (p *Player) SwitchModel(context.Context, string) (Switched, error) { return Switched{}, errReplay }
+func (p *Player) Clear(context.Context) (Switched, error)               { return Switched{}, errReplay }
+func (p *Player) Rewind(context.Context, int, string) (Switched, error) { return Switched{}, errReplay }
+func (p *Player) Sessions(context.Context) ([]SessionSummary, error)    { return nil, errReplay }
+func (p *Player) Export(context.Context, string) (string, error) {
+	return "", errors.New("this is a replay: export the session with quire export ID")
 }
 
-// isTerminalRecording reports whether r starts with an asciicast v2
-// header, what --record writes, without consuming it.
-func isTerminalRecording(r *bufio.Reader) bool {
-	line, _ := r.Peek(4096)
-	if i := bytes.IndexByte(line, '\n'); i >= 0 {
-		line = line[:i]
+// Options are the app's options for playing the recording back: base's,
+// with the recorded session's working directory and model in the status
+// line.
+func (p *Player) Options(base Options) Options {
+	base.Status = Status{Model: recordedModel(p.events), Sandbox: "-", Approval: "-", Replay: true}
+	if len(p.events) > 0 && p.events[0].Session != nil {
+		base.Cwd = p.events[0].Session.Cwd
 	}
-	var head struct {
-		Version int `json:"version"`
-		Width   int `json:"width"`
-	}
-	return json.Unmarshal(line, &head) == nil && head.Version == 2 && head.Width > 0
-}
-
-// ReplayOptions configure `quire replay`.
-type ReplayOptions struct {
-	Config  *Config
-	Events  []event.Event
-	Speed   float64
-	Instant bool
-}
-
-// Replay plays a recording in the pager (or inline with Config.Minimal).
-func Replay(ctx context.Context, opt ReplayOptions) error {
-	if len(opt.Events) == 0 {
-		return errors.New("the recording holds no events")
-	}
-	p := NewPlayer(opt.Events, opt.Speed, opt.Instant)
-	defer p.Close()
-	cwd := ""
-	if s := opt.Events[0].Session; s != nil {
-		cwd = s.Cwd
-	}
-	status := Status{Model: recordedModel(opt.Events), Sandbox: "-", Approval: "-", Replay: true}
-	return runLoop(ctx, opt.Config, p, cwd, status, nil, "", Handlers{})
+	return base
 }
 
 func recordedModel(events []event.Event) string {
@@ -226,7 +173,7 @@ func recordedModel(events []event.Event) string {
 
 // PrintOptions configure `quire replay --print`.
 type PrintOptions struct {
-	Config *Config
+	Theme  string
 	Width  int
 	Colors render.ColorLevel
 	Links  bool
@@ -242,7 +189,7 @@ func PrintTranscript(w io.Writer, events []event.Event, opt PrintOptions) error 
 	if len(events) > 0 && events[0].Session != nil {
 		cwd = events[0].Session.Cwd
 	}
-	tr := NewTranscript(opt.Config, cwd, width, 1)
+	tr := NewTranscript(opt.Theme, cwd, width, 1)
 	for _, e := range events {
 		tr.Apply(e)
 	}

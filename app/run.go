@@ -4,150 +4,131 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
-	"math"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"strings"
 	"time"
 
 	"github.com/quire-sh/quire/engine/event"
-	"github.com/quire-sh/quire/engine/store"
 	"github.com/quire-sh/quire/markdown"
+	"github.com/quire-sh/quire/redact"
 	"github.com/quire-sh/quire/scrollback"
 	"github.com/quire-sh/quire/term"
 )
 
-// RunOptions configure an interactive session.
-type RunOptions struct {
-	SessionOptions
-	// Prompt is submitted as soon as the session starts.
+// Options configure Run.
+type Options struct {
+	// Theme is the markdown theme: dark or light.
+	Theme string
+	// Minimal starts inline instead of full-screen.
+	Minimal bool
+	// Mouse starts with mouse capture on (full-screen mode only).
+	Mouse bool
+	// Bell rings the terminal's bell when quire needs the user and its
+	// window is not focused.
+	Bell bool
+	// DrawInterval is the minimum time between frames (default 8 ms).
+	DrawInterval time.Duration
+	// Record names a file OpenTerminal records the terminal output to.
+	Record string
+	// HistoryFile is the prompt history (history.jsonl); "" keeps none.
+	// It is read and appended to off the loop's goroutine.
+	HistoryFile string
+	// Status is what the status line says about the session.
+	Status Status
+	// Cwd is the session's working directory: links and @path completion
+	// resolve against it.
+	Cwd string
+	// Prior are events the first screen shows (a resumed session's latest
+	// turns).
+	Prior []event.Event
+	// Prompt is submitted as soon as the session starts (a custom
+	// command in it runs).
 	Prompt string
-	// Stderr receives the line printed after the terminal is restored.
-	Stderr io.Writer
+	// Commands are /commands from outside the app's table (custom
+	// commands, MCP prompts), in precedence order; Skills are what
+	// /skills lists.
+	Commands []Command
+	Skills   []SkillInfo
 }
 
 // NewTranscript returns a transcript whose assistant text is rendered as
-// streaming markdown in the configured theme.
-func NewTranscript(cfg *Config, cwd string, width, height int) *scrollback.Transcript {
-	theme, ok := markdown.ThemeByName(cfg.Theme)
+// streaming markdown in the named theme (dark when unknown).
+func NewTranscript(theme, cwd string, width, height int) *scrollback.Transcript {
+	th, ok := markdown.ThemeByName(theme)
 	if !ok {
-		theme = markdown.DarkTheme()
+		th = markdown.DarkTheme()
 	}
 	return scrollback.New(scrollback.Options{
 		Width: width, Height: height, Cwd: cwd,
 		Assistant: func(w int) scrollback.BodyRenderer {
-			return markdown.NewStream(markdown.Options{Width: w, Theme: theme, Cwd: cwd})
+			return markdown.NewStream(markdown.Options{Width: w, Theme: th, Cwd: cwd})
 		},
 	})
 }
 
-// Run is `quire`: an interactive session in this terminal, full-screen or
-// inline, until the user quits. The terminal is restored on every way out.
-func Run(ctx context.Context, opt RunOptions) error {
-	if opt.Stderr == nil {
-		opt.Stderr = os.Stderr
-	}
-	cur := &sessionSwitcher{opt: opt.SessionOptions}
-	var sess Session
-	var first []event.Event // what the first screen shows
-	var dir string
-	if opt.Resume != "" || opt.Continue {
-		// A resumed session shows its latest turns at once; the whole log
-		// is decoded for the model's history in the background.
-		p, err := prepare(opt.SessionOptions, false)
+// OpenTerminal takes the terminal as the options ask: the kitty keyboard
+// protocol (where the terminal speaks it, Shift+Enter is told from
+// Enter), focus reports for the bell, and the output recorded to
+// opt.Record. close restores the terminal and then closes the recording,
+// so the restore is recorded too.
+func OpenTerminal(opt Options) (t *term.Terminal, close func(), err error) {
+	topt := term.Options{KittyKeyboard: true, Focus: opt.Bell && !opt.Status.Replay}
+	var rec *os.File
+	if opt.Record != "" {
+		rec, err = os.OpenFile(opt.Record, os.O_CREATE|os.O_TRUNC|os.O_WRONLY, 0o600)
 		if err != nil {
-			return err
+			return nil, nil, fmt.Errorf("recording the terminal: %w", err)
 		}
-		first = p.Tail
-		from := uint64(math.MaxUint64)
-		if len(first) > 0 {
-			from = first[0].Seq
-		}
-		cur.pending = openPending(p.open, from)
-		sess, dir = cur.pending, p.Env.Dir
-	} else {
-		s, err := OpenSession(opt.SessionOptions)
-		if err != nil {
-			return err
-		}
-		cur.cur, sess, dir = s, s.Session, s.Env.Dir
+		topt.Record = rec
+		topt.RecordRedact = redact.ForUser().String // recordings are made to be shared
 	}
-	defer cur.close()
-	status := Status{Model: opt.Config.Model, Sandbox: opt.Config.Sandbox, Approval: opt.Config.Approval}
-	err := runLoop(ctx, opt.Config, sess, dir, status, first, opt.Prompt, Handlers{
-		Export: func(path string) (string, error) {
-			s, err := cur.session()
-			if err != nil {
-				return "", err
-			}
-			return exportSession(s, path)
-		},
-		Slash: cur.slash,
-	})
-	cur.close()
-	if s, serr := cur.session(); serr == nil && s.Writer != nil && !s.Discarded {
-		fmt.Fprintf(opt.Stderr, "session %s saved; continue it with: quire resume %s\n", s.Writer.ID(), s.Writer.ID())
-	}
-	return err
-}
-
-// runLoop opens the terminal and runs the loop over sess. It is shared by
-// the interactive session, the demo and replay.
-func runLoop(ctx context.Context, cfg *Config, sess Session, cwd string, status Status, prior []event.Event, prompt string, h Handlers) error {
-	// The kitty keyboard protocol tells Shift+Enter from Enter where the
-	// terminal speaks it; others ignore the request.
-	// Focus reports tell the bell when the user is looking elsewhere.
-	opts := term.Options{KittyKeyboard: true, Focus: cfg.Bell && !status.Replay}
-	if cfg.Record != "" {
-		f, err := os.OpenFile(cfg.Record, os.O_CREATE|os.O_TRUNC|os.O_WRONLY, 0o600)
-		if err != nil {
-			return fmt.Errorf("recording the terminal: %w", err)
-		}
-		defer f.Close() // after the terminal's restore, which is recorded too
-		opts.Record = f
-	}
-	t, err := term.Open(opts)
+	t, err = term.Open(topt)
 	if err != nil {
-		return fmt.Errorf("opening the terminal: %w", err)
+		if rec != nil {
+			rec.Close()
+		}
+		return nil, nil, fmt.Errorf("opening the terminal: %w", err)
 	}
-	defer t.Close()
-	defer t.RestoreOnPanic()
+	return t, func() {
+		t.Close()
+		if rec != nil {
+			rec.Close()
+		}
+	}, nil
+}
+
+// Run is quire's interactive program: the loop over s on t, full-screen
+// or inline, until the user quits, ctx ends or a termination signal
+// arrives (then the error is a *SignalError). A replay runs it with a
+// Player as s. The caller owns t and s and closes them after.
+func Run(ctx context.Context, t Terminal, s Session, opt Options) error {
+	if r, ok := t.(interface{ RestoreOnPanic() }); ok {
+		defer r.RestoreOnPanic()
+	}
 	w, hgt := t.Size()
-	tr := NewTranscript(cfg, cwd, w, hgt)
-	for _, e := range prior {
+	tr := NewTranscript(opt.Theme, opt.Cwd, w, hgt)
+	for _, e := range opt.Prior {
 		tr.Apply(e)
 	}
-	hist, herr := LoadHistory(filepath.Join(StateDir(os.Getenv), "history.jsonl"))
+	status := opt.Status
 	status.ShiftEnter = shiftEnterWorks(t.Caps())
-	status.Bell = cfg.Bell && !status.Replay // a replay's turns need nobody
-	m := NewModel(tr, hist, status, cfg.Minimal)
+	status.Bell = opt.Bell && !status.Replay // a replay's turns need nobody
+	m := NewModel(tr, nil, status, opt.Minimal)
+	m.cwd = opt.Cwd
+	m.SetExtensions(opt.Commands, opt.Skills)
 	m.newTranscript = func(prior []event.Event) *scrollback.Transcript {
-		t := NewTranscript(cfg, cwd, max(m.width, 1), max(m.height, 1))
+		t := NewTranscript(opt.Theme, opt.Cwd, max(m.width, 1), max(m.height, 1))
 		for _, e := range prior {
 			t.Apply(e)
 		}
 		return t
 	}
-	if herr != nil {
-		m.flash(herr.Error(), time.Now())
-	}
-	if prompt != "" {
-		sess.Submit(prompt)
-		_ = hist.Add(prompt)
-	}
-	h.Edit = func(text string) (string, error) {
-		var out string
-		err := t.HandOff(func() error {
-			var e error
-			out, e = editInEditor(text)
-			return e
-		})
-		return out, err
-	}
-	loop := NewLoop(m, t, sess, LoopOptions{DrawInterval: cfg.DrawInterval, Mouse: cfg.Mouse, Handlers: h})
-	err = loop.Run(ctx)
+	loop := NewLoop(m, t, s, LoopOptions{
+		DrawInterval: opt.DrawInterval, Mouse: opt.Mouse,
+		HistoryFile: opt.HistoryFile, Prompt: opt.Prompt,
+	})
+	err := loop.Run(ctx)
 	if errors.Is(err, context.Canceled) {
 		err = nil
 	}
@@ -202,36 +183,4 @@ func editInEditor(text string) (string, error) {
 		return "", fmt.Errorf("reading the edited prompt: %w", err)
 	}
 	return strings.TrimRight(string(b), "\n"), nil
-}
-
-// exportSession writes the session's JSONL transcript to path, or to
-// quire-<id>.jsonl in the working directory.
-func exportSession(s *OpenedSession, path string) (string, error) {
-	if s.Store == nil || s.Writer == nil {
-		return "", errors.New("this session is not stored, so there is nothing to export")
-	}
-	if err := s.Writer.Flush(); err != nil {
-		return "", err
-	}
-	if path == "" {
-		path = "quire-" + s.Writer.ID() + ".jsonl"
-	}
-	f, err := os.Create(path)
-	if err != nil {
-		return "", fmt.Errorf("export: %w", err)
-	}
-	// The writer holds the session's lock, so read through it rather than
-	// opening the database a second time.
-	events, err := s.Writer.ReadAll()
-	if err == nil {
-		err = store.WriteTranscript(f, store.HeaderFor(s.Writer.Summary(), len(events), time.Now()), events)
-	}
-	if err != nil {
-		f.Close()
-		return "", fmt.Errorf("export: %w", err)
-	}
-	if err := f.Close(); err != nil {
-		return "", fmt.Errorf("export: %w", err)
-	}
-	return "exported to " + path, nil
 }

@@ -13,8 +13,8 @@ func TestParseSlash(t *testing.T) {
 		inv     SlashInvocation
 		errPart string
 	}{
-		{"/compact keep the API notes", true, SlashInvocation{"compact", []string{"keep", "the", "API", "notes"}}, ""},
-		{"  /quit  ", true, SlashInvocation{"quit", []string{}}, ""},
+		{"/compact keep the API notes", true, SlashInvocation{Name: "compact", Args: []string{"keep", "the", "API", "notes"}}, ""},
+		{"  /quit  ", true, SlashInvocation{Name: "quit", Args: []string{}}, ""},
 		{"/etc/hosts is wrong, fix it", false, SlashInvocation{}, ""},
 		{"/", false, SlashInvocation{}, ""},
 		{"/mode\nsecond line", false, SlashInvocation{}, ""},

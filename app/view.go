@@ -155,6 +155,10 @@ func (m *Model) drawBottom(b *render.Buffer, w, h, screenH int, now time.Time, p
 		return 0
 	}
 	b.SetString(0, y, strings.Repeat("─", w), styleRule, "")
+	if n := m.trustRows(w, screenH); n > 0 && y-n >= 0 {
+		y -= n
+		m.drawTrust(b, w, y, n)
+	}
 	if n := m.approvalRows(w, screenH); n > 0 && y-n >= 0 {
 		y -= n
 		m.drawApproval(b, w, y, n)
@@ -171,6 +175,9 @@ func (m *Model) drawBottom(b *render.Buffer, w, h, screenH int, now time.Time, p
 // when one waits and fits, and the /perf row when it is on.
 func (m *Model) chromeRows(w, h int) int {
 	rows := 2 + m.promptRows(w)
+	if n := m.trustRows(w, h); n > 0 && h-rows-n >= 0 {
+		rows += n
+	}
 	if n := m.approvalRows(w, h); n > 0 && h-rows-n >= 0 {
 		rows += n
 	}
@@ -235,7 +242,7 @@ func (m *Model) drawPrompt(b *render.Buffer, w, y, rows int) {
 		}
 		b.SetString(2, y, fitParts(hint, w-2), styleMuted, "")
 	}
-	visible := len(m.approvals) == 0 || m.input.kind != inputNone
+	visible := (len(m.approvals) == 0 || m.input.kind != inputNone) && m.trust == nil
 	m.cursor = Cursor{X: 2 + ccol, Y: y + crow - first, Visible: visible && m.focus == focusPrompt}
 }
 
@@ -353,10 +360,20 @@ func approvalPreview(preview string, w int) []previewRow {
 	return rows
 }
 
-// drawApproval draws the question about the oldest pending call.
+// drawApproval draws the question about the oldest pending call, marked
+// with the agent's name when a subagent asks.
 func (m *Model) drawApproval(b *render.Buffer, w, y, rows int) {
 	a := m.approvals[0]
-	x := b.SetString(0, y, "Allow ", styleWarn, "")
+	x := 0
+	if a.Subagent != "" {
+		// A subagent's call, asked through this session: say whose.
+		who := a.Agent
+		if who == "" {
+			who = "subagent"
+		}
+		x += b.SetString(x, y, "["+fitWidth(who, 24)+"] ", styleAccent, "")
+	}
+	x += b.SetString(x, y, "Allow ", styleWarn, "")
 	x += b.SetString(x, y, a.Tool, render.Style{Attrs: render.Bold}, "")
 	if a.Target != "" {
 		// The question mark stays in view; the preview below shows the
@@ -484,6 +501,8 @@ func (m *Model) drawStatus(b *render.Buffer, w, y int, now time.Time, pos *scrol
 	switch {
 	case m.notice != "":
 		left, st = m.notice, styleWarn
+	case m.switching:
+		left = m.switchingLabel
 	case m.running:
 		frame := spinnerFrames[int(now.Sub(m.turnStarted)/spinnerInterval)%len(spinnerFrames)]
 		left = fmt.Sprintf("%s working %s", frame, formatElapsed(now.Sub(m.turnStarted)))
@@ -493,6 +512,9 @@ func (m *Model) drawStatus(b *render.Buffer, w, y int, now time.Time, pos *scrol
 		left = "pager · q back to prompt · / search · F1 help"
 	default:
 		left = "ready"
+	}
+	if m.unsaved && m.notice == "" {
+		left, st = left+" · not saved", styleWarn
 	}
 	x := b.SetString(0, y, left, st, "")
 	parts := []string{}
@@ -509,6 +531,9 @@ func (m *Model) drawStatus(b *render.Buffer, w, y int, now time.Time, pos *scrol
 	}
 	if m.usage.TotalTokens > 0 {
 		parts = append(parts, formatTokens(m.usage.TotalTokens)+" tok")
+	}
+	if m.costKnown {
+		parts = append(parts, formatCost(m.cost, m.costPartial))
 	}
 	if pos != nil {
 		parts = append(parts, fmt.Sprintf("%d/%d %d%%", pos.Bottom, pos.Total, pos.Percent()))
@@ -534,6 +559,19 @@ func (m *Model) drawStatus(b *render.Buffer, w, y int, now time.Time, pos *scrol
 			parts = parts[:0]
 		}
 	}
+}
+
+// formatCost is a cost in US dollars for the status line: $0.004, $1.23,
+// with a + when some turn's price was unknown.
+func formatCost(usd float64, partial bool) string {
+	s := fmt.Sprintf("$%.2f", usd)
+	if usd < 0.01 {
+		s = fmt.Sprintf("$%.3f", usd)
+	}
+	if partial {
+		s += "+"
+	}
+	return s
 }
 
 func formatElapsed(d time.Duration) string {
@@ -587,9 +625,9 @@ func columnCut(s string, w int) int {
 	return len(rows[0])
 }
 
-// helpLines is the F1 overlay. Shift+Enter is offered only where the
+// helpLines is the F1 overlay, the custom commands last. Shift+Enter is offered only where the
 // terminal tells it from Enter.
-func helpLines(shiftEnter bool) []string {
+func helpLines(shiftEnter bool, external []Command) []string {
 	newline := "Ctrl+J / Alt+Enter newline"
 	if shiftEnter {
 		newline = "Ctrl+J / Alt+Enter / Shift+Enter newline"
@@ -608,7 +646,7 @@ func helpLines(shiftEnter bool) []string {
 		"Anywhere          Ctrl+C cancel / clear / twice to quit · Ctrl+Z suspend · Ctrl+L redraw",
 		"",
 	}
-	return append(keys, slashHelp()...)
+	return append(keys, slashHelp(external)...)
 }
 
 // drawOverlay draws text over the top rows of the transcript.

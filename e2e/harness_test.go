@@ -16,10 +16,12 @@ import (
 // quireBin is the binary under test, built once by TestMain.
 var quireBin string
 
+// noTmux says why the tests that drive a terminal cannot run, or "".
+var noTmux string
+
 func TestMain(m *testing.M) {
 	if _, err := exec.LookPath("tmux"); err != nil {
-		fmt.Println("e2e: tmux is not installed; skipping the end-to-end suite (make setup installs it)")
-		os.Exit(0)
+		noTmux = "tmux is not installed (scripts/setup installs it)"
 	}
 	dir, err := os.MkdirTemp("", "quire-e2e-*")
 	if err != nil {
@@ -70,9 +72,23 @@ func (p *pane) env(baseURL string) []string {
 	}
 }
 
+// needTmux skips the test when tmux is missing, saying so, or fails it
+// on CI, where scripts/setup should have installed it.
+func needTmux(t *testing.T) {
+	t.Helper()
+	if noTmux == "" {
+		return
+	}
+	if os.Getenv("CI") != "" {
+		t.Fatalf("e2e: %s, and CI must run this suite", noTmux)
+	}
+	t.Skipf("e2e: %s", noTmux)
+}
+
 // newPane starts a shell in a w×h pane; run starts programs in it.
 func newPane(t *testing.T, w, h int) *pane {
 	t.Helper()
+	needTmux(t)
 	p := &pane{
 		t:      t,
 		socket: fmt.Sprintf("quire-e2e-%d-%d", os.Getpid(), paneSeq.Add(1)),

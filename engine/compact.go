@@ -9,8 +9,6 @@ import (
 	"time"
 	"unicode/utf8"
 
-	openai "github.com/sashabaranov/go-openai"
-
 	"github.com/quire-sh/quire/engine/event"
 	"github.com/quire-sh/quire/engine/llm"
 )
@@ -55,6 +53,7 @@ func (s *Session) startAutoCompaction(reason string) {
 	s.jobs++
 	t.job = s.jobs
 	s.notice(t.n, "info", reason)
+	s.observe(HookEvent{Name: HookPreCompact, Turn: t.n, Trigger: "auto", BeforeTokens: s.estimate()})
 	s.runCompaction(t.ctx, t.job, "")
 }
 
@@ -73,13 +72,14 @@ func (s *Session) startManualCompaction(focus string) {
 		text = fmt.Sprintf("Compacting the conversation (focus: %s).", focus)
 	}
 	s.notice(0, "info", text)
+	s.observe(HookEvent{Name: HookPreCompact, Trigger: "manual", Focus: focus, BeforeTokens: s.manual.before})
 	s.runCompaction(ctx, s.jobs, focus)
 }
 
 // runCompaction starts the summariser on a copy of the history.
 func (s *Session) runCompaction(ctx context.Context, job int, focus string) {
 	c := compactor{
-		client: s.client, model: s.cfg.Model, window: s.cfg.ContextWindow,
+		sampler: s.cfg.Sampler, model: s.cfg.Model, window: s.cfg.ContextWindow,
 		attempts: s.cfg.CompactAttempts, delay: s.cfg.CompactDelay, timeout: s.cfg.CompactTimeout,
 	}
 	msgs := s.hist.messages()
@@ -131,12 +131,18 @@ func (s *Session) manualCompacted(m compactDone) {
 }
 
 func (s *Session) compacted(turn, before int, summary string, manual bool, focus string) {
+	after := s.estimateRebuilt(summary, turn != 0)
 	s.emit(event.Event{Kind: event.Compacted, Turn: turn, Compaction: &event.Compaction{
-		BeforeTokens: before, AfterTokens: s.estimateRebuilt(summary, turn != 0),
+		BeforeTokens: before, AfterTokens: after,
 		Summary: summary, Manual: manual, Focus: focus,
 	}})
 	s.lastUsage, s.lastUsageLen = 0, 0
 	s.suppress = suppressNone
+	trigger := "auto"
+	if manual {
+		trigger = "manual"
+	}
+	s.observe(HookEvent{Name: HookPostCompact, Turn: turn, Trigger: trigger, Focus: focus, BeforeTokens: before, AfterTokens: after})
 }
 
 // estimateRebuilt is the size the history will have once the Compacted
@@ -169,7 +175,7 @@ func (s *Session) compactionFailed(turn int, err error) {
 // the input ladder (verbatim, then fitted, then lossy) and the quality
 // gates.
 type compactor struct {
-	client   *llm.Client
+	sampler  Sampler
 	model    string
 	window   int
 	attempts int
@@ -212,19 +218,18 @@ func (c compactor) run(ctx context.Context, msgs []Message, focus string) (strin
 // sample asks for a summary, retrying transient failures (timeouts,
 // server errors, a degenerate summary) with a pause between attempts.
 func (c compactor) sample(ctx context.Context, input, focus string) (string, error) {
-	req := llm.Request{Model: c.model, Messages: []openai.ChatCompletionMessage{
-		{Role: openai.ChatMessageRoleSystem, Content: summarySystemPrompt},
-		{Role: openai.ChatMessageRoleUser, Content: summaryRequest(input, focus)},
+	req := llm.Request{Model: c.model, System: summarySystemPrompt, Messages: []llm.Message{
+		{Role: llm.RoleUser, Content: summaryRequest(input, focus)},
 	}}
 	var last error
 	for attempt := 1; attempt <= c.attempts; attempt++ {
 		if attempt > 1 {
-			if err := sleepCtx(ctx, c.delay); err != nil {
+			if err := llm.SleepContext(ctx, c.delay); err != nil {
 				return "", err
 			}
 		}
 		actx, cancel := context.WithTimeout(ctx, c.timeout)
-		resp, err := c.client.Stream(actx, req, llm.Handler{})
+		resp, err := c.sampler.Stream(actx, req, llm.Handler{})
 		cancel()
 		if ctx.Err() != nil {
 			return "", ctx.Err()
@@ -251,17 +256,6 @@ func (c compactor) sample(ctx context.Context, input, focus string) (string, err
 		return summary, nil
 	}
 	return "", fmt.Errorf("no usable summary after %d attempts: %w", c.attempts, last)
-}
-
-func sleepCtx(ctx context.Context, d time.Duration) error {
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-t.C:
-		return nil
-	case <-ctx.Done():
-		return ctx.Err()
-	}
 }
 
 // summaryInput renders the history for the summariser at a level of the

@@ -11,7 +11,7 @@ import (
 	"time"
 
 	"github.com/quire-sh/quire/engine/event"
-	"github.com/quire-sh/quire/engine/llm"
+	"github.com/quire-sh/quire/engine/llm/chat"
 	"github.com/quire-sh/quire/engine/testserver"
 	"github.com/quire-sh/quire/tools"
 )
@@ -188,7 +188,7 @@ func TestSummaryInputLadder(t *testing.T) {
 	sc := &split{summaries: []testserver.Response{overflow, overflow}}
 	srv, _ := testserver.Start(testserver.Script{Respond: sc.respond})
 	defer srv.Close()
-	c := compactor{client: llm.New(llm.Config{BaseURL: srv.URL()}), model: "m", window: 100_000, attempts: 3, delay: time.Millisecond, timeout: time.Second}
+	c := compactor{sampler: chat.New(chat.Config{BaseURL: srv.URL()}), model: "m", window: 100_000, attempts: 3, delay: time.Millisecond, timeout: time.Second}
 	summary, err := c.run(context.Background(), msgs, "")
 	if err != nil || !strings.HasPrefix(summary, "1. Primary request") {
 		t.Fatalf("summary %q, %v", summary, err)
@@ -324,19 +324,19 @@ func TestSummaryTimeoutsAreBounded(t *testing.T) {
 	}
 }
 
-func TestWireMessagesRepairsToolPairs(t *testing.T) {
+func TestRequestMessagesRepairsToolPairs(t *testing.T) {
 	hist := []Message{
 		{Role: RoleUser, Content: "q"},
 		{Role: RoleTool, CallID: "orphan", Content: "stray"},
 		{Role: RoleAssistant, Calls: []event.ToolCall{{ID: "x", Name: "read", Arguments: []byte(`{}`)}, {ID: "y", Name: "read", Arguments: []byte(`{}`)}}},
 		{Role: RoleTool, CallID: "y", Content: ""},
 	}
-	got := wireMessages("sys", hist)
+	got := requestMessages(hist)
 	var shape []string
 	for _, m := range got {
-		shape = append(shape, m.Role+":"+m.ToolCallID+":"+m.Content)
+		shape = append(shape, string(m.Role)+":"+m.CallID+":"+m.Content)
 	}
-	want := []string{"system::sys", "user::q", "assistant::", "tool:x:" + missingResult, "tool:y:" + noOutput}
+	want := []string{"user::q", "assistant::", "tool:x:" + missingResult, "tool:y:" + noOutput}
 	if !reflect.DeepEqual(shape, want) {
 		t.Fatalf("got %q\nwant %q", shape, want)
 	}

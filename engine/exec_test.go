@@ -120,8 +120,9 @@ func TestExecFailure(t *testing.T) {
 func TestExecRefusesBadConfig(t *testing.T) {
 	cfg := baseConfig(t, "")
 	cfg.Model = ""
+	cfg.Sampler = nil
 	_, err := Exec(context.Background(), cfg, ExecOptions{Prompt: "x", Stdout: &bytes.Buffer{}, Stderr: &bytes.Buffer{}})
-	if err == nil || !strings.Contains(err.Error(), "QUIRE_MODEL") || !strings.Contains(err.Error(), "OPENAI_BASE_URL") {
+	if err == nil || !strings.Contains(err.Error(), "QUIRE_MODEL") || !strings.Contains(err.Error(), "Sampler") {
 		t.Fatalf("error %v", err)
 	}
 }

@@ -11,6 +11,7 @@ import (
 
 	"github.com/quire-sh/quire/engine/event"
 	"github.com/quire-sh/quire/engine/llm"
+	"github.com/quire-sh/quire/engine/llm/chat"
 	"github.com/quire-sh/quire/engine/testserver"
 	"github.com/quire-sh/quire/tools"
 )
@@ -28,14 +29,16 @@ func (f *fakeTool) Spec() tools.Spec {
 		Schema: json.RawMessage(`{"type":"object","properties":{"path":{"type":"string"}}}`)}
 }
 
-func (f *fakeTool) Plan(env *tools.Env, raw json.RawMessage) (tools.Plan, error) {
+func (f *fakeTool) Plan(env *tools.Env, _ *tools.Overlay, raw json.RawMessage) (tools.Plan, error) {
 	var a struct {
 		Path string `json:"path"`
 	}
 	if err := json.Unmarshal(raw, &a); err != nil {
 		return tools.Plan{}, fmt.Errorf("bad arguments: %w", err)
 	}
-	p := tools.Plan{Target: a.Path}
+	var args map[string]any
+	json.Unmarshal(raw, &args)
+	p := tools.Plan{Target: a.Path, Action: args}
 	if f.writes {
 		p.Writes = []string{filepath.Join(env.Dir, a.Path)}
 		p.Preview = "write " + a.Path
@@ -44,8 +47,7 @@ func (f *fakeTool) Plan(env *tools.Env, raw json.RawMessage) (tools.Plan, error)
 }
 
 func (f *fakeTool) Run(ctx context.Context, env *tools.Env, call tools.Call) tools.Result {
-	var args map[string]any
-	json.Unmarshal(call.Args, &args)
+	args, _ := call.Plan.Action.(map[string]any)
 	if f.run != nil {
 		return f.run(ctx, call, args)
 	}
@@ -122,8 +124,9 @@ func baseConfig(t *testing.T, url string, ts ...tools.Tool) Config {
 	}
 	return Config{
 		Model: "test-model", Version: "test",
-		LLM: llm.Config{BaseURL: url, APIKey: "k",
-			Retry: llm.RetryPolicy{MaxRetries: 2, Initial: time.Millisecond, Max: 5 * time.Millisecond}},
+		Sampler: chat.New(chat.Config{BaseURL: url, APIKey: "k", TransportConfig: llm.TransportConfig{
+			Retry: llm.RetryPolicy{MaxRetries: 2, Initial: time.Millisecond, Max: 5 * time.Millisecond},
+			Hints: map[llm.Kind]string{llm.KindAuth: "check OPENAI_API_KEY"}}}),
 		Tools: tools.NewRegistry(ts...), Env: env,
 		CompactDelay: time.Millisecond, ToolCancelGrace: 200 * time.Millisecond,
 	}

@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"reflect"
@@ -9,15 +10,35 @@ import (
 	"testing"
 	"time"
 
-	openai "github.com/sashabaranov/go-openai"
-
 	"github.com/quire-sh/quire/engine/event"
+	"github.com/quire-sh/quire/engine/llm"
+	"github.com/quire-sh/quire/engine/llm/chat"
 	"github.com/quire-sh/quire/engine/testserver"
 )
 
-func wireJSON(msgs []openai.ChatCompletionMessage) string {
-	b, _ := json.MarshalIndent(msgs, "", " ")
-	return string(b)
+// chatMessages is the "messages" array the chat protocol sends for the
+// system prompt and a history.
+func chatMessages(system string, hist []Message) string {
+	body, err := chat.Body(llm.Request{System: system, Messages: requestMessages(hist)})
+	if err != nil {
+		return err.Error()
+	}
+	return messagesJSON(body)
+}
+
+// messagesJSON is the "messages" array of a chat completion request body.
+func messagesJSON(body []byte) string {
+	var r struct {
+		Messages json.RawMessage `json:"messages"`
+	}
+	if err := json.Unmarshal(body, &r); err != nil {
+		return err.Error()
+	}
+	var b bytes.Buffer
+	if err := json.Indent(&b, r.Messages, "", " "); err != nil {
+		return err.Error()
+	}
+	return b.String()
 }
 
 // At every request of a long session — tools, approvals, a denial, a
@@ -57,8 +78,7 @@ func TestHistoryFromEventsIsWhatTheModelSaw(t *testing.T) {
 	respond := func(n int, req testserver.Request) testserver.Response {
 		if !isSummary(req) {
 			mu.Lock()
-			want := wireMessages(system, HistoryFromEvents(rec.snapshot()))
-			if got, w := wireJSON(req.Messages), wireJSON(want); got != w {
+			if got, w := messagesJSON(req.Body), chatMessages(system, HistoryFromEvents(rec.snapshot())); got != w {
 				mismatches = append(mismatches, fmt.Sprintf("request %d:\nsent %s\nrebuilt %s", n, got, w))
 			}
 			checked++
@@ -128,7 +148,7 @@ func TestResumeContinuesTheConversation(t *testing.T) {
 	id := h.s.Info().ID
 	h.close()
 	prior := h.rec.snapshot()
-	want := wireMessages(h.s.system, HistoryFromEvents(prior))
+	want := HistoryFromEvents(prior)
 
 	srv, _ := testserver.Start(testserver.Script{Responses: []testserver.Response{testserver.Text("continued")}})
 	defer srv.Close()
@@ -156,10 +176,10 @@ func TestResumeContinuesTheConversation(t *testing.T) {
 	if u := ofKind(evs, event.UserMessage); len(u) != 1 || u[0].Turn != 2 {
 		t.Fatalf("turn numbering did not continue: %+v", u)
 	}
-	sent := srv.Requests()[0].Messages
-	want = append(want, openai.ChatCompletionMessage{Role: "user", Content: "and now?"})
-	if wireJSON(sent) != wireJSON(want) {
-		t.Fatalf("resumed request\n%s\nwant\n%s", wireJSON(sent), wireJSON(want))
+	sent := messagesJSON(srv.Requests()[0].Body)
+	want = append(want, Message{Role: RoleUser, Content: "and now?"})
+	if w := chatMessages(h.s.system, want); sent != w {
+		t.Fatalf("resumed request\n%s\nwant\n%s", sent, w)
 	}
 }
 

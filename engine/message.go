@@ -5,18 +5,17 @@ import (
 	"encoding/json"
 	"strings"
 
-	openai "github.com/sashabaranov/go-openai"
-
 	"github.com/quire-sh/quire/engine/event"
+	"github.com/quire-sh/quire/engine/llm"
 )
 
 // Role is who wrote a message of the history.
-type Role string
+type Role = llm.Role
 
 const (
-	RoleUser      Role = "user"
-	RoleAssistant Role = "assistant"
-	RoleTool      Role = "tool"
+	RoleUser      = llm.RoleUser
+	RoleAssistant = llm.RoleAssistant
+	RoleTool      = llm.RoleTool
 )
 
 // Special marks messages the engine wrote itself rather than the user or
@@ -40,11 +39,17 @@ const (
 type Message struct {
 	Role    Role
 	Content string
+	// Reasoning and State are what the model reasoned before an assistant
+	// message, kept for the protocols that must get it back (llm.Message).
+	Reasoning string
+	State     []llm.ReasoningState
 	// Calls are an assistant message's tool calls, in order.
 	Calls []event.ToolCall
-	// CallID and Name identify the call a tool message answers.
-	CallID string
-	Name   string
+	// CallID and Name identify the call a tool message answers; IsError
+	// marks a result of a call that did not succeed.
+	CallID  string
+	Name    string
+	IsError bool
 	// Special is set on messages the engine wrote.
 	Special Special
 }
@@ -53,49 +58,47 @@ type Message struct {
 // message without content.
 const noOutput = "(no output)"
 
-// wireMessages turns the history into the request's message list, led by
-// the system prompt. It repairs tool pairing on the way, so a request is
-// always valid even if the history is not: a tool message whose call is
-// not in the assistant message before it is dropped, and a call without a
-// result gets one saying so.
-func wireMessages(system string, history []Message) []openai.ChatCompletionMessage {
-	out := make([]openai.ChatCompletionMessage, 0, len(history)+1)
-	out = append(out, openai.ChatCompletionMessage{Role: openai.ChatMessageRoleSystem, Content: system})
+// requestMessages turns the history into a request's conversation. It
+// repairs tool pairing on the way, so a request is always valid even if
+// the history is not: a tool message whose call is not in the assistant
+// message before it is dropped, and a call without a result gets one
+// saying so. Each call's result follows its assistant message, in the
+// order of the calls.
+func requestMessages(history []Message) []llm.Message {
+	out := make([]llm.Message, 0, len(history))
 	for i := 0; i < len(history); i++ {
 		m := history[i]
 		switch m.Role {
 		case RoleUser:
-			out = append(out, openai.ChatCompletionMessage{Role: openai.ChatMessageRoleUser, Content: m.Content})
+			out = append(out, llm.Message{Role: llm.RoleUser, Content: m.Content})
 		case RoleTool:
 			// Only reachable for an orphan: answered tool messages are
 			// consumed with their assistant message below.
 			continue
 		case RoleAssistant:
-			am := openai.ChatCompletionMessage{Role: openai.ChatMessageRoleAssistant, Content: m.Content}
+			am := llm.Message{Role: llm.RoleAssistant, Content: m.Content, Reasoning: m.Reasoning, State: m.State}
 			for _, c := range m.Calls {
-				am.ToolCalls = append(am.ToolCalls, openai.ToolCall{
-					ID: c.ID, Type: openai.ToolTypeFunction,
-					Function: openai.FunctionCall{Name: c.Name, Arguments: wireArguments(c.Arguments)},
-				})
+				am.Calls = append(am.Calls, llm.ToolCall{ID: c.ID, Name: c.Name, Arguments: wireArguments(c.Arguments)})
 			}
 			out = append(out, am)
 			if len(m.Calls) == 0 {
 				continue
 			}
-			results := map[string]string{}
+			results := map[string]Message{}
 			for i+1 < len(history) && history[i+1].Role == RoleTool {
 				i++
-				results[history[i].CallID] = history[i].Content
+				results[history[i].CallID] = history[i]
 			}
 			for _, c := range m.Calls {
-				content, ok := results[c.ID]
+				r, ok := results[c.ID]
+				content := r.Content
 				if !ok {
 					content = missingResult
 				}
 				if content == "" {
 					content = noOutput
 				}
-				out = append(out, openai.ChatCompletionMessage{Role: openai.ChatMessageRoleTool, ToolCallID: c.ID, Content: content})
+				out = append(out, llm.Message{Role: llm.RoleTool, CallID: c.ID, Name: c.Name, Content: content, IsError: !ok || r.IsError})
 			}
 		}
 	}
@@ -150,4 +153,30 @@ func argumentsObject(args json.RawMessage) (string, bool) {
 		return "the arguments must be a JSON object matching the tool's schema", false
 	}
 	return "", true
+}
+
+// encodeState keeps a response's reasoning state in the event log as
+// JSON; nil when there is none.
+func encodeState(st []llm.ReasoningState) json.RawMessage {
+	if len(st) == 0 {
+		return nil
+	}
+	b, err := json.Marshal(st)
+	if err != nil {
+		return nil // RawMessage data always marshals
+	}
+	return b
+}
+
+// decodeState reads what encodeState wrote; state it cannot read is
+// dropped, and the protocol then gets none.
+func decodeState(raw json.RawMessage) []llm.ReasoningState {
+	if len(raw) == 0 {
+		return nil
+	}
+	var st []llm.ReasoningState
+	if json.Unmarshal(raw, &st) != nil {
+		return nil
+	}
+	return st
 }

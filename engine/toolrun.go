@@ -30,44 +30,55 @@ func (s *Session) startBatch() {
 	}
 	jobs := make([]*callState, len(t.calls))
 	copy(jobs, t.calls)
-	go s.runBatch(t.ctx, t.job, jobs, run)
+	go s.runBatch(t.ctx, t.job, t.n, jobs, run)
 }
 
-// runBatch is the batch worker. Calls run concurrently; a call whose
-// writes overlap an earlier call's waits for it, so edits to one file
-// apply in the order the model made them. Results are reported as they
-// come; the actor keeps them in request order. After a cancel, tools get
-// ToolCancelGrace to stop before their calls are reported cancelled
-// without them.
-func (s *Session) runBatch(ctx context.Context, job int, calls []*callState, run []int) {
+// runBatch is the batch worker. Calls run concurrently; a call that
+// writes what an earlier call reads or writes, or reads what it writes,
+// waits for it, so edits to one file apply in the order the model made
+// them and a read sees the writes requested before it. A call planned on
+// an earlier call's changes is not run when that call failed. Results are
+// reported as they come; the actor keeps them in request order. After a
+// cancel, tools get ToolCancelGrace to stop before their calls are
+// reported cancelled without them.
+func (s *Session) runBatch(ctx context.Context, job, turn int, calls []*callState, run []int) {
 	finished := make(map[int]chan struct{}, len(run))
 	for _, i := range run {
 		finished[i] = make(chan struct{})
 	}
+	// succeeded[j] is written before finished[j] is closed and read only
+	// after, so the close orders the two.
+	succeeded := make([]bool, len(calls))
 	results := make(chan toolDone, len(run))
 	for k, i := range run {
-		var deps []chan struct{}
+		var waits []int
 		for _, j := range run[:k] {
-			if overlaps(calls[j].plan.Writes, calls[i].plan.Writes) {
-				deps = append(deps, finished[j])
+			if ordered(calls[j].plan, calls[i].plan) {
+				waits = append(waits, j)
 			}
 		}
 		c := calls[i]
 		go func() {
 			defer close(finished[i])
-			for _, d := range deps {
+			for _, j := range waits {
 				select {
-				case <-d:
+				case <-finished[j]:
 				case <-ctx.Done():
 				}
 			}
 			var r event.ToolResult
-			if ctx.Err() != nil {
+			ran := false
+			switch failed := failedDep(calls, succeeded, waits, c); {
+			case ctx.Err() != nil:
 				r = event.ToolResult{CallID: c.call.ID, Name: c.call.Name, Status: event.ToolCancelled, Output: "not run: the user cancelled the turn"}
-			} else {
-				r = s.runTool(ctx, job, c)
+			case failed != nil:
+				r = event.ToolResult{CallID: c.call.ID, Name: c.call.Name, Status: event.ToolError,
+					Output: fmt.Sprintf("not run: this call was planned against the files as %s call %s would leave them, and that call failed. Read the files again and redo this change if it is still wanted.", failed.call.Name, failed.call.ID)}
+			default:
+				r, ran = s.runTool(ctx, job, turn, c), true
 			}
-			results <- toolDone{job: job, index: i, result: r}
+			succeeded[i] = r.Status == event.ToolOK
+			results <- toolDone{job: job, index: i, result: r, ran: ran}
 		}()
 	}
 	pending := make(map[int]bool, len(run))
@@ -96,10 +107,30 @@ func (s *Session) runBatch(ctx context.Context, job int, calls []*callState, run
 	s.send(batchDone{job: job})
 }
 
+// ordered reports whether a later call b must wait for an earlier call a:
+// one writes what the other reads or writes.
+func ordered(a, b tools.Plan) bool {
+	return overlaps(a.Writes, b.Writes) || overlaps(a.Writes, b.Reads) || overlaps(a.Reads, b.Writes)
+}
+
+// failedDep returns the call among waits (all finished) whose planned
+// changes c builds on and which did not succeed, or nil.
+func failedDep(calls []*callState, succeeded []bool, waits []int, c *callState) *callState {
+	for _, j := range waits {
+		for _, id := range c.deps {
+			if calls[j].call.ID == id && !succeeded[j] {
+				return calls[j]
+			}
+		}
+	}
+	return nil
+}
+
 // runTool runs one call, turning a panic into an error result.
-func (s *Session) runTool(ctx context.Context, job int, c *callState) (r event.ToolResult) {
+func (s *Session) runTool(ctx context.Context, job, turn int, c *callState) (r event.ToolResult) {
 	start := time.Now()
-	out := &utf8Carry{emit: func(text string) { s.send(toolOutput{job: job, callID: c.call.ID, text: text}) }}
+	bound := &streamBound{emit: func(text string) { s.send(toolOutput{job: job, callID: c.call.ID, text: text}) }}
+	out := &utf8Carry{emit: bound.write}
 	var res tools.Result
 	func() {
 		defer func() {
@@ -107,9 +138,17 @@ func (s *Session) runTool(ctx context.Context, job int, c *callState) (r event.T
 				res = tools.Result{Output: fmt.Sprintf("error: the tool crashed: %v", p), IsError: true}
 			}
 		}()
-		res = c.tool.Run(ctx, s.cfg.Env, tools.Call{ID: c.call.ID, Args: c.call.Arguments, Output: out.write})
+		if _, ok := c.tool.(taskTool); ok {
+			res = s.runTask(ctx, job, turn, c)
+			return
+		}
+		res = c.tool.Run(ctx, s.cfg.Env, tools.Call{ID: c.call.ID, Turn: turn, Plan: c.plan, Output: out.write})
 	}()
 	out.flush()
+	bound.flush()
+	if f := s.cfg.ToolOutput; f != nil {
+		res.Output = f(res.Output)
+	}
 	status := event.ToolOK
 	if res.IsError {
 		status = event.ToolError
@@ -120,6 +159,7 @@ func (s *Session) runTool(ctx context.Context, job int, c *callState) (r event.T
 	return event.ToolResult{
 		CallID: c.call.ID, Name: c.call.Name, Status: status, Output: res.Output, ExitCode: res.ExitCode,
 		DurationMS: time.Since(start).Milliseconds(), Truncated: res.Truncated, Diff: res.Diff,
+		StreamedBytes: bound.omittedTotal(),
 	}
 }
 

@@ -15,6 +15,9 @@ type phase int
 
 const (
 	phaseSampling phase = iota
+	// phaseHooking: the call at the approval cursor waits for its
+	// PreToolUse hooks.
+	phaseHooking
 	phaseApproving
 	phaseRunning
 	phaseCompacting
@@ -36,6 +39,15 @@ type turn struct {
 	repeat   repeatGuard
 	stopped  string // why the batch was cut short: a denial or an interjection
 	canceled bool
+	// truncated: the turn's final answer was cut at the output limit.
+	truncated bool
+
+	// childUsage is what the subagents of the turn used, and childCost
+	// what it cost (childCostUnknown: some of it at an unknown price);
+	// TurnEnd rolls them up with the turn's own.
+	childUsage       event.Usage
+	childCost        float64
+	childCostUnknown bool
 
 	overflowRetried bool // a context overflow already led to a compaction
 	justCompacted   bool // skip the threshold check once
@@ -48,9 +60,14 @@ type callState struct {
 	tool     tools.Tool
 	spec     tools.Spec
 	plan     tools.Plan
-	problem  string // why it cannot run at all (unknown tool, bad arguments)
+	deps     []string // earlier calls whose planned changes the plan builds on
+	problem  string   // why it cannot run at all (unknown tool, bad arguments)
 	approved bool
 	done     bool
+	// hooked: its PreToolUse hooks have run; mustAsk: one of them wants
+	// the user asked whatever the approval mode says.
+	hooked  bool
+	mustAsk bool
 }
 
 // Worker reports.
@@ -83,6 +100,7 @@ type (
 		job    int
 		index  int
 		result event.ToolResult
+		ran    bool // the tool ran (its result is its own)
 	}
 	batchDone   struct{ job int }
 	compactDone struct {
@@ -99,9 +117,19 @@ func (s *Session) handleWork(m any) {
 			s.manualCompacted(m)
 			return
 		}
+	case hookProblem:
+		turn := 0
+		if s.turn != nil {
+			turn = s.turn.n
+		}
+		s.notice(turn, "warn", m.text)
+		return
 	}
 	t := s.turn
 	if t == nil {
+		return
+	}
+	if s.handleSubagent(m) {
 		return
 	}
 	switch m := m.(type) {
@@ -135,7 +163,19 @@ func (s *Session) handleWork(m any) {
 		}
 	case toolDone:
 		if m.job == t.job && m.index < len(t.calls) {
-			s.finish(t.calls[m.index], m.result)
+			c := t.calls[m.index]
+			open := !c.done
+			s.finish(c, m.result)
+			if m.ran && open {
+				e := callEvent(HookPostToolUse, t.n, c)
+				r := m.result
+				e.Result = &r
+				s.observe(e)
+			}
+		}
+	case hookVerdict:
+		if m.job == t.job && t.phase == phaseHooking {
+			s.hooked(m)
 		}
 	case batchDone:
 		if m.job == t.job {
@@ -150,10 +190,11 @@ func (s *Session) handleWork(m any) {
 
 // startTurn acknowledges a prompt — only once it is durable — and starts
 // its turn.
-func (s *Session) startTurn(prompt string) {
+func (s *Session) startTurn(prompt, command string) {
 	n := s.turnNo + 1
-	if err := s.emitDurable(event.Event{Kind: event.UserMessage, Turn: n, Text: prompt}); err != nil {
-		s.emit(event.Event{Kind: event.Error, Text: fmt.Sprintf("your message was not sent: it could not be saved: %v", err)})
+	if err := s.emitDurable(event.Event{Kind: event.UserMessage, Turn: n, Text: prompt, Command: command}); err != nil {
+		s.recordFailed = true // this Error carries the status; no Notice besides
+		s.emit(event.Event{Kind: event.Error, Store: event.StoreFailing, Text: fmt.Sprintf("your message was not sent: %v", err)})
 		s.maybeStart()
 		return
 	}
@@ -161,6 +202,8 @@ func (s *Session) startTurn(prompt string) {
 	ctx, cancel := context.WithCancel(context.Background())
 	s.turn = &turn{n: n, ctx: ctx, cancel: cancel}
 	s.setCancel(cancel)
+	// The prompt is durable: an observer never sees one that is then lost.
+	s.observe(HookEvent{Name: HookUserPromptSubmit, Turn: n, Prompt: prompt})
 	s.emit(event.Event{Kind: event.TurnStarted, Turn: n})
 	s.presample()
 }
@@ -208,13 +251,13 @@ func (s *Session) startSample() {
 	t.job = job
 	t.text.Reset()
 	req := llm.Request{
-		Model: s.cfg.Model, Messages: wireMessages(s.system, s.hist.msgs), Tools: s.toolDefs,
+		Model: s.cfg.Model, System: s.system, Messages: requestMessages(s.hist.msgs), Tools: s.toolDefs,
 		MaxTokens: s.cfg.MaxTokens, Temperature: s.cfg.Temperature,
 	}
 	est := s.estimate()
 	ctx := t.ctx
 	go func() {
-		resp, err := s.client.Stream(ctx, req, llm.Handler{
+		resp, err := s.cfg.Sampler.Stream(ctx, req, llm.Handler{
 			Text:      func(d string) { s.send(sampleDelta{job: job, text: d}) },
 			Reasoning: func(d string) { s.send(sampleDelta{job: job, text: d, reasoning: true}) },
 			Retry: func(attempt int, wait time.Duration, err *llm.Error) {
@@ -246,23 +289,39 @@ func (s *Session) sampled(m sampleDone) {
 	if s.suppress == suppressUntilSuccess {
 		s.suppress = suppressNone
 	}
-	calls := s.prepareCalls(m.resp.ToolCalls)
+	finish := m.resp.FinishReason
+	cut := finish == llm.FinishLength
+	calls := s.prepareCalls(m.resp.ToolCalls, cut)
 	evCalls := make([]event.ToolCall, len(calls))
 	for i, c := range calls {
 		evCalls[i] = c.call
 	}
-	s.emit(event.Event{Kind: event.AssistantMessage, Turn: t.n, Text: m.resp.Text, Calls: evCalls})
+	s.emit(event.Event{Kind: event.AssistantMessage, Turn: t.n, Text: m.resp.Text, Calls: evCalls,
+		Reasoning: m.resp.Reasoning, State: encodeState(m.resp.State), FinishReason: unusualFinish(finish)})
 	if u := m.resp.Usage; u != nil {
 		s.lastUsage = u.PromptTokens + u.CompletionTokens
 		s.lastUsageLen = len(s.hist.msgs)
 	}
 	if len(calls) == 0 {
-		if m.resp.FinishReason == "length" && strings.TrimSpace(m.resp.Text) == "" {
+		switch {
+		case cut && strings.TrimSpace(m.resp.Text) == "":
 			s.endTurn(event.TurnFailed, "the model used its whole output budget without answering (finish reason \"length\"); raise the max tokens setting or ask for something smaller")
 			return
+		case cut:
+			// The partial answer is in the history, so a "continue" from
+			// the user has the model carry on from where it was cut.
+			t.truncated = true
+			s.notice(t.n, "warn", "The answer was cut off at the model's output limit (finish reason \"length\"). Send \"continue\" to have it carry on.")
+		default:
+			s.noticeFinish(finish)
 		}
 		s.endTurn(event.TurnCompleted, "")
 		return
+	}
+	if cut {
+		s.notice(t.n, "warn", "The model's answer was cut off at its output limit while it was writing tool calls; a call it could not finish was not run, and the model was told so.")
+	} else {
+		s.noticeFinish(finish)
 	}
 	t.calls, t.next, t.stopped = calls, 0, ""
 	for _, c := range calls {
@@ -293,6 +352,29 @@ func (s *Session) sampled(m sampleDone) {
 	s.advanceApproval()
 }
 
+// unusualFinish is the finish reason worth keeping on an answer: one
+// that says it did not end the way the model meant (cut at the output
+// limit, stopped by a filter, a server's own word); "" otherwise.
+func unusualFinish(f string) string {
+	switch f {
+	case "", llm.FinishStop, llm.FinishToolCalls:
+		return ""
+	}
+	return f
+}
+
+// noticeFinish tells the user when an answer that was not cut at the
+// output limit still did not end the way the model meant.
+func (s *Session) noticeFinish(finish string) {
+	switch f := unusualFinish(finish); f {
+	case "":
+	case llm.FinishContentFilter:
+		s.notice(s.turn.n, "warn", "The provider's content filter stopped the answer (finish reason \"content_filter\").")
+	default:
+		s.notice(s.turn.n, "warn", fmt.Sprintf("The answer may be incomplete: the server ended it with finish reason %q.", f))
+	}
+}
+
 // addUsage counts a request's tokens, estimating them when the API did
 // not say.
 func (s *Session) addUsage(m sampleDone) {
@@ -302,7 +384,8 @@ func (s *Session) addUsage(m sampleDone) {
 	}
 	var u event.Usage
 	if r := m.resp.Usage; r != nil {
-		u = event.Usage{PromptTokens: r.PromptTokens, CompletionTokens: r.CompletionTokens, TotalTokens: r.TotalTokens}
+		u = event.Usage{PromptTokens: r.PromptTokens, CompletionTokens: r.CompletionTokens, TotalTokens: r.TotalTokens,
+			CacheReadTokens: r.CacheReadTokens, CacheWriteTokens: r.CacheWriteTokens, ReasoningTokens: r.ReasoningTokens}
 	} else {
 		u = event.Usage{PromptTokens: m.promptEstimate, CompletionTokens: estimateTokens(m.resp.Text + m.resp.Reasoning), Estimated: true}
 		u.TotalTokens = u.PromptTokens + u.CompletionTokens
@@ -313,7 +396,10 @@ func (s *Session) addUsage(m sampleDone) {
 func addUsage(a, b event.Usage) event.Usage {
 	return event.Usage{
 		PromptTokens: a.PromptTokens + b.PromptTokens, CompletionTokens: a.CompletionTokens + b.CompletionTokens,
-		TotalTokens: a.TotalTokens + b.TotalTokens, Estimated: a.Estimated || b.Estimated,
+		TotalTokens:     a.TotalTokens + b.TotalTokens,
+		CacheReadTokens: a.CacheReadTokens + b.CacheReadTokens, CacheWriteTokens: a.CacheWriteTokens + b.CacheWriteTokens,
+		ReasoningTokens: a.ReasoningTokens + b.ReasoningTokens,
+		Estimated:       a.Estimated || b.Estimated,
 	}
 }
 
@@ -352,13 +438,41 @@ func (s *Session) endTurn(state event.TurnState, errText string) {
 			s.finish(c, event.ToolResult{CallID: c.call.ID, Name: c.call.Name, Status: event.ToolCancelled, Output: "not run: the turn ended"})
 		}
 	}
-	s.emit(event.Event{Kind: event.TurnEnded, Turn: t.n, End: &event.TurnEnd{
-		State: state, Usage: t.usage, Error: errText,
+	s.dropAsks("", "the turn ended")
+	end := &event.TurnEnd{
+		State: state, Usage: addUsage(t.usage, t.childUsage), Error: errText, Truncated: t.truncated,
 		ContextTokens: s.estimate(), ContextWindow: s.cfg.ContextWindow,
-	}})
-	s.usage = addUsage(s.usage, t.usage)
+	}
+	end.Cost = t.cost(s.cfg.Cost)
+	s.emit(event.Event{Kind: event.TurnEnded, Turn: t.n, End: end})
+	s.observe(HookEvent{Name: HookStop, Turn: t.n, State: state, Reason: errText})
+	s.usage = addUsage(s.usage, end.Usage)
 	t.cancel()
 	s.setCancel(nil)
 	s.turn = nil
 	s.maybeStart()
+}
+
+// cost is what the turn cost in US dollars: its own requests at the
+// session's prices and its subagents' at theirs; nil when a part that
+// used tokens has an unknown price.
+func (t *turn) cost(price func(event.Usage) (float64, bool)) *float64 {
+	if t.usage.TotalTokens == 0 && t.childUsage.TotalTokens == 0 {
+		return nil
+	}
+	total := t.childCost
+	if t.childCostUnknown {
+		return nil
+	}
+	if t.usage.TotalTokens > 0 {
+		if price == nil {
+			return nil
+		}
+		usd, ok := price(t.usage)
+		if !ok {
+			return nil
+		}
+		total += usd
+	}
+	return &total
 }

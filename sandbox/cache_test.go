@@ -132,13 +132,8 @@ func TestCacheRootFallsBackToPrivateTemp(t *testing.T) {
 	f := newFixture(t)
 	tmp := t.TempDir()
 	t.Setenv("TMPDIR", tmp)
-	cfgDir := filepath.Join(f.home, ".config", "quire")
-	os.MkdirAll(cfgDir, 0o755)
 	cfg := "[sandbox.profiles.nostate]\ndeny = [\"" + f.state + "\"]\n"
-	if err := os.WriteFile(filepath.Join(cfgDir, "config.toml"), []byte(cfg), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	p := f.profile(t, "nostate")
+	p := f.custom(t, cfg, "nostate")
 	root, err := CacheRoot(p)
 	want := filepath.Join(tmp, "quire-"+strconv.Itoa(os.Getuid()), CacheDirName)
 	if err != nil || root != want {

@@ -53,8 +53,9 @@ func (p Profile) Check(s Support) error {
 }
 
 // Report describes what this machine enforces, one fact per line, for
-// `quire doctor`.
-func Report(s Support, cwd string) string {
+// `quire doctor`: the kernel's features, then whether each profile, the
+// custom ones of settings included, can be enforced.
+func Report(s Support, cwd string, settings Settings) string {
 	var b strings.Builder
 	if s.LandlockABI > 0 {
 		fmt.Fprintf(&b, "Landlock ABI:        %d\n", s.LandlockABI)
@@ -64,10 +65,11 @@ func Report(s Support, cwd string) string {
 	fmt.Fprintf(&b, "Landlock file rules: %s\n", yesNo(s.LandlockABI >= minFilesystemABI))
 	fmt.Fprintf(&b, "Landlock TCP rules:  %s\n", yesNo(s.TCPRules()))
 	fmt.Fprintf(&b, "Landlock IPC scopes: %s\n", yesNo(s.LandlockABI >= 6))
+	fmt.Fprintf(&b, "Landlock UNIX rules: %s\n", yesNo(s.LandlockABI >= 9))
 	fmt.Fprintf(&b, "seccomp filters:     %s\n", yesNo(s.Seccomp))
 	b.WriteString("Profiles:\n")
-	for _, name := range Names() {
-		p, err := ProfileByName(name, cwd)
+	for _, name := range settings.Names() {
+		p, err := settings.Profile(name, cwd)
 		if err == nil {
 			err = p.Check(s)
 		}

@@ -3,13 +3,16 @@ package sandbox
 import (
 	"errors"
 	"fmt"
-	"io/fs"
 	"strings"
-
-	"github.com/BurntSushi/toml"
 )
 
-// fileConfig is the part of config.toml this package reads:
+// Settings is the [sandbox] table of config.toml. Package config reads
+// the file and hands it over as a value; this package never opens it.
+//
+//	[sandbox]
+//	git_writes    = false            # commands may write the git dir (not hooks/config)
+//	pass_env      = ["GITHUB_TOKEN"] # credential-looking variables commands get anyway
+//	max_processes = 4096             # per command; 0 = no cap
 //
 //	[sandbox.profiles.build]
 //	extends = "strict"          # a built-in profile (default "workspace")
@@ -17,13 +20,41 @@ import (
 //	write   = ["~/.cache/go-build"]
 //	deny    = ["~/.ssh", "secrets"]
 //	network = true              # child network; default: the base's
-type fileConfig struct {
-	Sandbox struct {
-		Profiles map[string]profileSpec `toml:"profiles"`
-	} `toml:"sandbox"`
+type Settings struct {
+	Profiles     map[string]ProfileSpec `toml:"profiles"`
+	GitWrites    bool                   `toml:"git_writes"`
+	PassEnv      []string               `toml:"pass_env"`
+	MaxProcesses *int                   `toml:"max_processes"`
 }
 
-type profileSpec struct {
+// check refuses settings that cannot mean what they say.
+func (s Settings) check() error {
+	if m := s.MaxProcesses; m != nil && *m < 0 {
+		return fmt.Errorf("[sandbox] max_processes = %d: use a positive number, or 0 for no cap", *m)
+	}
+	for _, name := range s.PassEnv {
+		if name == "" || strings.ContainsAny(name, "=\x00") {
+			return fmt.Errorf("[sandbox] pass_env entry %q is not a variable name", name)
+		}
+		if isInjection(name) {
+			return fmt.Errorf("[sandbox] pass_env entry %q: %s makes every program run extra code and is never passed", name, name)
+		}
+	}
+	return nil
+}
+
+// apply sets what the [sandbox] table says for every profile.
+func (s Settings) apply(p Profile) Profile {
+	p.PassEnv = append(p.PassEnv, s.PassEnv...)
+	p.MaxProcesses = DefaultMaxProcesses
+	if s.MaxProcesses != nil {
+		p.MaxProcesses = *s.MaxProcesses
+	}
+	return p
+}
+
+// ProfileSpec is one custom profile, [sandbox.profiles.NAME].
+type ProfileSpec struct {
 	Extends string   `toml:"extends"`
 	Read    []string `toml:"read"`
 	Write   []string `toml:"write"`
@@ -31,19 +62,7 @@ type profileSpec struct {
 	Network *bool    `toml:"network"`
 }
 
-func loadConfig(path string) (fileConfig, error) {
-	var cfg fileConfig
-	_, err := toml.DecodeFile(path, &cfg)
-	if errors.Is(err, fs.ErrNotExist) {
-		return fileConfig{}, nil
-	}
-	if err != nil {
-		return fileConfig{}, fmt.Errorf("read sandbox profiles from %s: %w", path, err)
-	}
-	return cfg, nil
-}
-
-func (s profileSpec) build(name, dir string) (Profile, error) {
+func (s ProfileSpec) build(name, dir string, gitWrites bool) (Profile, error) {
 	base := s.Extends
 	if base == "" {
 		base = Workspace
@@ -54,7 +73,7 @@ func (s profileSpec) build(name, dir string) (Profile, error) {
 	if _, ok := builtinDescriptions[base]; !ok {
 		return Profile{}, fmt.Errorf("sandbox profile %q extends unknown profile %q; extend workspace, read-only or strict", name, base)
 	}
-	p := builtin(base, dir)
+	p := builtin(base, dir, gitWrites)
 	p.Name = name
 	lists := []struct {
 		field string

@@ -17,17 +17,22 @@ import (
 	"testing"
 	"time"
 
+	"github.com/BurntSushi/toml"
 	"golang.org/x/sys/unix"
 
 	"github.com/quire-sh/quire/sandbox/sandboxtest"
 )
 
 func TestMain(m *testing.M) {
+	helperMain()
 	MaybeLaunch()
 	// Race-enabled launchers otherwise sleep a second at exit.
 	os.Setenv("GORACE", "atexit_sleep_ms=0")
 	if os.Getenv(standInEnv) != "" {
 		standInMain()
+	}
+	if os.Getenv(victimEnv) != "" {
+		victimMain()
 	}
 	os.Exit(m.Run())
 }
@@ -86,6 +91,29 @@ func requireLandlock(t *testing.T, needTCP bool) Support {
 func (f fixture) profile(t *testing.T, name string) Profile {
 	t.Helper()
 	p, err := ProfileByName(name, f.ws)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// settings decodes the [sandbox] table of a config.toml, as package
+// config hands it over.
+func settings(t *testing.T, configTOML string) Settings {
+	t.Helper()
+	var file struct {
+		Sandbox Settings `toml:"sandbox"`
+	}
+	if _, err := toml.Decode(configTOML, &file); err != nil {
+		t.Fatal(err)
+	}
+	return file.Sandbox
+}
+
+// custom builds a profile the configuration defines.
+func (f fixture) custom(t *testing.T, configTOML, name string) Profile {
+	t.Helper()
+	p, err := settings(t, configTOML).Profile(name, f.ws)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -260,16 +288,11 @@ func TestConfinementSurvivesEscapes(t *testing.T) {
 func TestCustomDenyProfile(t *testing.T) {
 	f := newFixture(t)
 	s := requireLandlock(t, false)
-	cfgDir := filepath.Join(f.home, ".config", "quire")
-	os.MkdirAll(cfgDir, 0o755)
 	os.MkdirAll(filepath.Join(f.ws, "secrets"), 0o755)
 	os.WriteFile(filepath.Join(f.ws, "secrets", "key"), []byte("TOPSECRET\n"), 0o644)
 	os.WriteFile(filepath.Join(f.ws, "public.txt"), []byte("PUBLIC\n"), 0o644)
 	cfg := "[sandbox.profiles.nosecrets]\nextends = \"workspace\"\ndeny = [\"secrets\"]\nnetwork = false\n"
-	if err := os.WriteFile(filepath.Join(cfgDir, "config.toml"), []byte(cfg), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	p := f.profile(t, "nosecrets")
+	p := f.custom(t, cfg, "nosecrets")
 	if p.Network {
 		t.Fatal("network = false was not applied")
 	}
@@ -281,28 +304,16 @@ func TestCustomDenyProfile(t *testing.T) {
 	if exit.Code != 0 || !strings.Contains(out, "PUBLIC") {
 		t.Fatalf("siblings of a denied path must stay usable: exit %d, %q", exit.Code, out)
 	}
-	if !contains(Names(), "nosecrets") {
-		t.Fatalf("Names() = %v lacks the custom profile", Names())
+	if names := settings(t, cfg).Names(); !contains(names, "nosecrets") {
+		t.Fatalf("Names() = %v lacks the custom profile", names)
 	}
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
 
 func TestConfigRejectsAmbiguousPaths(t *testing.T) {
 	f := newFixture(t)
-	cfgDir := filepath.Join(f.home, ".config", "quire")
-	os.MkdirAll(cfgDir, 0o755)
 	for _, entry := range []string{`"~/.ssh/*"`, `"a\nb"`, `""`} {
 		cfg := "[sandbox.profiles.bad]\ndeny = [" + entry + "]\n"
-		os.WriteFile(filepath.Join(cfgDir, "config.toml"), []byte(cfg), 0o644)
-		if _, err := ProfileByName("bad", f.ws); err == nil {
+		if _, err := settings(t, cfg).Profile("bad", f.ws); err == nil {
 			t.Errorf("deny entry %s was accepted", entry)
 		}
 	}
@@ -459,7 +470,7 @@ func TestCheckAndReport(t *testing.T) {
 	if err := f.profile(t, ReadOnly).Check(Support{LandlockABI: 7}); err == nil || !strings.Contains(err.Error(), "seccomp") {
 		t.Errorf("read-only without seccomp: %v", err)
 	}
-	r := Report(full, f.ws)
+	r := Report(full, f.ws, Settings{})
 	for _, want := range []string{"Landlock ABI:        7", "TCP rules:  yes", "strict", "enforceable"} {
 		if !strings.Contains(r, want) {
 			t.Errorf("report lacks %q:\n%s", want, r)

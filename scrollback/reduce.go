@@ -34,7 +34,14 @@ func (t *Transcript) Apply(e event.Event) {
 		t.closeStreams()
 		b := t.addBlock(KindPrompt)
 		t.turns[len(t.turns)-1].number = e.Turn
-		b.appendSource(e.Text)
+		if e.Command != "" {
+			// A custom command shows what was typed, with the text it
+			// expanded to (what the model received) folded below.
+			b.appendSource(e.Command + "\n" + e.Text)
+			b.collapsed = true
+		} else {
+			b.appendSource(e.Text)
+		}
 		t.finish(b)
 	case event.TurnStarted:
 		r.turnOpen = true
@@ -82,12 +89,12 @@ func (t *Transcript) Apply(e event.Event) {
 			t.toolBlock(e.Call.ID, e.Call.Name, e.Call.ToolKind, e.Call.Target)
 		}
 	case event.ApprovalRequested:
-		if a := e.Approval; a != nil {
+		if a := e.Approval; a != nil && !t.subagentAsks(a, true) {
 			b := t.toolBlock(a.CallID, a.Tool, "", a.Target)
 			t.setToolState(b, ToolAwaiting)
 		}
 	case event.ApprovalAnswered:
-		if a := e.Approval; a != nil {
+		if a := e.Approval; a != nil && !t.subagentAsks(a, false) {
 			b := t.toolBlock(a.CallID, a.Tool, "", a.Target)
 			if a.Decision == event.Deny {
 				b.tool.reason = a.Reason
@@ -106,6 +113,8 @@ func (t *Transcript) Apply(e event.Event) {
 		if res := e.Result; res != nil {
 			t.finishTool(res)
 		}
+	case event.SubagentUpdate:
+		t.applySubagent(e)
 	case event.TurnEnded:
 		t.endTurn(e.End)
 	case event.Compacted:
@@ -205,8 +214,7 @@ func (t *Transcript) appendTo(b *Block, text string) {
 	b.appendSource(text)
 	if b.body != nil && b.bodyWidth > 0 {
 		// Feed the live renderer now so a frame only asks it for lines.
-		b.body.Append(text)
-		b.fed = b.src.Len()
+		b.feed()
 	}
 	t.changed(b)
 }

@@ -51,7 +51,7 @@ type patchSummaryLine struct {
 	path string
 }
 
-func (t ApplyPatch) plan(env *Env, raw json.RawMessage) ([]fileChange, []patchSummaryLine, error) {
+func (t ApplyPatch) plan(env *Env, files *Overlay, raw json.RawMessage) ([]fileChange, []patchSummaryLine, error) {
 	var a applyPatchArgs
 	if err := decodeArgs(raw, applyPatchParams, &a); err != nil {
 		return nil, nil, err
@@ -72,7 +72,7 @@ func (t ApplyPatch) plan(env *Env, raw json.RawMessage) ([]fileChange, []patchSu
 			return fileChange{}, fmt.Errorf("%s appears in more than one operation of the patch; combine its changes into one Update File", env.display(path))
 		}
 		seen[path] = true
-		c, err := loadForChange(path)
+		c, err := files.load(path)
 		if err != nil {
 			return fileChange{}, fmt.Errorf("cannot change %s: %w", env.display(path), err)
 		}
@@ -110,6 +110,11 @@ func (t ApplyPatch) plan(env *Env, raw json.RawMessage) ([]fileChange, []patchSu
 				return nil, nil, err
 			}
 			text = le.restore(text)
+			if h.MoveTo != "" {
+				if dst, err := env.writePath(h.MoveTo); err == nil && dst == c.path {
+					h.MoveTo = "" // a move to where the file is
+				}
+			}
 			if h.MoveTo == "" {
 				c.new = []byte(text)
 				changes = append(changes, c)
@@ -129,39 +134,38 @@ func (t ApplyPatch) plan(env *Env, raw json.RawMessage) ([]fileChange, []patchSu
 	return changes, summary, nil
 }
 
-func (t ApplyPatch) Plan(env *Env, raw json.RawMessage) (Plan, error) {
-	changes, summary, err := t.plan(env, raw)
+func (t ApplyPatch) Plan(env *Env, files *Overlay, raw json.RawMessage) (Plan, error) {
+	changes, summary, err := t.plan(env, files, raw)
 	if err != nil {
-		return Plan{}, err
+		return Plan{}, nothingChanged{err}
 	}
 	pl := Plan{Preview: diffAll(env, changes)}
 	var targets []string
+	var b strings.Builder
+	b.WriteString("Success. Updated the following files:\n")
 	for _, s := range summary {
 		targets = append(targets, s.path)
+		fmt.Fprintf(&b, "%c %s\n", s.tag, s.path)
 	}
 	pl.Target = strings.Join(targets, ", ")
 	for _, c := range changes {
 		pl.Writes = append(pl.Writes, c.path)
 	}
 	pl.InDir = env.inDir(pl.Writes)
+	pl.Action = &fileAction{changes: changes, done: b.String()}
 	return pl, nil
 }
 
 func (t ApplyPatch) Run(ctx context.Context, env *Env, call Call) Result {
-	changes, summary, err := t.plan(env, call.Args)
-	if err != nil {
-		return errorResult("%v\nNothing was changed.", err)
-	}
-	if err := commitChanges(env, changes); err != nil {
-		return errorResult("%v", err)
-	}
-	var b strings.Builder
-	b.WriteString("Success. Updated the following files:\n")
-	for _, s := range summary {
-		fmt.Fprintf(&b, "%c %s\n", s.tag, s.path)
-	}
-	return Result{Output: b.String(), Diff: diffAll(env, changes)}
+	return runFileAction(env, call, "apply_patch")
 }
+
+// nothingChanged is a refused patch: the model is told that no file
+// changed, since a patch applies to all of its files or none.
+type nothingChanged struct{ err error }
+
+func (e nothingChanged) Error() string { return e.err.Error() + "\nNothing was changed." }
+func (e nothingChanged) Unwrap() error { return e.err }
 
 func diffAll(env *Env, changes []fileChange) string {
 	var b strings.Builder

@@ -18,7 +18,7 @@ func TestApplyPatchOperations(t *testing.T) {
 		"*** Update File: a.py\n*** Move to: b.py\n@@ def f():\n-    return 1\n+    return 2\n" +
 		"*** Update File: crlf.txt\n one\n-two\n+three\n" +
 		"*** End Patch\n"
-	plan, err := ApplyPatch{}.Plan(te.Env, args(t, obj{"patch": p}))
+	plan, err := ApplyPatch{}.Plan(te.Env, nil, args(t, obj{"patch": p}))
 	if err != nil || len(plan.Writes) != 5 || !plan.InDir || !strings.Contains(plan.Preview, "+    return 2") {
 		t.Fatalf("plan %+v, err %v", plan, err)
 	}
@@ -110,16 +110,20 @@ func TestApplyPatchIsAllOrNothing(t *testing.T) {
 func TestCommitRollsBackOnWriteFailure(t *testing.T) {
 	te := newTestEnv(t, "workspace")
 	te.write(t, "a.txt", "a\n")
-	before := snapshot(t, te.base)
 	first, err := loadForChange(filepath.Join(te.ws, "a.txt"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	first.new = []byte("changed\n")
-	// The second change deletes a file that vanished after planning,
-	// which is only discovered after the first one was written.
-	second := fileChange{path: filepath.Join(te.ws, "vanished.txt"), existed: true, old: []byte("v"), remove: true}
-	if err := commitChanges(te.Env, []fileChange{first, second}); err == nil || !strings.Contains(err.Error(), "no file was changed") {
+	// The second change creates a file under a dangling link: the file is
+	// as planned (absent), but writing it fails, which is only discovered
+	// after the first one was written.
+	if err := os.Symlink(filepath.Join(te.ws, "missing"), filepath.Join(te.ws, "dangling")); err != nil {
+		t.Fatal(err)
+	}
+	before := snapshot(t, te.base)
+	second := fileChange{path: filepath.Join(te.ws, "dangling", "x.txt"), new: []byte("x")}
+	if err := commitChanges(te.Env, 1, []fileChange{first, second}); err == nil || !strings.Contains(err.Error(), "no file was changed") {
 		t.Fatalf("err = %v", err)
 	}
 	if !sameSnapshot(before, snapshot(t, te.base)) {

@@ -45,7 +45,7 @@ func TestArgumentErrorsAreReportedTogether(t *testing.T) {
 
 func TestToolErrorsNeverEnterTheBody(t *testing.T) {
 	te := newTestEnv(t, "workspace")
-	res := ReadFile{}.Run(t.Context(), te.Env, Call{Args: json.RawMessage(`{"path":"x","limit":"five"}`)})
+	res := runRaw(t, ReadFile{}, te.Env, json.RawMessage(`{"path":"x","limit":"five"}`), nil)
 	if !res.IsError || !strings.Contains(res.Output, "limit") {
 		t.Fatalf("%+v", res)
 	}

@@ -46,7 +46,7 @@ func (EditFile) Spec() Spec {
 	}
 }
 
-func (t EditFile) plan(env *Env, raw json.RawMessage) (fileChange, int, error) {
+func (t EditFile) plan(env *Env, files *Overlay, raw json.RawMessage) (fileChange, int, error) {
 	var a editFileArgs
 	if err := decodeArgs(raw, editFileParams, &a); err != nil {
 		return fileChange{}, 0, err
@@ -55,7 +55,7 @@ func (t EditFile) plan(env *Env, raw json.RawMessage) (fileChange, int, error) {
 	if err != nil {
 		return fileChange{}, 0, err
 	}
-	c, err := loadForChange(path)
+	c, err := files.load(path)
 	if err != nil {
 		return fileChange{}, 0, fmt.Errorf("cannot edit %s: %w", env.display(path), err)
 	}
@@ -120,21 +120,10 @@ func matchPositions(text, old string) []int {
 	}
 }
 
-func (t EditFile) Plan(env *Env, raw json.RawMessage) (Plan, error) {
-	c, _, err := t.plan(env, raw)
+func (t EditFile) Plan(env *Env, files *Overlay, raw json.RawMessage) (Plan, error) {
+	c, n, err := t.plan(env, files, raw)
 	if err != nil {
 		return Plan{}, err
-	}
-	return Plan{Target: env.display(c.path), Preview: c.diff(env), Writes: []string{c.path}, InDir: env.inDir([]string{c.path})}, nil
-}
-
-func (t EditFile) Run(ctx context.Context, env *Env, call Call) Result {
-	c, n, err := t.plan(env, call.Args)
-	if err != nil {
-		return errorResult("%v", err)
-	}
-	if err := commitChanges(env, []fileChange{c}); err != nil {
-		return errorResult("%v", err)
 	}
 	what := "Replaced 1 occurrence"
 	switch {
@@ -143,7 +132,12 @@ func (t EditFile) Run(ctx context.Context, env *Env, call Call) Result {
 	case n > 1:
 		what = fmt.Sprintf("Replaced %d occurrences", n)
 	}
-	return Result{Output: fmt.Sprintf("%s in %s.", what, env.display(c.path)), Diff: c.diff(env)}
+	return Plan{Target: env.display(c.path), Preview: c.diff(env), Writes: []string{c.path}, InDir: env.inDir([]string{c.path}),
+		Action: &fileAction{changes: []fileChange{c}, done: fmt.Sprintf("%s in %s.", what, env.display(c.path))}}, nil
+}
+
+func (t EditFile) Run(ctx context.Context, env *Env, call Call) Result {
+	return runFileAction(env, call, "edit_file")
 }
 
 // notFoundMessage explains a failed match: the fixed sentence, then hints

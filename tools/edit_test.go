@@ -2,6 +2,7 @@ package tools
 
 import (
 	"flag"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -93,7 +94,7 @@ func TestWriteFile(t *testing.T) {
 		t.Fatalf("%+v", res)
 	}
 	os.Chmod(filepath.Join(te.ws, "d/n.txt"), 0o755)
-	plan, err := WriteFile{}.Plan(te.Env, args(t, obj{"path": "d/n.txt", "content": "two\n"}))
+	plan, err := WriteFile{}.Plan(te.Env, nil, args(t, obj{"path": "d/n.txt", "content": "two\n"}))
 	if err != nil || !strings.Contains(plan.Preview, "-one\n+two\n") || !plan.InDir || plan.Writes[0] != filepath.Join(te.ws, "d/n.txt") {
 		t.Fatalf("plan %+v, err %v", plan, err)
 	}
@@ -110,12 +111,17 @@ func TestBeforeWriteHook(t *testing.T) {
 	te := newTestEnv(t, "workspace")
 	te.write(t, "f.txt", "a\n")
 	var seen []string
-	te.BeforeWrite = func(p string) error { seen = append(seen, p); return nil }
-	run(t, EditFile{}, te.Env, obj{"path": "f.txt", "old_string": "a", "new_string": "b"})
-	if len(seen) != 1 || seen[0] != filepath.Join(te.ws, "f.txt") {
+	te.BeforeWrite = func(turn int, p string) error { seen = append(seen, fmt.Sprint(turn, " ", p)); return nil }
+	p, err := EditFile{}.Plan(te.Env, nil, args(t, obj{"path": "f.txt", "old_string": "a", "new_string": "b"}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	EditFile{}.Run(t.Context(), te.Env, Call{ID: "c", Turn: 7, Plan: p})
+	// The hook gets the turn from the call, not from watching events.
+	if len(seen) != 1 || seen[0] != "7 "+filepath.Join(te.ws, "f.txt") {
 		t.Fatalf("hook saw %v", seen)
 	}
-	te.BeforeWrite = func(string) error { return os.ErrPermission }
+	te.BeforeWrite = func(int, string) error { return os.ErrPermission }
 	res := run(t, WriteFile{}, te.Env, obj{"path": "f.txt", "content": "zzz"})
 	if !res.IsError || te.read(t, "f.txt") != "b\n" {
 		t.Fatalf("a failing hook must abort the write: %+v, file %q", res, te.read(t, "f.txt"))

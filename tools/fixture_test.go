@@ -88,9 +88,24 @@ func args(t *testing.T, v any) json.RawMessage {
 	return b
 }
 
+// run plans a call from disk and, when the plan is valid, runs it, as
+// the engine does; a refused plan is the call's error result.
 func run(t *testing.T, tool Tool, env *Env, a any) Result {
 	t.Helper()
-	return tool.Run(context.Background(), env, Call{ID: "t", Args: args(t, a)})
+	return runRaw(t, tool, env, args(t, a), nil)
+}
+
+func runRaw(t *testing.T, tool Tool, env *Env, raw json.RawMessage, output func([]byte)) Result {
+	t.Helper()
+	return runCtx(context.Background(), tool, env, raw, output)
+}
+
+func runCtx(ctx context.Context, tool Tool, env *Env, raw json.RawMessage, output func([]byte)) Result {
+	p, err := tool.Plan(env, nil, raw)
+	if err != nil {
+		return Result{Output: err.Error(), IsError: true}
+	}
+	return tool.Run(ctx, env, Call{ID: "t", Turn: 1, Plan: p, Output: output})
 }
 
 type obj = map[string]any

@@ -33,7 +33,7 @@ func (Glob) Spec() Spec {
 	}
 }
 
-func (Glob) Plan(env *Env, raw json.RawMessage) (Plan, error) {
+func (Glob) Plan(env *Env, _ *Overlay, raw json.RawMessage) (Plan, error) {
 	var a globArgs
 	if err := decodeArgs(raw, globParams, &a); err != nil {
 		return Plan{}, err
@@ -41,13 +41,17 @@ func (Glob) Plan(env *Env, raw json.RawMessage) (Plan, error) {
 	if !doublestar.ValidatePattern(a.Pattern) {
 		return Plan{}, &ArgError{Problems: []string{fmt.Sprintf("field \"pattern\": %q is not a valid glob pattern (check brackets and braces)", a.Pattern)}}
 	}
-	return Plan{Target: a.Pattern}, nil
+	root := a.Path
+	if filepath.IsAbs(a.Pattern) {
+		root, _ = doublestar.SplitPattern(filepath.ToSlash(a.Pattern))
+	}
+	return Plan{Target: a.Pattern, Reads: []string{env.reach(root)}, Action: a}, nil
 }
 
 func (t Glob) Run(ctx context.Context, env *Env, call Call) Result {
-	var a globArgs
-	if err := decodeArgs(call.Args, globParams, &a); err != nil {
-		return errorResult("%v", err)
+	a, ok := call.Plan.Action.(globArgs)
+	if !ok {
+		return unplanned("glob")
 	}
 	if a.Path == "" {
 		a.Path = "."

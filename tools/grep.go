@@ -65,19 +65,27 @@ func (t Grep) compile(raw json.RawMessage) (grepArgs, *regexp.Regexp, error) {
 	return a, re, nil
 }
 
-func (t Grep) Plan(env *Env, raw json.RawMessage) (Plan, error) {
-	a, _, err := t.compile(raw)
+// grepAction is a grep call's plan: its arguments and their compiled
+// expression.
+type grepAction struct {
+	args grepArgs
+	re   *regexp.Regexp
+}
+
+func (t Grep) Plan(env *Env, _ *Overlay, raw json.RawMessage) (Plan, error) {
+	a, re, err := t.compile(raw)
 	if err != nil {
 		return Plan{}, err
 	}
-	return Plan{Target: a.Pattern}, nil
+	return Plan{Target: a.Pattern, Reads: []string{env.reach(a.Path)}, Action: grepAction{args: a, re: re}}, nil
 }
 
 func (t Grep) Run(ctx context.Context, env *Env, call Call) Result {
-	a, re, err := t.compile(call.Args)
-	if err != nil {
-		return errorResult("%v", err)
+	act, ok := call.Plan.Action.(grepAction)
+	if !ok {
+		return unplanned("grep")
 	}
+	a, re := act.args, act.re
 	if a.Path == "" {
 		a.Path = "."
 	}

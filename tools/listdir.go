@@ -30,18 +30,18 @@ func (ListDir) Spec() Spec {
 	}
 }
 
-func (ListDir) Plan(env *Env, raw json.RawMessage) (Plan, error) {
+func (ListDir) Plan(env *Env, _ *Overlay, raw json.RawMessage) (Plan, error) {
 	var a listDirArgs
 	if err := decodeArgs(raw, listDirParams, &a); err != nil {
 		return Plan{}, err
 	}
-	return Plan{Target: env.display(env.abs(a.Path))}, nil
+	return Plan{Target: env.display(env.abs(a.Path)), Reads: []string{env.reach(a.Path)}, Action: a}, nil
 }
 
 func (ListDir) Run(ctx context.Context, env *Env, call Call) Result {
-	var a listDirArgs
-	if err := decodeArgs(call.Args, listDirParams, &a); err != nil {
-		return errorResult("%v", err)
+	a, ok := call.Plan.Action.(listDirArgs)
+	if !ok {
+		return unplanned("list_dir")
 	}
 	dir, err := env.readPath(a.Path)
 	if err != nil {

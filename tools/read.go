@@ -40,18 +40,18 @@ func (ReadFile) Spec() Spec {
 	}
 }
 
-func (ReadFile) Plan(env *Env, raw json.RawMessage) (Plan, error) {
+func (ReadFile) Plan(env *Env, _ *Overlay, raw json.RawMessage) (Plan, error) {
 	var a readFileArgs
 	if err := decodeArgs(raw, readFileParams, &a); err != nil {
 		return Plan{}, err
 	}
-	return Plan{Target: env.display(env.abs(a.Path))}, nil
+	return Plan{Target: env.display(env.abs(a.Path)), Reads: []string{env.reach(a.Path)}, Action: a}, nil
 }
 
 func (ReadFile) Run(ctx context.Context, env *Env, call Call) Result {
-	var a readFileArgs
-	if err := decodeArgs(call.Args, readFileParams, &a); err != nil {
-		return errorResult("%v", err)
+	a, ok := call.Plan.Action.(readFileArgs)
+	if !ok {
+		return unplanned("read_file")
 	}
 	if a.Offset == 0 {
 		a.Offset = 1

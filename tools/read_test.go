@@ -132,10 +132,10 @@ func TestSearchErrorsAndLimits(t *testing.T) {
 	if !res.Truncated || !strings.Contains(res.Output, "more entries not shown") {
 		t.Errorf("list_dir limit: truncated %v", res.Truncated)
 	}
-	if _, err := (Grep{}).Plan(te.Env, args(t, obj{"pattern": "a(b"})); err == nil || !strings.Contains(err.Error(), "regular expression") {
+	if _, err := (Grep{}).Plan(te.Env, nil, args(t, obj{"pattern": "a(b"})); err == nil || !strings.Contains(err.Error(), "regular expression") {
 		t.Errorf("bad regexp: %v", err)
 	}
-	if _, err := (Glob{}).Plan(te.Env, args(t, obj{"pattern": "a[b"})); err == nil {
+	if _, err := (Glob{}).Plan(te.Env, nil, args(t, obj{"pattern": "a[b"})); err == nil {
 		t.Error("bad glob accepted")
 	}
 	if res := run(t, Grep{}, te.Env, obj{"pattern": "zzz"}); res.IsError || !strings.Contains(res.Output, "No matches") {

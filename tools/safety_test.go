@@ -40,7 +40,7 @@ func TestFileToolsRefuseEscapes(t *testing.T) {
 		if !res.IsError || !strings.Contains(res.Output, "does not allow writing") {
 			t.Errorf("%s %v: %+v", c.tool.Spec().Name, c.args["path"], res)
 		}
-		if _, err := c.tool.Plan(te.Env, args(t, c.args)); err == nil {
+		if _, err := c.tool.Plan(te.Env, nil, args(t, c.args)); err == nil {
 			t.Errorf("%s %v: Plan accepted it", c.tool.Spec().Name, c.args["path"])
 		}
 	}

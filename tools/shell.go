@@ -44,7 +44,7 @@ func (Shell) Spec() Spec {
 	}
 }
 
-func (Shell) Plan(env *Env, raw json.RawMessage) (Plan, error) {
+func (Shell) Plan(env *Env, _ *Overlay, raw json.RawMessage) (Plan, error) {
 	var a shellArgs
 	if err := decodeArgs(raw, shellParams, &a); err != nil {
 		return Plan{}, err
@@ -56,16 +56,13 @@ func (Shell) Plan(env *Env, raw json.RawMessage) (Plan, error) {
 	if a.Workdir != "" {
 		preview = "(in " + a.Workdir + ") " + a.Command
 	}
-	return Plan{Target: a.Command, Preview: preview, Writes: []string{env.Dir}, Command: a.Command}, nil
+	return Plan{Target: a.Command, Preview: preview, Writes: []string{env.Dir}, Command: a.Command, Action: a}, nil
 }
 
 func (Shell) Run(ctx context.Context, env *Env, call Call) Result {
-	var a shellArgs
-	if err := decodeArgs(call.Args, shellParams, &a); err != nil {
-		return errorResult("%v", err)
-	}
-	if strings.TrimSpace(a.Command) == "" {
-		return errorResult("invalid arguments: field \"command\": must not be empty")
+	a, ok := call.Plan.Action.(shellArgs)
+	if !ok {
+		return unplanned("shell")
 	}
 	dir := env.Dir
 	if a.Workdir != "" {
@@ -123,6 +120,9 @@ func (Shell) Run(ctx context.Context, env *Env, call Call) Result {
 	default:
 		fmt.Fprintf(&b, "[exit code %d]", exit.Code)
 	}
+	if line := processCapLine(exit); line != "" {
+		b.WriteString("\n" + line)
+	}
 	res.Output = b.String()
 	return res
 }
@@ -142,4 +142,22 @@ func (t teeSink) Write(p []byte) (int, error) {
 	t.keep.Write(p)
 	t.stream(append([]byte(nil), p...))
 	return len(p), nil
+}
+
+// processCapLine tells the model about the sandbox's process cap when it
+// matters: when the command ran into it (cgroups count refused forks), or,
+// where the cap cannot tell (RLIMIT_NPROC), when the command failed, so a
+// "fork: Resource temporarily unavailable" has its explanation. Saying it
+// on every call would cost tokens for nothing.
+func processCapLine(exit sandbox.Exit) string {
+	c := exit.Processes
+	switch {
+	case c.Limit == 0:
+		return ""
+	case c.Reached:
+		return fmt.Sprintf("[the sandbox refused to start more processes: a command may have at most %d processes and threads at once (%s)]", c.Limit, c.Method)
+	case !c.Measured && exit.Code != 0:
+		return fmt.Sprintf("[a command may have at most %d processes and threads at once (%s); if a fork failed, that cap is why]", c.Limit, c.Method)
+	}
+	return ""
 }

@@ -28,8 +28,8 @@ func TestShellRunsSandboxed(t *testing.T) {
 	outside := filepath.Join(te.out, "x")
 	var mu sync.Mutex
 	var streamed strings.Builder
-	res := Shell{}.Run(context.Background(), te.Env, Call{Args: args(t, obj{"command": fmt.Sprintf("echo hello; echo inside > in.txt; echo nope > %s; exit 3", outside)}),
-		Output: func(b []byte) { mu.Lock(); streamed.Write(b); mu.Unlock() }})
+	res := runRaw(t, Shell{}, te.Env, args(t, obj{"command": fmt.Sprintf("echo hello; echo inside > in.txt; echo nope > %s; exit 3", outside)}),
+		func(b []byte) { mu.Lock(); streamed.Write(b); mu.Unlock() })
 	if res.ExitCode == nil || *res.ExitCode != 3 || !strings.Contains(res.Output, "[exit code 3]") {
 		t.Fatalf("%+v", res)
 	}
@@ -91,7 +91,7 @@ func TestShellCancel(t *testing.T) {
 	go func() {
 		var buf []byte
 		sent := false
-		res := Shell{}.Run(ctx, te.Env, Call{Args: args(t, obj{"command": "sleep 1000 & echo $!; wait"}), Output: func(b []byte) {
+		res := runCtx(ctx, Shell{}, te.Env, args(t, obj{"command": "sleep 1000 & echo $!; wait"}), func(b []byte) {
 			buf = append(buf, b...)
 			var pid int
 			if !sent && strings.Contains(string(buf), "\n") {
@@ -99,7 +99,7 @@ func TestShellCancel(t *testing.T) {
 				got <- pid
 				sent = true
 			}
-		}})
+		})
 		if !res.IsError || !strings.Contains(res.Output, "cancelled") {
 			t.Errorf("%+v", res)
 		}

@@ -29,45 +29,29 @@ func (WriteFile) Spec() Spec {
 	}
 }
 
-func (t WriteFile) plan(env *Env, raw json.RawMessage) (fileChange, error) {
+func (t WriteFile) Plan(env *Env, files *Overlay, raw json.RawMessage) (Plan, error) {
 	var a writeFileArgs
 	if err := decodeArgs(raw, writeFileParams, &a); err != nil {
-		return fileChange{}, err
+		return Plan{}, err
 	}
 	path, err := env.writePath(a.Path)
 	if err != nil {
-		return fileChange{}, err
-	}
-	c, err := loadForChange(path)
-	if err != nil {
-		return fileChange{}, fmt.Errorf("cannot write %s: %w", env.display(path), err)
-	}
-	c.new = []byte(a.Content)
-	return c, nil
-}
-
-func (t WriteFile) Plan(env *Env, raw json.RawMessage) (Plan, error) {
-	c, err := t.plan(env, raw)
-	if err != nil {
 		return Plan{}, err
 	}
-	return Plan{Target: env.display(c.path), Preview: c.diff(env), Writes: []string{c.path}, InDir: env.inDir([]string{c.path})}, nil
-}
-
-func (t WriteFile) Run(ctx context.Context, env *Env, call Call) Result {
-	c, err := t.plan(env, call.Args)
+	c, err := files.load(path)
 	if err != nil {
-		return errorResult("%v", err)
+		return Plan{}, fmt.Errorf("cannot write %s: %w", env.display(path), err)
 	}
-	if err := commitChanges(env, []fileChange{c}); err != nil {
-		return errorResult("%v", err)
-	}
+	c.new = []byte(a.Content)
 	verb := "Created"
 	if c.existed {
 		verb = "Overwrote"
 	}
-	return Result{
-		Output: fmt.Sprintf("%s %s (%d bytes, %d lines).", verb, env.display(c.path), len(c.new), len(splitLines(string(c.new)))),
-		Diff:   c.diff(env),
-	}
+	done := fmt.Sprintf("%s %s (%d bytes, %d lines).", verb, env.display(c.path), len(c.new), len(splitLines(string(c.new))))
+	return Plan{Target: env.display(c.path), Preview: c.diff(env), Writes: []string{c.path}, InDir: env.inDir([]string{c.path}),
+		Action: &fileAction{changes: []fileChange{c}, done: done}}, nil
+}
+
+func (t WriteFile) Run(ctx context.Context, env *Env, call Call) Result {
+	return runFileAction(env, call, "write_file")
 }

@@ -2,6 +2,7 @@ package app_test
 
 import (
 	"context"
+	"errors"
 	"io"
 	"sort"
 	"sync"
@@ -10,7 +11,7 @@ import (
 
 	"github.com/quire-sh/quire/app"
 	"github.com/quire-sh/quire/engine"
-	"github.com/quire-sh/quire/engine/llm"
+	"github.com/quire-sh/quire/engine/llm/chat"
 	"github.com/quire-sh/quire/engine/testserver"
 	"github.com/quire-sh/quire/render"
 	"github.com/quire-sh/quire/term"
@@ -39,6 +40,22 @@ func (f *fakeTerm) HandOff(fn func() error) error                  { return fn()
 func (f *fakeTerm) Suspend() error                                 { return nil }
 func (f *fakeTerm) Copy(string) error                              { return nil }
 func (f *fakeTerm) CursorPosition(time.Duration) (int, int, error) { return 0, f.h - 1, nil }
+
+// benchSession is the engine session as the app sees it; the benchmark
+// switches nothing.
+type benchSession struct{ *engine.Session }
+
+var errNotHere = errors.New("not in the benchmark")
+
+func (benchSession) SwitchModel(context.Context, string) (app.Switched, error) {
+	return app.Switched{}, errNotHere
+}
+func (benchSession) Clear(context.Context) (app.Switched, error) { return app.Switched{}, errNotHere }
+func (benchSession) Rewind(context.Context, int, string) (app.Switched, error) {
+	return app.Switched{}, errNotHere
+}
+func (benchSession) Sessions(context.Context) ([]app.SessionSummary, error) { return nil, errNotHere }
+func (benchSession) Export(context.Context, string) (string, error)         { return "", errNotHere }
 
 type writerFunc func(p []byte)
 
@@ -70,7 +87,7 @@ func benchLatency(b *testing.B, minimal bool) {
 	}
 	defer srv.Close()
 	sess, err := engine.New(engine.Config{
-		Model: "bench", LLM: llm.Config{BaseURL: srv.URL()},
+		Model: "bench", Sampler: chat.New(chat.Config{BaseURL: srv.URL()}),
 		Tools: tools.NewRegistry(), Env: &tools.Env{Dir: b.TempDir()},
 	})
 	if err != nil {
@@ -95,9 +112,9 @@ func benchLatency(b *testing.B, minimal bool) {
 			shownAt = append(shownAt, now)
 		}
 	}
-	tr := app.NewTranscript(&app.Config{Theme: "dark"}, b.TempDir(), 120, 40)
+	tr := app.NewTranscript("dark", b.TempDir(), 120, 40)
 	model = app.NewModel(tr, nil, app.Status{Model: "bench"}, minimal)
-	loop := app.NewLoop(model, ft, sess, app.LoopOptions{})
+	loop := app.NewLoop(model, ft, benchSession{sess}, app.LoopOptions{})
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	go func() { done <- loop.Run(ctx) }()

@@ -7,41 +7,64 @@ import (
 	"strings"
 	"time"
 
+	"github.com/quire-sh/quire/config"
 	"github.com/quire-sh/quire/sandbox"
 	"github.com/quire-sh/quire/term"
 )
 
 // runDoctor is `quire doctor`: what this machine enforces (sandbox) and
 // what the terminal supports.
-func runDoctor(args []string) int {
-	fs := newFlagSet("quire doctor")
-	skip := fs.Bool("skip-self-test", false, "only report kernel features; do not run sandboxed probe commands")
-	if err := fs.Parse(args); err != nil {
-		return exitUsage(err)
+func runDoctor(std stdio, args []string) int {
+	c := newCommandLine("quire doctor", "Usage: quire doctor [--skip-self-test]\n\nShows what this machine enforces (sandbox) and what the terminal supports.")
+	skip := c.fs.Bool("skip-self-test", false, "only report kernel features; do not run sandboxed probe commands")
+	pos, err := c.parse(args)
+	if err != nil {
+		return c.exit(std, err)
+	}
+	if len(pos) > 0 {
+		return usageExit(std, c.name, usagef("unexpected argument %q", pos[0]))
 	}
 	cwd, err := os.Getwd()
 	if err != nil {
-		return fail(err)
+		return fail(std, err)
+	}
+	// The custom profiles come from the configuration; a configuration
+	// that does not load is reported, and the built-ins still are.
+	var profiles sandbox.Settings
+	cfg, cerr := config.Load(nil, os.Getenv)
+	if cerr == nil {
+		profiles = cfg.SandboxSettings
 	}
 	s := sandbox.Detect()
-	fmt.Println("Sandbox")
-	fmt.Print(indent(sandbox.Report(s, cwd)))
+	fmt.Fprintln(std.out, "Sandbox")
+	if cerr != nil {
+		fmt.Fprintf(std.out, "  custom profiles not read: %v\n", cerr)
+	}
+	fmt.Fprint(std.out, indent(sandbox.Report(s, cwd, profiles)))
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
 	ok := true
+	if cerr != nil {
+		ok = false
+	} else if p, err := profiles.Profile(cfg.Sandbox, cwd); err != nil {
+		fmt.Fprintf(std.out, "  profile %s: %v\n", cfg.Sandbox, err)
+		ok = false
+	} else {
+		fmt.Fprint(std.out, indent(sandbox.ProfileReport(ctx, p, s, os.Environ(), !*skip && p.Check(s) == nil)))
+	}
 	if !*skip {
-		fmt.Println("  Self-test (real commands through the launcher):")
-		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-		defer cancel()
+		fmt.Fprintln(std.out, "  Self-test (real commands through the launcher):")
 		for _, f := range sandbox.SelfTest(ctx, s) {
 			mark := "ok  "
 			if !f.OK {
 				mark, ok = "FAIL", false
 			}
-			fmt.Printf("    %s %s (%s)\n", mark, f.Check, f.Detail)
+			fmt.Fprintf(std.out, "    %s %s (%s)\n", mark, f.Check, f.Detail)
 		}
 	}
-	fmt.Println("Terminal")
+	fmt.Fprintln(std.out, "Terminal")
 	for _, line := range term.DetectCaps(os.Getenv).Describe() {
-		fmt.Println("  " + line)
+		fmt.Fprintln(std.out, "  "+line)
 	}
 	if !ok {
 		return 1

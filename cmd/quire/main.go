@@ -4,8 +4,6 @@
 package main
 
 import (
-	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -23,7 +21,7 @@ type command struct {
 	summary string
 	// run receives the arguments after the subcommand's name and returns
 	// the process exit status.
-	run    func(args []string) int
+	run    func(std stdio, args []string) int
 	hidden bool
 }
 
@@ -36,9 +34,11 @@ func commands() []command {
 		{name: "exec", summary: "run one prompt headless and print the answer (--json: events as JSONL)", run: runExec},
 		{name: "export", summary: "write a session as a JSONL transcript", run: runExport},
 		{name: "help", summary: "show this help", run: runHelp},
+		{name: "models", summary: "list providers, whether their keys are set, and their models with windows and prices", run: runModels},
 		{name: "replay", summary: "play a stored session or exported transcript (--print to stdout)", run: runReplay},
 		{name: "resume", summary: "continue a stored session (the latest here without an ID)", run: runResume},
 		{name: "sessions", summary: "list stored sessions, newest first", run: runSessions},
+		{name: "trust", summary: "show, trust or forget this project's own config, hooks and servers", run: runTrust},
 		{name: "version", summary: "print quire's version", run: runVersion},
 	}
 }
@@ -46,34 +46,53 @@ func commands() []command {
 func main() {
 	// The sandbox launcher re-executes this binary; it never returns.
 	sandbox.MaybeLaunch()
-	os.Exit(run(os.Args[1:]))
+	std := stdio{in: os.Stdin, out: os.Stdout, err: os.Stderr}
+	// Before any secret (the API key in the environment or the config)
+	// is read: nothing else running as this user may read quire's memory.
+	if err := sandbox.Harden(); err != nil {
+		os.Exit(fail(std, err))
+	}
+	stopProfile := startProfile()
+	code := runReporting(os.Args[1:], std)
+	stopProfile()
+	os.Exit(code)
 }
 
-func run(args []string) int {
+// runReporting is run with a panic reported (redacted) instead of
+// crashing with the raw value.
+func runReporting(args []string, std stdio) (code int) {
+	defer reportPanic(&code)
+	return run(args, std)
+}
+
+func run(args []string, std stdio) int {
 	if len(args) > 0 {
 		for _, c := range commands() {
 			if c.name == args[0] {
-				return c.run(args[1:])
+				return c.run(std, args[1:])
 			}
 		}
 		switch args[0] {
 		case "-h", "-help", "--help":
-			return runHelp(nil)
+			return runHelp(std, nil)
 		case "-version", "--version":
-			return runVersion(nil)
+			return runVersion(std, nil)
 		}
 	}
-	return runDefault(args)
+	return runDefault(std, args)
 }
 
-func runVersion(args []string) int {
-	fmt.Println("quire", version)
+func runVersion(std stdio, args []string) int {
+	if len(args) > 0 {
+		return usageExit(std, "quire version", usagef("takes no arguments"))
+	}
+	fmt.Fprintln(std.out, "quire", version)
 	return 0
 }
 
-func runHelp(args []string) int {
+func runHelp(std stdio, args []string) int {
 	sf, _ := defaultFlags()
-	printDefaultUsage(os.Stdout, sf)
+	printDefaultUsage(std.out, sf)
 	return 0
 }
 
@@ -91,25 +110,9 @@ func usage(w io.Writer) {
 	io.WriteString(w, b.String())
 }
 
-// newFlagSet returns a flag set that reports errors instead of exiting, so
-// every command shares one error path.
-func newFlagSet(name string) *flag.FlagSet {
-	fs := flag.NewFlagSet(name, flag.ContinueOnError)
-	fs.SetOutput(os.Stderr)
-	return fs
-}
-
-// exitUsage turns a flag parsing error into the exit status: 0 for -h, 2
-// for a bad flag (the flag package has already said what was wrong).
-func exitUsage(err error) int {
-	if errors.Is(err, flag.ErrHelp) {
-		return 0
-	}
-	return 2
-}
-
-// fail prints one line naming the problem and returns exit status 1.
-func fail(err error) int {
-	fmt.Fprintln(os.Stderr, "quire:", err)
+// fail prints the problem, starting with a line naming it, and returns
+// exit status 1.
+func fail(std stdio, err error) int {
+	fmt.Fprintln(redactingWriter(std.err), "quire:", err)
 	return 1
 }

@@ -1,61 +1,67 @@
 package main
 
 import (
-	"context"
 	"fmt"
 	"os"
 
 	"github.com/quire-sh/quire/app"
+	"github.com/quire-sh/quire/config"
 	"github.com/quire-sh/quire/engine/event"
 	"github.com/quire-sh/quire/render"
+	"github.com/quire-sh/quire/session"
 	"github.com/quire-sh/quire/term"
 	xterm "golang.org/x/term"
 )
 
 // runReplay is `quire replay ID|FILE`: play a stored session or an
 // exported transcript in the pager, or print it with --print.
-func runReplay(args []string) int {
-	sf := newSessionFlags("quire replay")
-	speed := sf.fs.Float64("speed", 1, "play at N times the recorded pace")
+func runReplay(std stdio, args []string) int {
+	sf := newSessionFlags("quire replay", "Usage: quire replay [flags] ID|FILE\n\nPlays a stored session (by id or unique prefix; a subagent's too, by the id\nquire sessions lists under its parent) or an exported JSONL transcript.\nKeys: p pause/resume, . step one event, q quit, and every pager key.")
+	speed := sf.fs.Float64("speed", 1, "play at `N` times the recorded pace")
 	instant := sf.fs.Bool("instant", false, "show the finished transcript at once")
-	print := sf.fs.Bool("print", false, "write the rendered transcript to stdout instead of opening the pager")
-	width := sf.fs.Int("width", 0, "with --print: the width to lay out at (default: the terminal's, or 80)")
-	color := sf.fs.String("color", "auto", "with --print: auto, always or never")
-	sf.fs.Usage = func() {
-		fmt.Fprintln(os.Stderr, "Usage: quire replay [flags] ID|FILE\n\nPlays a stored session (by id or unique prefix) or an exported JSONL transcript.\nKeys: p pause/resume, . step one event, q quit, and every pager key.\n\nFlags:")
-		sf.fs.PrintDefaults()
+	print := sf.fs.Bool("print", false, "write the rendered transcript to stdout, secrets redacted, instead of opening the pager")
+	width := sf.fs.Int("width", 0, "with --print: the `width` to lay out at (default: the terminal's, or 80)")
+	color := sf.fs.String("color", "auto", "with --print: `when` to colour: auto, always or never")
+	pos, err := sf.parse(args)
+	if err != nil {
+		return sf.exit(std, err)
 	}
-	if err := sf.fs.Parse(args); err != nil {
-		return exitUsage(err)
-	}
-	if sf.fs.NArg() != 1 {
-		sf.fs.Usage()
-		return 2
-	}
-	if *speed <= 0 {
-		return fail(fmt.Errorf("--speed must be above 0, got %v", *speed))
+	switch {
+	case len(pos) == 0:
+		return usageExit(std, sf.name, usagef("no session id or transcript file"))
+	case len(pos) > 1:
+		return usageExit(std, sf.name, usagef("takes one session id or file, got %d arguments", len(pos)))
+	case *speed <= 0:
+		return usageExit(std, sf.name, usagef("--speed must be above 0, got %v", *speed))
+	case *width < 0:
+		return usageExit(std, sf.name, usagef("--width must be positive, got %d", *width))
+	case *color != "auto" && *color != "always" && *color != "never":
+		return usageExit(std, sf.name, usagef("--color takes auto, always or never, not %q", *color))
 	}
 	cfg, err := sf.config()
 	if err != nil {
-		return fail(err)
+		return fail(std, err)
 	}
-	events, err := app.LoadRecording(sf.fs.Arg(0))
+	events, err := session.LoadRecording(pos[0])
 	if err != nil {
-		return fail(err)
+		return fail(std, err)
 	}
 	if len(events) == 0 {
-		return fail(fmt.Errorf("%s holds no events to replay", sf.fs.Arg(0)))
+		return fail(std, fmt.Errorf("%s holds no events to replay", pos[0]))
 	}
 	if *print {
-		return printRecording(cfg, events, *width, *color)
+		// Printed transcripts are for sharing: secrets redacted.
+		return printRecording(std, cfg, redactEvents(events), *width, *color)
 	}
 	if !xterm.IsTerminal(int(os.Stdout.Fd())) {
-		return fail(fmt.Errorf("replay needs a terminal; use --print to write the transcript to a pipe or file"))
+		return fail(std, fmt.Errorf("replay needs a terminal; use --print to write the transcript to a pipe or file"))
 	}
-	return exitStatus(app.Replay(context.Background(), app.ReplayOptions{Config: cfg, Events: events, Speed: *speed, Instant: *instant}))
+	p := app.NewPlayer(events, *speed, *instant)
+	defer p.Close()
+	return exitStatus(std, runApp(p.Options(session.AppOptions(cfg)), p))
 }
 
-func printRecording(cfg *app.Config, events []event.Event, width int, color string) int {
+func printRecording(std stdio, cfg *config.Config, events []event.Event, width int, color string) int {
 	tty := xterm.IsTerminal(int(os.Stdout.Fd()))
 	if width <= 0 {
 		width = 80
@@ -66,7 +72,7 @@ func printRecording(cfg *app.Config, events []event.Event, width int, color stri
 		}
 	}
 	caps := term.DetectCaps(os.Getenv)
-	opt := app.PrintOptions{Config: cfg, Width: width}
+	opt := app.PrintOptions{Theme: cfg.Theme, Width: width}
 	switch color {
 	case "never":
 		opt.Plain = true
@@ -76,11 +82,9 @@ func printRecording(cfg *app.Config, events []event.Event, width int, color stri
 		if tty {
 			opt.Colors, opt.Links = caps.Colors, caps.Hyperlinks
 		}
-	default:
-		return fail(fmt.Errorf("--color takes auto, always or never, not %q", color))
 	}
-	if err := app.PrintTranscript(os.Stdout, events, opt); err != nil {
-		return fail(err)
+	if err := app.PrintTranscript(std.out, events, opt); err != nil {
+		return fail(std, err)
 	}
 	return 0
 }

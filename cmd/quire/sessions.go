@@ -7,67 +7,68 @@ import (
 	"path/filepath"
 	"time"
 
-	"github.com/quire-sh/quire/app"
+	"github.com/quire-sh/quire/config"
 	"github.com/quire-sh/quire/engine/store"
 )
 
 // runSessions is `quire sessions`: the stored sessions, newest first.
-func runSessions(args []string) int {
-	fs := newFlagSet("quire sessions")
-	cwd := fs.String("cwd", "", "only sessions started in `DIR`")
-	here := fs.Bool("here", false, "only sessions started in the current directory")
-	limit := fs.Int("n", 0, "show at most `N` sessions (0: all)")
-	asJSON := fs.Bool("json", false, "print JSON instead of a table")
-	fs.Usage = func() {
-		fmt.Fprintln(fs.Output(), "Usage: quire sessions [--cwd DIR | --here] [-n N] [--json]")
-		fs.PrintDefaults()
+func runSessions(std stdio, args []string) int {
+	c := newCommandLine("quire sessions", "Usage: quire sessions [--cwd DIR | --here] [-n N] [--json]\n\nLists the stored sessions, newest first. A subagent's session follows the\nsession that started it, marked └ (↳ when that session is not listed).")
+	cwd := c.fs.String("cwd", "", "only sessions started in `DIR`")
+	here := c.fs.Bool("here", false, "only sessions started in the current directory")
+	limit := c.fs.Int("n", 0, "show at most `N` sessions (0: all)")
+	asJSON := c.fs.Bool("json", false, "print JSON instead of a table")
+	pos, err := c.parse(args)
+	if err != nil {
+		return c.exit(std, err)
 	}
-	if err := fs.Parse(args); err != nil {
-		return exitUsage(err)
-	}
-	if fs.NArg() > 0 {
-		fmt.Fprintf(os.Stderr, "quire sessions: unexpected argument %q\n", fs.Arg(0))
-		return 2
+	switch {
+	case len(pos) > 0:
+		return usageExit(std, c.name, usagef("unexpected argument %q", pos[0]))
+	case *limit < 0:
+		return usageExit(std, c.name, usagef("-n must be 0 or more, got %d", *limit))
+	case *here && *cwd != "":
+		return usageExit(std, c.name, usagef("--here and --cwd choose the same thing; give one"))
 	}
 	dir := *cwd
 	if *here {
 		wd, err := os.Getwd()
 		if err != nil {
-			return fail(err)
+			return fail(std, err)
 		}
 		dir = wd
 	}
 	if dir != "" {
 		abs, err := filepath.Abs(dir)
 		if err != nil {
-			return fail(err)
+			return fail(std, err)
 		}
 		if real, err := filepath.EvalSymlinks(abs); err == nil {
 			abs = real
 		}
 		dir = abs
 	}
-	st, err := store.Open(app.StateDir(os.Getenv), store.Options{})
+	st, err := store.Open(config.StateDir(os.Getenv), store.Options{})
 	if err != nil {
-		return fail(err)
+		return fail(std, err)
 	}
 	l, err := st.List(context.Background(), store.ListOptions{Cwd: dir, Limit: *limit, Verify: true})
 	if err != nil {
-		return fail(err)
+		return fail(std, err)
 	}
 	for _, p := range l.Problems {
-		fmt.Fprintf(os.Stderr, "quire: session %s cannot be read: %v\n", p.ID, p.Err)
+		fmt.Fprintf(std.err, "quire: session %s cannot be read: %v\n", p.ID, p.Err)
 	}
 	if *asJSON {
-		err = store.WriteJSON(os.Stdout, l.Sessions)
+		err = store.WriteJSON(std.out, l.Sessions)
 	} else if len(l.Sessions) == 0 {
-		fmt.Fprintln(os.Stderr, "no sessions")
+		fmt.Fprintln(std.err, "no sessions")
 	} else {
 		home, _ := os.UserHomeDir()
-		err = store.WriteTable(os.Stdout, l.Sessions, time.Now(), home)
+		err = store.WriteTable(std.out, l.Sessions, time.Now(), home)
 	}
 	if err != nil {
-		return fail(err)
+		return fail(std, err)
 	}
 	return 0
 }

@@ -132,7 +132,7 @@ func TestExportCommand(t *testing.T) {
 		{[]string{"export", "2026"}, 1, "ambiguous"},
 		{[]string{"export", "nope"}, 1, "no such session"},
 		{[]string{"export", "20261130-070200-cccccc"}, 1, "events.db"},
-		{[]string{"export"}, 2, "Usage"},
+		{[]string{"export"}, 2, "quire export: no session id"},
 	} {
 		_, errOut, code, _ := runQuire(t, bin, env, tc.args...)
 		if code != tc.code || !strings.Contains(errOut, tc.msg) {

@@ -33,8 +33,9 @@ type Kind string
 const (
 	// SessionStarted opens every session log. Session is set.
 	SessionStarted Kind = "session_started"
-	// UserMessage is a prompt the user submitted. Text is set. The engine
-	// emits it only once the message is durable (if a store is attached).
+	// UserMessage is a prompt the user submitted. Text is set; Command is
+	// set when the prompt came from a custom /command. The engine emits it
+	// only once the message is durable (if a store is attached).
 	UserMessage Kind = "user_message"
 	// TurnStarted marks the start of a turn; Turn is the new turn number.
 	TurnStarted Kind = "turn_started"
@@ -44,7 +45,8 @@ const (
 	// ReasoningDelta is a fragment of reasoning text the server exposed.
 	ReasoningDelta Kind = "reasoning_delta"
 	// AssistantMessage closes one sampled assistant message. Text holds the
-	// whole visible text; Calls lists the tool calls it made, in order.
+	// whole visible text; Calls lists the tool calls it made, in order;
+	// FinishReason says when it was cut short.
 	AssistantMessage Kind = "assistant_message"
 	// ToolCallRequested announces one tool call. Call is set.
 	ToolCallRequested Kind = "tool_call"
@@ -70,6 +72,23 @@ const (
 	Notice Kind = "notice"
 	// Error is a failure the user should see. Text is set.
 	Error Kind = "error"
+	// SubagentUpdate reports on the child session a task call runs: once
+	// when it starts, at each tool call it makes, and once when it ends
+	// (before the task call's ToolFinished, whose output is its report).
+	// CallID is the task call; Subagent is set. The child's own events
+	// are the log of its own session (Subagent.Session); the parent's log
+	// carries these summaries, so the transcript of the parent is a
+	// function of the parent's events alone.
+	SubagentUpdate Kind = "subagent"
+)
+
+// Values of Event.Store.
+const (
+	// StoreFailing: saving the session failed; what happens now is kept
+	// in memory and saved once writing works again.
+	StoreFailing = "failing"
+	// StoreOK: saving works again; everything shown is saved.
+	StoreOK = "ok"
 )
 
 // Event is one entry of a session's log. Exactly the fields named by its
@@ -84,6 +103,25 @@ type Event struct {
 	Text   string `json:"text,omitempty"`
 	CallID string `json:"call_id,omitempty"`
 	Level  string `json:"level,omitempty"` // for Notice: "info" or "warn"
+	// Store is set on a Notice or Error about saving the session: the
+	// status the UI shows until the next one (StoreFailing, StoreOK).
+	Store string `json:"store,omitempty"`
+
+	// Command, on a UserMessage sent by a custom /command, is the command
+	// line the user typed (/review main.go); Text is what it expanded to,
+	// which the model received. The transcript shows both.
+	Command string `json:"command,omitempty"`
+
+	// Reasoning and State, on an AssistantMessage, are the reasoning the
+	// model wrote before it and the protocol's opaque reasoning state
+	// (a JSON array the engine hands back to the protocol that wrote it),
+	// so the history can give them back to a provider that needs them.
+	Reasoning string          `json:"reasoning,omitempty"`
+	State     json.RawMessage `json:"state,omitempty"`
+	// FinishReason, on an AssistantMessage, is set when the answer did
+	// not end the way the model meant: "length" (cut off at the output
+	// limit), "content_filter", or the server's own word.
+	FinishReason string `json:"finish_reason,omitempty"`
 
 	Session    *SessionInfo `json:"session,omitempty"`
 	Calls      []ToolCall   `json:"calls,omitempty"`
@@ -92,6 +130,17 @@ type Event struct {
 	Result     *ToolResult  `json:"result,omitempty"`
 	End        *TurnEnd     `json:"end,omitempty"`
 	Compaction *Compaction  `json:"compaction,omitempty"`
+	Subagent   *Subagent    `json:"subagent,omitempty"`
+}
+
+// Typed is what the user typed for a UserMessage: the /command line when
+// the prompt came from a custom command, else the prompt itself. Titles
+// and /rewind show it.
+func (e Event) Typed() string {
+	if e.Command != "" {
+		return e.Command
+	}
+	return e.Text
 }
 
 // SessionInfo describes a session when it starts (or resumes).
@@ -103,6 +152,20 @@ type SessionInfo struct {
 	Sandbox  string `json:"sandbox,omitempty"`  // profile name
 	Approval string `json:"approval,omitempty"` // approval mode
 	Resumed  bool   `json:"resumed,omitempty"`
+	// Provider names the provider Model is reached through, where one
+	// was named (quire models lists them).
+	Provider string `json:"provider,omitempty"`
+	// Parent is set on a child session, one a task call started.
+	Parent *ParentLink `json:"parent,omitempty"`
+}
+
+// ParentLink names the session and the task call that started a child
+// session, with the agent it runs as and the task's short description.
+type ParentLink struct {
+	Session     string `json:"session"`
+	CallID      string `json:"call_id"`
+	Agent       string `json:"agent,omitempty"`
+	Description string `json:"description,omitempty"`
 }
 
 // ToolCall is one call the model made.
@@ -137,6 +200,14 @@ type Approval struct {
 	Decision Decision `json:"decision,omitempty"`
 	Reason   string   `json:"reason,omitempty"` // the user's words to the model, on Deny
 	ByPolicy bool     `json:"by_policy,omitempty"`
+	// Hook is the hook (its command) that denied the call, when one did;
+	// Reason then holds its reason.
+	Hook string `json:"hook,omitempty"`
+	// Subagent is set when a child session asks, through its parent: the
+	// parent's task call that runs it (CallID is then the task call and
+	// the child's call joined by "/"); Agent is the agent it runs as.
+	Subagent string `json:"subagent,omitempty"`
+	Agent    string `json:"agent,omitempty"`
 }
 
 // ToolStatus is how a call ended.
@@ -161,6 +232,10 @@ type ToolResult struct {
 	Truncated  bool       `json:"truncated,omitempty"`
 	// Diff is a unified diff of what an edit changed, for display.
 	Diff string `json:"diff,omitempty"`
+	// StreamedBytes is how much output the call streamed in all, set
+	// when its ToolOutputDelta events carry only the beginning and the
+	// end of it.
+	StreamedBytes int64 `json:"streamed_bytes,omitempty"`
 }
 
 // TurnState is how a turn ended.
@@ -174,9 +249,15 @@ const (
 
 // Usage is token accounting as reported by the API (or estimated).
 type Usage struct {
-	PromptTokens     int  `json:"prompt_tokens"`
-	CompletionTokens int  `json:"completion_tokens"`
-	TotalTokens      int  `json:"total_tokens"`
+	PromptTokens     int `json:"prompt_tokens"`
+	CompletionTokens int `json:"completion_tokens"`
+	TotalTokens      int `json:"total_tokens"`
+	// The parts of the prompt read from and written to the provider's
+	// prompt cache, and of the completion spent reasoning, where the
+	// provider reports them.
+	CacheReadTokens  int  `json:"cache_read_tokens,omitempty"`
+	CacheWriteTokens int  `json:"cache_write_tokens,omitempty"`
+	ReasoningTokens  int  `json:"reasoning_tokens,omitempty"`
 	Estimated        bool `json:"estimated,omitempty"`
 }
 
@@ -185,10 +266,55 @@ type TurnEnd struct {
 	State TurnState `json:"state"`
 	Usage Usage     `json:"usage"`
 	Error string    `json:"error,omitempty"`
+	// Truncated says the turn's final answer was cut off at the model's
+	// output limit; the answer so far is kept, and a "continue" from the
+	// user carries on from it.
+	Truncated bool `json:"truncated,omitempty"`
 	// ContextTokens is the estimated size of the history after the turn,
 	// and ContextWindow the model's window, for the status line.
 	ContextTokens int `json:"context_tokens,omitempty"`
 	ContextWindow int `json:"context_window,omitempty"`
+	// Cost is what the turn's usage cost in US dollars at the model's
+	// catalog prices; absent when the price is unknown.
+	Cost *float64 `json:"cost,omitempty"`
+}
+
+// SubagentState is where a child session stands.
+type SubagentState string
+
+const (
+	SubagentStarted   SubagentState = "started"
+	SubagentRunning   SubagentState = "running" // it made a tool call
+	SubagentCompleted SubagentState = "completed"
+	SubagentFailed    SubagentState = "failed"
+	SubagentCancelled SubagentState = "cancelled"
+)
+
+// Done reports whether the state is a final one.
+func (s SubagentState) Done() bool {
+	return s == SubagentCompleted || s == SubagentFailed || s == SubagentCancelled
+}
+
+// Subagent is one report on a child session (see SubagentUpdate).
+type Subagent struct {
+	// Session is the child session's id; Agent the agent definition it
+	// runs as ("" for none); Description the task's few words; Model the
+	// model it talks to.
+	Session     string        `json:"session,omitempty"`
+	Agent       string        `json:"agent,omitempty"`
+	Description string        `json:"description,omitempty"`
+	Model       string        `json:"model,omitempty"`
+	State       SubagentState `json:"state"`
+	// Tool and Target are the child's latest tool call, Calls how many
+	// it has made.
+	Tool   string `json:"tool,omitempty"`
+	Target string `json:"target,omitempty"`
+	Calls  int    `json:"calls,omitempty"`
+	// On the last report: the tokens the child used and what they cost
+	// (nil when the price is unknown), and why it did not complete.
+	Usage *Usage   `json:"usage,omitempty"`
+	Cost  *float64 `json:"cost,omitempty"`
+	Error string   `json:"error,omitempty"`
 }
 
 // Compaction records a replacement of the model's history by a summary.

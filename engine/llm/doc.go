@@ -1,24 +1,30 @@
-// Package llm is quire's transport to the model: streaming chat completions
-// with tool calls against any OpenAI-compatible endpoint.
+// Package llm is what every wire protocol of quire shares: the
+// protocol-neutral request and answer (Request, Message, Response, Usage),
+// the Handler that receives an answer as it streams, the errors a call can
+// end in and what can be done about each, and the Transport that sends a
+// protocol's requests and reads its server-sent events.
 //
-// Requests are built from go-openai's wire types (ChatCompletionRequest,
-// ChatCompletionMessage, Tool) so the body is exactly what the OpenAI API
-// documents. The response stream is read by this package's own SSE reader
-// rather than go-openai's: the engine needs things that reader does not
-// give it — the reasoning text servers send as either "reasoning_content"
-// or "reasoning", the Retry-After header of a refused request, a byte-level
-// parser that never splits a UTF-8 character and bounds an event at 1 MiB,
-// and separate first-token and inter-chunk idle deadlines.
+// Each protocol lives in a subpackage that owns its wire types (package
+// chat for OpenAI chat completions, responses for the OpenAI Responses
+// API, anthropic for the Anthropic Messages API) and turns a Request into
+// an Exchange: the URL, the headers, the body and a Decoder for the
+// answer. The engine
+// depends only on this package and on a Sampler interface of its own;
+// adding a protocol does not touch the turn loop.
 //
-// Reasoning a model writes inline as "<think>…</think>" in its answer
-// (common with local OpenAI-compatible servers) is moved to the reasoning
-// lane as it streams.
-//
-// Client.Stream makes one logical call: it retries 429, 5xx, network
-// failures, broken streams and client-side timeouts with exponential
-// backoff and jitter (honouring Retry-After and "try again in Xs" hints,
-// every wait capped), but only while nothing has been shown to the user
-// yet; it never retries 400, 401, 403 or 404. Errors are *Error values
-// whose Kind says what went wrong and whose message tells the user what to
-// do about it.
+// Transport.Stream makes one logical call: it retries 429, 5xx, network
+// failures and broken streams with exponential backoff and jitter
+// (honouring Retry-After and "try again in Xs" hints, every wait capped),
+// but only while nothing has been shown to the user yet; it never retries
+// 400, 401, 403 or 404, nor a URL that does not serve the protocol (a
+// 404 naming no model, a web page), retries a client-side timeout or a malformed event
+// once only (the same malformed event twice is the server's answer, not
+// the network), and never an attempt that used its whole time limit. Each
+// attempt has deadlines of its own — for the first event, between events,
+// and overall — that count events, never keep-alive comments or bytes, and
+// its timeout says how far the server got (no headers, headers only,
+// comments only, stalled). Its SSE reader never splits a UTF-8 character
+// and bounds an event at 1 MiB. Errors are *Error values whose Kind says
+// what went wrong; the hint that ends a message (which key or flag to
+// check) is the configured provider's, given in TransportConfig.Hints.
 package llm

@@ -1,6 +1,7 @@
 package llm
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"net/http"
@@ -25,6 +26,7 @@ const (
 	KindNetwork         Kind = "network"          // connection refused, reset: retried
 	KindTimeout         Kind = "timeout"          // a client-side deadline: retried
 	KindStream          Kind = "stream"           // a broken or malformed stream: retried
+	KindEndpoint        Kind = "endpoint"         // the URL does not serve this protocol (404 without an API error, HTML); never retried
 	KindProvider        Kind = "provider"         // any other answer
 	KindCancelled       Kind = "cancelled"        // the caller cancelled
 )
@@ -39,7 +41,15 @@ type Error struct {
 	RetryAfter time.Duration
 	// Attempts is how many requests the call made.
 	Attempts int
-	Err      error
+	// Hint is what the user can do about it, in the words of the
+	// configured provider ("check DEEPSEEK_API_KEY"); the transport fills
+	// it from TransportConfig.Hints.
+	Hint string
+	Err  error
+	// malformed is the start of an event that could not be read, so a
+	// retry that meets the same event again can tell the failure is the
+	// server's answer and not the network.
+	malformed string
 }
 
 func (e *Error) Error() string {
@@ -65,6 +75,8 @@ func (e *Error) Error() string {
 		b.WriteString("the API did not answer in time")
 	case KindStream:
 		b.WriteString("the response stream broke")
+	case KindEndpoint:
+		b.WriteString("the server at this URL does not speak the protocol")
 	case KindCancelled:
 		b.WriteString("cancelled")
 	default:
@@ -80,11 +92,10 @@ func (e *Error) Error() string {
 		b.WriteString(": ")
 		b.WriteString(e.Err.Error())
 	}
-	switch e.Kind {
-	case KindAuth:
-		b.WriteString(" (check OPENAI_API_KEY)")
-	case KindModelNotFound:
-		b.WriteString(" (check --model or QUIRE_MODEL)")
+	if e.Hint != "" {
+		b.WriteString(" (")
+		b.WriteString(e.Hint)
+		b.WriteString(")")
 	}
 	if e.Attempts > 1 {
 		fmt.Fprintf(&b, " after %d attempts", e.Attempts)
@@ -123,11 +134,12 @@ var overflowMarkers = []string{
 	"too many tokens", "prompt is too long", "input is too long", "reduce the length",
 }
 
-// classify turns a non-200 answer into an *Error.
-func classify(status int, header http.Header, body []byte) *Error {
+// Classify turns a non-200 answer of an OpenAI-style API (an
+// {"error":{"message":…}} body) into an *Error.
+func Classify(status int, header http.Header, body []byte) *Error {
 	msg := errorMessage(body)
 	lower := strings.ToLower(string(body))
-	e := &Error{Status: status, Detail: clip(msg, 200)}
+	e := &Error{Status: status, Detail: Clip(msg, 200)}
 	hasAny := func(markers []string) bool {
 		for _, m := range markers {
 			if strings.Contains(lower, m) {
@@ -152,7 +164,15 @@ func classify(status int, header http.Header, body []byte) *Error {
 			e.Kind = KindQuota
 		}
 	case status == http.StatusNotFound:
-		e.Kind = KindModelNotFound
+		// A server that knows the route answers an unknown model with an
+		// error naming it; a 404 that names no model is a route the
+		// server does not have: another protocol, or a wrong base URL.
+		e.Kind = KindEndpoint
+		if strings.Contains(lower, "model") {
+			e.Kind = KindModelNotFound
+		}
+	case status == http.StatusMethodNotAllowed:
+		e.Kind = KindEndpoint
 	case status == http.StatusBadRequest || status == http.StatusRequestEntityTooLarge:
 		e.Kind = KindInvalidRequest
 		if hasAny(overflowMarkers) || status == http.StatusRequestEntityTooLarge {
@@ -174,7 +194,7 @@ func errorMessage(body []byte) string {
 	var v struct {
 		Error any `json:"error"`
 	}
-	if err := jsonUnmarshal(body, &v); err == nil {
+	if err := json.Unmarshal(body, &v); err == nil {
 		switch x := v.Error.(type) {
 		case map[string]any:
 			if m, ok := x["message"].(string); ok && m != "" {
@@ -219,8 +239,9 @@ func retryAfter(h http.Header, msg string) time.Duration {
 	return 0
 }
 
-// clip shortens s to at most n bytes without splitting a character.
-func clip(s string, n int) string {
+// Clip shortens s to at most n bytes without splitting a character, for
+// error details.
+func Clip(s string, n int) string {
 	if len(s) <= n {
 		return s
 	}
@@ -228,4 +249,56 @@ func clip(s string, n int) string {
 		n--
 	}
 	return s[:n] + "…"
+}
+
+// Malformed is the error for an event a decoder could not read: a
+// KindStream that Transport retries once, in case the event was cut in
+// transit, but not again when the retry meets the same event, since a
+// server that sends the same malformed event twice will send it every
+// time.
+func Malformed(what string, data []byte, err error) *Error {
+	start := Clip(string(data), 80)
+	return &Error{Kind: KindStream, Detail: what + ": " + start, Err: err, malformed: start}
+}
+
+// InStream classifies an error a server reported inside a stream it had
+// already answered with 200. There is no HTTP status to go by, and none is
+// claimed: the kind comes from the error's code and words. A context
+// overflow, a quota, a rate limit and a refused key keep their kinds; a
+// code that blames the request (400, 404, 422, "invalid_request…") is
+// KindInvalidRequest and not retried; anything else is a KindStream,
+// retried while nothing has been shown.
+func InStream(message, code string) *Error {
+	lower := strings.ToLower(message + " " + code)
+	has := func(markers ...string) bool {
+		for _, m := range markers {
+			if strings.Contains(lower, m) {
+				return true
+			}
+		}
+		return false
+	}
+	detail := "the server reported an error during the answer"
+	if message != "" {
+		detail += ": " + message
+	}
+	if code != "" {
+		detail += " [code " + code + "]"
+	}
+	e := &Error{Kind: KindStream, Detail: Clip(detail, 200)}
+	n, _ := strconv.Atoi(code)
+	switch {
+	case has(overflowMarkers...):
+		e.Kind = KindContextOverflow
+	case has(quotaMarkers...):
+		e.Kind = KindQuota
+	case n == http.StatusTooManyRequests || has("rate_limit", "rate limit", "too many requests"):
+		e.Kind = KindRateLimited
+		e.RetryAfter = retryAfter(nil, message)
+	case n == http.StatusUnauthorized || n == http.StatusForbidden || has("invalid_api_key", "authentication", "unauthorized"):
+		e.Kind = KindAuth
+	case n == http.StatusBadRequest || n == http.StatusNotFound || n == http.StatusUnprocessableEntity || has("invalid_request"):
+		e.Kind = KindInvalidRequest
+	}
+	return e
 }

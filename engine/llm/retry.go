@@ -75,8 +75,8 @@ func (p RetryPolicy) wait(attempt int, err *Error, rnd func() float64) time.Dura
 	return min(d, p.Max)
 }
 
-// sleepCtx waits for d or until ctx is done.
-func sleepCtx(ctx context.Context, d time.Duration) error {
+// SleepContext waits for d or until ctx is done.
+func SleepContext(ctx context.Context, d time.Duration) error {
 	if d <= 0 {
 		return ctx.Err()
 	}

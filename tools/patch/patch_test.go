@@ -1,6 +1,7 @@
 package patch
 
 import (
+	"errors"
 	goparser "go/parser"
 	"go/token"
 	"path/filepath"
@@ -88,7 +89,19 @@ func TestApplyFuzzLevels(t *testing.T) {
 		{"end of file prefers the last occurrence", "x\ny\nx\ny\n", Chunk{Old: []string{"x", "y"}, New: []string{"z"}, EOF: true}, "x\ny\nz\n"},
 		{"context cursor", "def f():\n  return 1\ndef g():\n  return 1\n", Chunk{Context: "def g():", Old: []string{"  return 1"}, New: []string{"  return 2"}}, "def f():\n  return 1\ndef g():\n  return 2\n"},
 		{"pure insertion appends", "a\n", Chunk{New: []string{"b"}}, "a\nb\n"},
+		{"pure insertion goes before a final empty line", "a\n\n", Chunk{New: []string{"b"}}, "a\nb\n\n"},
 		{"trailing empty old line stands for the final newline", "a\nb", Chunk{Old: []string{"b", ""}, New: []string{"c", ""}}, "a\nc\n"},
+		{"trailing blank lines that separated chunks", "a\nb\nc\n", Chunk{Old: []string{"b", "", " "}, New: []string{"x", "", " "}}, "a\nx\nc\n"},
+		{"trailing blank context kept where the file has it", "b\nc\nb\n\nd\n", Chunk{Old: []string{"b", ""}, New: []string{"x", ""}}, "b\nc\nx\n\nd\n"},
+		{"blank context alone falls back to the cursor", "def f():\n  pass\n", Chunk{Context: "def f():", Old: []string{""}, New: []string{"  x = 1", ""}}, "def f():\n  x = 1\n  pass\n"},
+		{"tabs against spaces (level 3)", "\tfoo()\n", Chunk{Old: []string{"    foo()"}, New: []string{"\tbar()"}}, "\tbar()\n"},
+		{"aligned columns drifted (level 5)", "type T struct {\n\tName    string // the name\n}\n", Chunk{Old: []string{"\tName string // the name"}, New: []string{"\tName string"}}, "type T struct {\n\tName string\n}\n"},
+		{"non-breaking space in the file (level 4)", "x\u00a0=\u00a01\n", Chunk{Old: []string{"x = 1"}, New: []string{"x = 2"}}, "x = 2\n"},
+		{"typography in the patch, ASCII in the file", "say(\"it's - ok\")\n", Chunk{Old: []string{"say(\u201cit\u2019s \u2014 ok\u201d)"}, New: []string{"ok"}}, "ok\n"},
+		{"unicode context line", "# Section \u2013 one\nx\n# Section \u2013 two\nx\n", Chunk{Context: "# Section - two", Old: []string{"x"}, New: []string{"y"}}, "# Section \u2013 one\nx\n# Section \u2013 two\ny\n"},
+		{"context line with trailing whitespace", "a\ndef f():\nx\n", Chunk{Context: "def f():   ", Old: []string{"x"}, New: []string{"y"}}, "a\ndef f():\ny\n"},
+		{"a file without a final newline gets one", "a\nb", Chunk{Old: []string{"a"}, New: []string{"z"}}, "z\nb\n"},
+		{"empty file", "", Chunk{New: []string{"first"}}, "first\n"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			got, err := Apply(c.file, "f", []Chunk{c.chunk})
@@ -99,6 +112,23 @@ func TestApplyFuzzLevels(t *testing.T) {
 				t.Fatalf("got %q, want %q", got, c.want)
 			}
 		})
+	}
+}
+
+// A chunk of context alone moves the cursor, so repeated "@@" lines narrow
+// the search down.
+func TestApplyCursorChunks(t *testing.T) {
+	file := "class A:\n  def f(self):\n    return 1\nclass B:\n  def f(self):\n    return 1\n"
+	chunks := []Chunk{
+		{Context: "class B:"},
+		{Context: "  def f(self):", Old: []string{"    return 1"}, New: []string{"    return 2"}},
+	}
+	got, err := Apply(file, "f.py", chunks)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := "class A:\n  def f(self):\n    return 1\nclass B:\n  def f(self):\n    return 2\n"; got != want {
+		t.Fatalf("got %q, want %q", got, want)
 	}
 }
 
@@ -136,6 +166,39 @@ func TestSeekEdges(t *testing.T) {
 	if got := Seek(lines, []string{"a"}, 1, false); got != -1 {
 		t.Errorf("search is forward only: %d", got)
 	}
+	tail := []string{"x", "}", "y", "}", "", " "}
+	for _, c := range []struct {
+		pattern []string
+		want    int
+	}{
+		{[]string{"}"}, 3},       // past the trailing blank lines
+		{[]string{"y", "}"}, 2},  // likewise
+		{[]string{"x"}, -1},      // not at the end: refused, not found elsewhere
+		{[]string{"}", ""}, 3},   // a blank line of the pattern may match one of the file
+		{[]string{"  }  "}, 3},   // with leniency
+		{[]string{"y", "z"}, -1}, // nothing like it
+	} {
+		if got := Seek(tail, c.pattern, 0, true); got != c.want {
+			t.Errorf("Seek(%q at the end) = %d, want %d", c.pattern, got, c.want)
+		}
+	}
+}
+
+// Context lines are found leniently but written back as the file has
+// them; "-" and "+" lines are what changes.
+func TestApplyKeepsContextText(t *testing.T) {
+	file := "def f():\n\treturn \u201cold\u201d  \n\n# end \u2014 here\n"
+	hunks, err := Parse(patchOf("*** Update File: f.py\n@@ def f():\n-    return \"old\"\n+\treturn \"new\"\n \n # end - here\n+# more\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := Apply(file, "f.py", hunks[0].Chunks)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := "def f():\n\treturn \"new\"\n\n# end \u2014 here\n# more\n"; got != want {
+		t.Fatalf("got %q, want %q", got, want)
+	}
 }
 
 // TestPure keeps the engine free of filesystem access: it works on
@@ -164,20 +227,52 @@ func FuzzParseApply(f *testing.F) {
 	f.Add("*** Begin Patch\n*** Update File: a\n@@ x\n-y\n+z\n*** End of File\n*** End Patch", "x\ny\n")
 	f.Add("*** Begin Patch\n*** Add File: n\n+hi\n*** Delete File: d\n*** End Patch\n", "")
 	f.Add("*** Begin Patch\n*** Update File: a\n*** Move to: b\n\n a\n*** End Patch", "a\n\n")
+	f.Add("  *** Begin Patch\r\n\t*** Update File: a\r\n\r\n@@ -1 +1 @@ x\r\n-y\r\n\r\n@@\r\n+z\r\n *** End of File\r\n*** End Patch ", "x\r\ny\r\n")
+	f.Add("cd d && apply_patch <<'EOF'\n*** Begin Patch\n*** Add File: a\n+1\n\n+2\n*** End Patch\nEOF\n", "")
 	f.Fuzz(func(t *testing.T, text, original string) {
 		hunks, err := Parse(text)
 		if err != nil {
+			var pe *ParseError
+			if !errors.As(err, &pe) || pe.Line < 0 || pe.Line > strings.Count(text, "\n")+1 {
+				t.Fatalf("error %v names no line of the patch", err)
+			}
 			return
 		}
 		if len(hunks) == 0 {
 			t.Fatal("Parse succeeded with no hunks")
 		}
+		// A heredoc around a patch changes nothing, and neither do CRLF
+		// line ends.
+		if wrapped, err := Parse("apply_patch <<'EOF'\n" + text + "\nEOF\n"); err != nil || dump(wrapped) != dump(hunks) {
+			t.Fatalf("in a heredoc: %v\n%s\nwant\n%s", err, dump(wrapped), dump(hunks))
+		}
+		if !strings.Contains(text, "\r") {
+			if crlf, err := Parse(strings.ReplaceAll(text, "\n", "\r\n")); err != nil || dump(crlf) != dump(hunks) {
+				t.Fatalf("with CRLF: %v\n%s\nwant\n%s", err, dump(crlf), dump(hunks))
+			}
+		}
 		for _, h := range hunks {
-			if h.Path == "" {
-				t.Fatal("hunk without a path")
+			if h.Path == "" || strings.TrimSpace(h.Path) != h.Path {
+				t.Fatalf("hunk path %q", h.Path)
 			}
 			if h.Op != Update {
 				continue
+			}
+			if len(h.Chunks) == 0 && h.MoveTo == "" {
+				t.Fatal("an update without changes parsed")
+			}
+			for _, c := range h.Chunks {
+				if c.Unchanged == nil {
+					continue
+				}
+				if len(c.Unchanged) != len(c.New) {
+					t.Fatalf("chunk %+v: Unchanged does not match New", c)
+				}
+				for i, u := range c.Unchanged {
+					if u >= len(c.Old) || u >= 0 && c.Old[u] != c.New[i] {
+						t.Fatalf("chunk %+v: New[%d] is not Old[%d]", c, i, u)
+					}
+				}
 			}
 			out, err := Apply(original, h.Path, h.Chunks)
 			if err == nil && !strings.HasSuffix(out, "\n") {

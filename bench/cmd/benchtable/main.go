@@ -21,10 +21,10 @@ func main() {
 func run(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("benchtable", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	suiteName := fs.String("suite", "", "suite to run: the folder bench/<suite> ("+suiteNames()+")")
+	suiteName := fs.String("suite", "", "suite to run: the folder bench/<suite>, or the package the suite names ("+suiteNames()+")")
 	benchtime := fs.String("benchtime", "1s", "passed to go test -benchtime")
 	count := fs.Int("count", 1, "passed to go test -count; repeated runs are averaged")
-	bench := fs.String("bench", ".", "passed to go test -bench")
+	bench := fs.String("bench", ".", "passed to go test -bench (default: the suite's pattern, else .)")
 	in := fs.String("in", "", "read saved `go test -bench` output from this file (- for stdin) instead of running")
 	goCmd := fs.String("go", "go", "the go command")
 	verbose := fs.Bool("v", false, "copy go test's output to stderr as it runs")
@@ -50,14 +50,18 @@ func run(args []string, stdout, stderr io.Writer) int {
 		defer f.Close()
 		raw = f
 	default:
-		dir := filepath.Join("bench", suite.Name)
+		dir := filepath.FromSlash(suite.PackageDir())
 		if st, err := os.Stat(dir); err != nil || !st.IsDir() {
 			fmt.Fprintf(stdout, "%s: no suite yet (%s does not exist); skipped\n", suite.Name, dir)
 			return 0
 		}
 		ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 		defer stop()
-		out, err := runGoTest(ctx, *goCmd, dir, *bench, *benchtime, *count, cond[io.Writer](*verbose, stderr, io.Discard), stderr)
+		pattern := *bench
+		if !flagSet(fs, "bench") && suite.Bench != "" {
+			pattern = suite.Bench
+		}
+		out, err := runGoTest(ctx, *goCmd, dir, pattern, *benchtime, *count, cond[io.Writer](*verbose, stderr, io.Discard), stderr)
 		if err != nil {
 			fmt.Fprintf(stderr, "benchtable: %v\n", err)
 			if len(out) > 0 && !*verbose {
@@ -109,4 +113,11 @@ func suiteNames() string {
 		names = append(names, s.Name)
 	}
 	return strings.Join(names, ", ")
+}
+
+// flagSet reports whether the command line gave the flag called name.
+func flagSet(fs *flag.FlagSet, name string) bool {
+	set := false
+	fs.Visit(func(f *flag.Flag) { set = set || f.Name == name })
+	return set
 }

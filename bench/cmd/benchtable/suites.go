@@ -26,6 +26,24 @@ type Suite struct {
 	GeoMean []string
 	// Targets are the suite's goals, each judged PASS or FAIL.
 	Targets []Target
+	// Dir is the package the benchmarks live in when it is not
+	// bench/<Name>: a benchmark of unexported code sits beside it.
+	Dir string
+	// Bench is the -bench pattern used when none is given; empty runs
+	// every benchmark of the package.
+	Bench string
+	// RatioCols are the (numerator, denominator) column pairs shown as
+	// ratio columns when the columns are parameters; nil shows the largest
+	// over the smallest of numeric columns.
+	RatioCols [][2]string
+}
+
+// PackageDir is the folder whose benchmarks make up the suite.
+func (s *Suite) PackageDir() string {
+	if s.Dir != "" {
+		return s.Dir
+	}
+	return "bench/" + s.Name
 }
 
 // Metric is a unit as the benchmark reports it and as the table labels it.
@@ -69,7 +87,14 @@ type Verdict struct {
 // one-shot render after Finish. layout (issue 4 §5): columns
 // are transcript sizes; frame cost at 100,000 blocks within 1.3× of 100.
 // store: absolute numbers only. app (issue 8 §5): columns are the modes;
-// p99 key-to-frame latency under 16 ms.
+// p99 key-to-frame latency under 16 ms. sse (issue 15 §4): the SSE
+// reader's cost per byte by event size (rows) and read size (columns);
+// 1-byte reads within 3× of 4 KiB reads per byte, and (added) a cost
+// linear in the event's size and one allocation per event. e2e (issue
+// 17): the real binary in a pty beside the peer agent UIs that are
+// installed; inline writes no more per chunk than full-screen and at most
+// 0.7× Claude Code's 92 bytes, and either mode spends at most 0.4 ms of
+// CPU per chunk.
 func Suites() []*Suite {
 	frameMetrics := []Metric{{"bytes/frame", "bytes/frame"}, {"ns/frame", "ns/frame"}, {"allocs/op", "allocs/frame"}}
 	return []*Suite{
@@ -126,14 +151,42 @@ func Suites() []*Suite {
 					"LayoutStreamBottom", "100000", "LayoutStreamBottom", "100", 1.3),
 				cellRatioAtMost("frame cost scrolling in the middle: 100,000 blocks ≤ 1.3× 100 blocks", "cpu-ns/op",
 					"LayoutScrollMiddle", "100000", "LayoutScrollMiddle", "100", 1.3),
+				cellRatioAtMost("(added) frame cost of subagent progress: 100,000 blocks ≤ 1.3× 100 blocks", "cpu-ns/op",
+					"LayoutSubagentProgress", "100000", "LayoutSubagentProgress", "100", 1.3),
 			},
 		},
 		{Name: "store", Subject: "quire"},
+		{
+			Name: "e2e", Subject: "quire", Peers: []string{"claude", "codex", "opencode", "qwen", "crush"},
+			Metrics: []Metric{
+				{"bytes/chunk", "bytes/chunk"}, {"cpu-ms/chunk", "CPU ms/chunk"}, {"cpu-s/answer", "CPU s/answer"},
+				{"peak-RSS-MB", "peak RSS MB"}, {"ready-ms", "start to prompt ms"}, {"last-frame-ms", "last chunk to last frame ms"},
+			},
+			Targets: []Target{
+				cellRatioAtMost("inline bytes/chunk ≤ full-screen's", "bytes/chunk",
+					"Stream/inline", "quire", "Stream/fullscreen", "quire", 1),
+				valueAtMost("bytes/chunk", "inline bytes/chunk ≤ 0.7× Claude Code's 92 measured in issue 17", "quire", 0.7*92, rowContains("/inline/"), "inline"),
+				ratioAtMost("bytes/chunk", "claude", 0.7, rowContains("/inline/")),
+				valueAtMost("cpu-ms/chunk", "CPU ms per chunk", "quire", 0.4, nil, "both modes"),
+			},
+		},
 		{
 			Name: "app",
 			Targets: []Target{
 				valueAtMost("p99-ms", "p99 key-to-frame ms under a 2,000 token/s stream", "fullscreen", 16, nil, "full-screen"),
 				valueAtMost("p99-ms", "p99 key-to-frame ms under a 2,000 token/s stream", "inline", 16, nil, "inline"),
+			},
+		},
+		{
+			Name: "sse", Dir: "engine/llm", Bench: "^BenchmarkSSE",
+			Metrics:   []Metric{{"cpu-ns/byte", "cpu-ns/byte"}, {"ns/byte", "ns/byte"}, {"allocs/op", "allocs/event"}},
+			RatioCols: [][2]string{{"1B", "4KiB"}},
+			Targets: []Target{
+				colRatioAtMost("1-byte reads within 3× of 4 KiB reads per byte, every event size", "cpu-ns/byte",
+					"1B", "4KiB", 3, rowPrefixes("SSERead/")),
+				rowRatioAtMost("(added) linear in the event's size: per byte, a 1 MiB event ≤ 2× a 4 KiB one, every read size", "cpu-ns/byte",
+					"SSERead/1MiB", "SSERead/4KiB", 2),
+				everyValueAtMost("allocs/op", "(added) allocations per event", 1, rowPrefixes("SSERead/")),
 			},
 		},
 	}
@@ -303,4 +356,95 @@ func geoMean(xs []float64) float64 {
 		s += math.Log(x)
 	}
 	return math.Exp(s / float64(len(xs)))
+}
+
+// colRatioAtMost: on every selected row, the value of unit in column num
+// over its value in column den is at most max; for suites whose columns
+// are parameters (a 1-byte read against a 4 KiB read).
+func colRatioAtMost(desc, unit, num, den string, max float64, rows rowFilter) Target {
+	return Target{
+		Desc: fmt.Sprintf("%s (%s, %s/%s ≤ %g)", desc, unit, num, den, max),
+		Eval: func(t *Table) Verdict {
+			var failed, passed []string
+			for _, row := range t.Rows {
+				if rows != nil && !rows(row) {
+					continue
+				}
+				r, ok := t.Ratio(row, num, den, unit)
+				if !ok {
+					continue
+				}
+				s := fmt.Sprintf("%s %s", row, formatRatio(r))
+				if r > max {
+					failed = append(failed, s)
+				} else {
+					passed = append(passed, s)
+				}
+			}
+			return listVerdict(failed, passed)
+		},
+	}
+}
+
+// rowRatioAtMost: in every column, the value of unit on row num over its
+// value on row den is at most max; for growth from one size to another.
+func rowRatioAtMost(desc, unit, num, den string, max float64) Target {
+	return Target{
+		Desc: fmt.Sprintf("%s (%s)", desc, unit),
+		Eval: func(t *Table) Verdict {
+			var failed, passed []string
+			for _, col := range t.Cols {
+				a, ok1 := t.Value(num, col, unit)
+				b, ok2 := t.Value(den, col, unit)
+				if !ok1 || !ok2 || b == 0 {
+					continue
+				}
+				s := fmt.Sprintf("%s %s", col, formatRatio(a/b))
+				if a/b > max {
+					failed = append(failed, s)
+				} else {
+					passed = append(passed, s)
+				}
+			}
+			return listVerdict(failed, passed)
+		},
+	}
+}
+
+// everyValueAtMost: every cell of the selected rows has unit ≤ max.
+func everyValueAtMost(unit, label string, max float64, rows rowFilter) Target {
+	return Target{
+		Desc: fmt.Sprintf("%s ≤ %g", label, max),
+		Eval: func(t *Table) Verdict {
+			var failed []string
+			judged := 0
+			for _, row := range t.Rows {
+				if rows != nil && !rows(row) {
+					continue
+				}
+				for _, col := range t.Cols {
+					v, ok := t.Value(row, col, unit)
+					if !ok {
+						continue
+					}
+					judged++
+					if v > max {
+						failed = append(failed, fmt.Sprintf("%s/%s %s", row, col, formatValue(v)))
+					}
+				}
+			}
+			return verdict(judged, failed)
+		},
+	}
+}
+
+// listVerdict judges a target whose detail names every value it judged.
+func listVerdict(failed, passed []string) Verdict {
+	switch {
+	case len(failed)+len(passed) == 0:
+		return Verdict{}
+	case len(failed) == 0:
+		return Verdict{Judged: true, Pass: true, Detail: strings.Join(passed, ", ")}
+	}
+	return Verdict{Judged: true, Detail: fmt.Sprintf("%d of %d fail: %s", len(failed), len(failed)+len(passed), strings.Join(failed, ", "))}
 }

@@ -135,8 +135,8 @@ func (t *Table) GeoMean(num, den, unit string) (float64, int) {
 }
 
 // ratioCols are the (numerator, denominator) pairs shown as ratio
-// columns: subject over each peer, or, when the columns are sizes, the
-// largest over the smallest.
+// columns: subject over each peer, the suite's RatioCols, or, when the
+// columns are sizes, the largest over the smallest.
 func (t *Table) ratioCols() [][2]string {
 	var rc [][2]string
 	if t.Suite.Subject != "" {
@@ -146,6 +146,14 @@ func (t *Table) ratioCols() [][2]string {
 		for _, p := range t.Cols {
 			if p != t.Suite.Subject {
 				rc = append(rc, [2]string{t.Suite.Subject, p})
+			}
+		}
+		return rc
+	}
+	if t.Suite.RatioCols != nil {
+		for _, r := range t.Suite.RatioCols {
+			if slices.Contains(t.Cols, r[0]) && slices.Contains(t.Cols, r[1]) {
+				rc = append(rc, r)
 			}
 		}
 		return rc

@@ -246,3 +246,85 @@ func TestPairedRatio(t *testing.T) {
 		t.Fatalf("verdict %+v", v)
 	}
 }
+
+// The sse suite's columns are read sizes: the ratio column is the one it
+// names, and its targets judge every event size.
+func TestSSESuite(t *testing.T) {
+	line := func(event, read string, cpu, allocs float64) string {
+		return "BenchmarkSSERead/" + event + "/" + read + "-2 10 1 ns/op " + ftoa(cpu) + " cpu-ns/byte " + ftoa(cpu) + " ns/byte " + ftoa(allocs) + " allocs/op\n"
+	}
+	in := line("4KiB", "1B", 6, 1) + line("4KiB", "7B", 2, 1) + line("4KiB", "4KiB", 1, 1) +
+		line("1MiB", "1B", 8, 1) + line("1MiB", "7B", 2, 1) + line("1MiB", "4KiB", 0.5, 2) +
+		"BenchmarkSSESource/64KiB/1B-2 10 1 ns/op 3 cpu-ns/byte 3 ns/byte 0 allocs/op\n" +
+		"BenchmarkSSESource/64KiB/7B-2 10 1 ns/op 0.5 cpu-ns/byte 0.5 ns/byte 0 allocs/op\n" +
+		"BenchmarkSSESource/64KiB/4KiB-2 10 1 ns/op 0.01 cpu-ns/byte 0.01 ns/byte 0 allocs/op\n"
+	var buf bytes.Buffer
+	if err := Write(&buf, Build(SuiteNamed("sse"), parseString(t, in))); err != nil {
+		t.Fatal(err)
+	}
+	want := `sse · cpu-ns/byte
+workload           1B     7B   4KiB  1B/4KiB
+SSERead/4KiB     6.00   2.00   1.00     6.00
+SSERead/1MiB     8.00   2.00  0.500    16.00
+SSESource/64KiB  3.00  0.500  0.010      300
+
+sse · ns/byte
+workload           1B     7B   4KiB  1B/4KiB
+SSERead/4KiB     6.00   2.00   1.00     6.00
+SSERead/1MiB     8.00   2.00  0.500    16.00
+SSESource/64KiB  3.00  0.500  0.010      300
+
+sse · allocs/event
+workload           1B    7B  4KiB  1B/4KiB
+SSERead/4KiB     1.00  1.00  1.00     1.00
+SSERead/1MiB     1.00  1.00  2.00     0.50
+SSESource/64KiB     0     0     0      0/0
+
+sse targets
+  FAIL  1-byte reads within 3× of 4 KiB reads per byte, every event size (cpu-ns/byte, 1B/4KiB ≤ 3) — 2 of 2 fail: SSERead/4KiB 6.00, SSERead/1MiB 16.00
+  PASS  (added) linear in the event's size: per byte, a 1 MiB event ≤ 2× a 4 KiB one, every read size (cpu-ns/byte) — 1B 1.33, 7B 1.00, 4KiB 0.50
+  FAIL  (added) allocations per event ≤ 1 — 1 of 6 rows fail: SSERead/1MiB/4KiB 2.00
+
+`
+	if buf.String() != want {
+		t.Errorf("got\n%s\nwant\n%s", buf.String(), want)
+	}
+}
+
+// A suite that names its package and pattern runs go test there with it,
+// unless -bench says otherwise.
+func TestRunSuitePackage(t *testing.T) {
+	dir := t.TempDir()
+	wd, _ := os.Getwd()
+	if err := os.Chdir(dir); err != nil {
+		t.Fatal(err)
+	}
+	defer os.Chdir(wd)
+	if err := os.MkdirAll(filepath.Join("engine", "llm"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	fakeGo := filepath.Join(dir, "fakego")
+	script := "#!/bin/sh\necho \"$@\" > args.txt\necho 'BenchmarkSSERead/4KiB/1B-2 10 1 ns/op 2 cpu-ns/byte'\n"
+	if err := os.WriteFile(fakeGo, []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for _, tt := range []struct {
+		args []string
+		want string
+	}{
+		{nil, "-bench ^BenchmarkSSE "},
+		{[]string{"-bench", "SSERead/1MiB"}, "-bench SSERead/1MiB "},
+	} {
+		var stdout, stderr bytes.Buffer
+		if code := run(append([]string{"-suite", "sse", "-go", fakeGo}, tt.args...), &stdout, &stderr); code != 0 {
+			t.Fatalf("exit %d, stderr %s", code, stderr.String())
+		}
+		args, _ := os.ReadFile("args.txt")
+		if !strings.Contains(string(args), tt.want) || !strings.HasSuffix(strings.TrimSpace(string(args)), "./engine/llm/") {
+			t.Errorf("go was run with %q, want %q and ./engine/llm/", args, tt.want)
+		}
+		if !strings.Contains(stdout.String(), "SSERead/4KiB") {
+			t.Errorf("stdout: %s", stdout.String())
+		}
+	}
+}
