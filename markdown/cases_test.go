@@ -74,7 +74,7 @@ func TestListNotFrozenEarly(t *testing.T) {
 		t.Fatalf("froze %d lines of an unfinished list", s.Frozen())
 	}
 	s.Finish()
-	if !reflect.DeepEqual(normalize(s.Lines()), normalize(Render("- a\n\n- b\n- c", Options{Width: 80}))) {
+	if !sameLines(s.Lines(), Render("- a\n\n- b\n- c", Options{Width: 80})) {
 		t.Fatalf("stream != one-shot:\n%s", dump(s.Lines()))
 	}
 }
@@ -336,7 +336,7 @@ func TestTailAfterText(t *testing.T) {
 		}
 		s.Append(tt.src[len(tt.cut):])
 		s.Finish()
-		if want := Render(tt.src, Options{Width: 80}); !reflect.DeepEqual(normalize(s.Lines()), normalize(want)) {
+		if want := Render(tt.src, Options{Width: 80}); !sameLines(s.Lines(), want) {
 			t.Fatalf("%q\n--- stream\n%s--- one-shot\n%s", tt.src, dump(s.Lines()), dump(want))
 		}
 	}
@@ -354,7 +354,7 @@ func TestGuessedLanguageKept(t *testing.T) {
 	}
 	s.Append(rest)
 	s.Finish()
-	if want := Render(head+rest, Options{Width: 80}); !reflect.DeepEqual(normalize(s.Lines()), normalize(want)) {
+	if want := Render(head+rest, Options{Width: 80}); !sameLines(s.Lines(), want) {
 		t.Fatalf("--- stream\n%s--- one-shot\n%s", dump(s.Lines()), dump(want))
 	}
 }
@@ -390,7 +390,7 @@ func TestLateDefinition(t *testing.T) {
 		t.Fatalf("no link after the definition:\n%s", dump(s.Lines()))
 	}
 	s.Finish()
-	if want := Render(s.Source(), opts); !reflect.DeepEqual(normalize(s.Lines()), normalize(want)) {
+	if want := Render(s.Source(), opts); !sameLines(s.Lines(), want) {
 		t.Fatalf("--- stream\n%s--- one-shot\n%s", dump(s.Lines()), dump(want))
 	}
 }
@@ -424,7 +424,7 @@ func TestLateDefinitionsBudget(t *testing.T) {
 		t.Fatalf("no revision was postponed")
 	}
 	s.Finish()
-	if want := Render(src, opts); !reflect.DeepEqual(normalize(s.Lines()), normalize(want)) {
+	if want := Render(src, opts); !sameLines(s.Lines(), want) {
 		t.Fatalf("stream != one-shot after Finish")
 	}
 }
@@ -439,7 +439,7 @@ func TestDefinitionAtEndWithoutNewline(t *testing.T) {
 	}
 	s.Append(src[len(s.Source()):])
 	s.Finish()
-	if want := Render(src, Options{Width: 80}); !reflect.DeepEqual(normalize(s.Lines()), normalize(want)) {
+	if want := Render(src, Options{Width: 80}); !sameLines(s.Lines(), want) {
 		t.Fatalf("--- stream\n%s--- one-shot\n%s", dump(s.Lines()), dump(want))
 	}
 }
@@ -540,9 +540,16 @@ func TestInlineBudget(t *testing.T) {
 		if got := strings.Contains(text.String(), "**b**") || strings.Contains(text.String(), "*a *a"); got != tt.plain {
 			t.Errorf("%s: shown as text = %v, want %v", tt.name, got, tt.plain)
 		}
+		// A paragraph of link openers under the budget costs a parse of
+		// its window per chunk (goldmark is superlinear on them): under
+		// the race detector the chunks are larger.
+		chunk := 97
+		if sampling() {
+			chunk = 389
+		}
 		c := newChecker(t, tt.name, Options{Width: 80})
-		for p := 0; p < len(tt.src); p += 97 {
-			c.append(tt.src[p:min(p+97, len(tt.src))], p%(97*64) == 0)
+		for p := 0; p < len(tt.src); p += chunk {
+			c.append(tt.src[p:min(p+chunk, len(tt.src))], p%(chunk*64) == 0)
 		}
 		c.finish()
 	}
@@ -562,7 +569,7 @@ func TestTableRowURLChunking(t *testing.T) {
 			s.Append(src[:i])
 			s.Lines()
 			s.Append(src[i:j])
-			if want := Render(ShownPrefix(src[:j]), opts); !reflect.DeepEqual(normalize(s.Lines()), normalize(want)) {
+			if want := Render(ShownPrefix(src[:j]), opts); !sameLines(s.Lines(), want) {
 				t.Fatalf("chunks %q + %q:\n--- stream\n%s--- one-shot\n%s", src[:i], src[i:j], dump(s.Lines()), dump(want))
 			}
 		}
@@ -608,7 +615,7 @@ func TestOpenBlockDeviations(t *testing.T) {
 		if s.approx {
 			t.Fatalf("the table doubled its rows and still shows old widths")
 		}
-		if want := Render(ShownPrefix(s.Source()), opts); !reflect.DeepEqual(normalize(s.Lines()), normalize(want)) {
+		if want := Render(ShownPrefix(s.Source()), opts); !sameLines(s.Lines(), want) {
 			t.Fatalf("after the relayout the frame is not exact")
 		}
 	})
@@ -624,7 +631,7 @@ func TestOpenBlockDeviations(t *testing.T) {
 		if s.Frozen() == 0 {
 			t.Fatalf("the paragraph did not freeze at its blank line")
 		}
-		if want := Render(ShownPrefix(s.Source()), opts); !reflect.DeepEqual(normalize(s.Lines()), normalize(want)) {
+		if want := Render(ShownPrefix(s.Source()), opts); !sameLines(s.Lines(), want) {
 			t.Fatalf("once the paragraph ended its lines are not Render's:\n--- stream\n%s--- one-shot\n%s", dump(s.Lines()), dump(want))
 		}
 	})
