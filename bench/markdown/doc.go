@@ -23,10 +23,12 @@
 //
 //   - …Stream…/quire: one op streams the whole text through a
 //     markdown.Stream (Append and Lines per chunk, then Finish); ns/chunk
-//     is the mean cost of one chunk, p99-cpu-ns/chunk the 99th percentile
-//     of one chunk's CPU time on the benchmark's thread (p99-ns/chunk the
-//     same in wall time). A Stream renders lazily, so asking for the lines
-//     after every chunk is its worst case.
+//     is the mean cost of one chunk. p99-cpu-ns/chunk is the 99th
+//     percentile of one chunk's CPU time on the streaming thread
+//     (p99-ns/chunk the same in wall time), read from one more, untimed
+//     stream of the same chunks, so the clock reads around every chunk do
+//     not weigh on the totals. A Stream renders lazily, so asking for the
+//     lines after every chunk is its worst case.
 //   - MarkdownStream<N>/glamour (up to 5,000 lines): what a Go program does
 //     without a streaming renderer: re-render the whole text so far on
 //     every chunk. That is O(N²) and takes far too long to run in full at
