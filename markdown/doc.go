@@ -163,7 +163,10 @@
 // pattern that backtracks without end) is shown plain. The limit is on
 // the CPU time of the highlighting thread, which other processes do not
 // consume, so a line is coloured the same on a busy machine as on an idle
-// one (where that clock cannot be read, wall-clock time stands in).
+// one (where that clock cannot be read, wall-clock time stands in). The
+// CPU time of the same work still varies somewhat with cache and core
+// contention, so a line whose patterns need close to the limit could tip
+// either way; ordinary code needs microseconds.
 //
 // A setext underline or lazy continuation line can only change the block
 // it follows, which is never frozen without a blank line or a new block
