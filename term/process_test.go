@@ -118,7 +118,9 @@ func startChild(t *testing.T, scenario string, env ...string) *child {
 	}
 	errW.Close()
 	c := &child{cmd: cmd, pty: p, more: make(chan struct{}, 1), done: make(chan struct{})}
+	drained := make(chan struct{})
 	go func() {
+		defer close(drained)
 		sc := bufio.NewScanner(errR)
 		for sc.Scan() {
 			c.mu.Lock()
@@ -132,6 +134,9 @@ func startChild(t *testing.T, scenario string, env ...string) *child {
 	}()
 	go func() {
 		cmd.Wait()
+		// The child is done once everything it wrote to stderr is read:
+		// its last words (a panic) come just before it exits.
+		<-drained
 		c.mu.Lock()
 		c.state = cmd.ProcessState
 		c.mu.Unlock()
