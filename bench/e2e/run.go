@@ -135,7 +135,13 @@ func Run(p Program, w Workload) (Result, error) {
 		}
 	}()
 	fail := func(err error) (Result, error) {
-		return Result{}, fmt.Errorf("%s (%s): %w; the screen ends %q; the screen shows:\n%s", p.Name, p.Mode, err, lastLines(t.screen(), 3), t.screen())
+		if dump != "" {
+			// What the program wrote from its start, for a look at why.
+			b, _ := t.counters()
+			_ = os.WriteFile(filepath.Join(dump, p.Name+"-"+p.Mode+".failed"), t.output(0, b), 0o644)
+			_ = os.WriteFile(filepath.Join(dump, p.Name+"-"+p.Mode+".requests"), []byte(srv.Seen()), 0o644)
+		}
+		return Result{}, fmt.Errorf("%s (%s): %w; the screen ends %q; the model received:\n%sthe screen shows:\n%s", p.Name, p.Mode, err, lastLines(t.screen(), 3), srv.Seen(), t.screen())
 	}
 	select {
 	case <-ready.seen:
@@ -180,6 +186,9 @@ func Run(p Program, w Workload) (Result, error) {
 		// while it answered, for a look at where the bytes go.
 		name := filepath.Join(dump, p.Name+"-"+p.Mode+".out")
 		if err := os.WriteFile(name, t.output(bytes0, bytes1), 0o644); err != nil {
+			return fail(err)
+		}
+		if err := os.WriteFile(strings.TrimSuffix(name, ".out")+".requests", []byte(srv.Seen()), 0o644); err != nil {
 			return fail(err)
 		}
 	}
