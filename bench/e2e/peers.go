@@ -5,6 +5,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 )
 
 // PeersDir is where scripts/install-peers put the peer agent UIs.
@@ -17,9 +18,9 @@ func PeersDir() string {
 }
 
 // PeerPrograms are the other agent UIs, each pointed at the scripted
-// model the way its own configuration allows. A peer that is not
-// installed, or that cannot speak to an OpenAI chat-completions server,
-// comes back with Skip saying why.
+// model the way its own configuration allows, in the protocol it speaks
+// (chat completions, the Responses API, the Messages API). A peer that is
+// not installed comes back with Skip saying why.
 func PeerPrograms(dir string) []Program {
 	root := PeersDir()
 	npmBin := func(name string) (string, string) {
@@ -32,20 +33,41 @@ func PeerPrograms(dir string) []Program {
 	var progs []Program
 
 	claude, skip := npmBin("claude")
-	if skip == "" {
-		skip = "Claude Code speaks only the Anthropic Messages API (ANTHROPIC_BASE_URL), and the scripted server speaks OpenAI chat completions; it runs once an Anthropic scripted server exists"
-	}
-	_ = claude
-	progs = append(progs, Program{Name: "claude", Mode: "inline", Skip: skip})
+	progs = append(progs, Program{
+		Name: "claude", Mode: "inline", Skip: skip,
+		Command: func(baseURL, home string) (*exec.Cmd, error) {
+			// Onboarding (theme, login) and the folder-trust question
+			// are answered in ~/.claude.json as a user's first run
+			// leaves them; a bearer token instead of an API key skips
+			// the "use this key?" question.
+			work := filepath.Join(home, "work")
+			cfg := fmt.Sprintf(`{"hasCompletedOnboarding": true, "theme": "dark", "autoUpdates": false,
+ "projects": {%q: {"hasTrustDialogAccepted": true, "hasCompletedProjectOnboarding": true}}}`, work)
+			if err := writeFile(filepath.Join(home, ".claude.json"), cfg); err != nil {
+				return nil, err
+			}
+			cmd := exec.Command(claude)
+			cmd.Env = append(baseEnv(home),
+				"ANTHROPIC_BASE_URL="+strings.TrimSuffix(baseURL, "/v1"),
+				"ANTHROPIC_AUTH_TOKEN=bench",
+				"ANTHROPIC_MODEL=bench-model",
+				"ANTHROPIC_DEFAULT_HAIKU_MODEL=bench-model",
+				"CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1",
+				"DISABLE_AUTOUPDATER=1",
+			)
+			return cmd, nil
+		},
+		Ready: "for shortcuts", Submit: Prompt, Enter: "\r", Quit: "\x03\x03",
+	})
 
 	codex, skip := npmBin("codex")
 	progs = append(progs, Program{
 		Name: "codex", Mode: "inline", Skip: skip,
 		Command: func(baseURL, home string) (*exec.Cmd, error) {
-			// codex reads its provider from config.toml; recent versions
-			// accept only the Responses API and say so on start-up.
+			// codex reads its provider from config.toml and speaks
+			// only the Responses API to it.
 			cfg := fmt.Sprintf("model = \"bench-model\"\nmodel_provider = \"bench\"\n"+
-				"[model_providers.bench]\nname = \"bench\"\nbase_url = %q\nwire_api = \"chat\"\nenv_key = \"OPENAI_API_KEY\"\n"+
+				"[model_providers.bench]\nname = \"bench\"\nbase_url = %q\nwire_api = \"responses\"\nenv_key = \"OPENAI_API_KEY\"\n"+
 				"[projects.%q]\ntrust_level = \"trusted\"\n", baseURL, filepath.Join(home, "work"))
 			if err := writeFile(filepath.Join(home, ".codex", "config.toml"), cfg); err != nil {
 				return nil, err
@@ -54,7 +76,7 @@ func PeerPrograms(dir string) []Program {
 			cmd.Env = append(baseEnv(home), "OPENAI_API_KEY=bench", "CODEX_HOME="+filepath.Join(home, ".codex"))
 			return cmd, nil
 		},
-		Ready: "context left", Submit: Prompt, Enter: "\r", Quit: "\x03\x03",
+		Ready: "for shortcuts", Submit: Prompt, Enter: "\r", Quit: "\x03\x03",
 	})
 
 	opencode, skip := npmBin("opencode")
@@ -82,7 +104,10 @@ func PeerPrograms(dir string) []Program {
 			cmd.Env = append(baseEnv(home), "OPENAI_API_KEY=bench", "OPENAI_BASE_URL="+baseURL, "OPENAI_MODEL=bench-model")
 			return cmd, nil
 		},
-		Ready: "Type your message", Submit: Prompt, Enter: "\r", Quit: "\x03\x03",
+		// The prompt shows at once, but takes Enter only once
+		// "Initializing..." (tools, skills, a telemetry call that
+		// times out offline) has given way to the shortcuts hint.
+		Ready: "? for shortcuts", Submit: Prompt, Enter: "\r", Quit: "\x03\x03",
 	})
 
 	crush := filepath.Join(root, "bin", "crush")

@@ -4,6 +4,7 @@ import (
 	"os"
 	"strconv"
 	"strings"
+	"syscall"
 	"time"
 )
 
@@ -13,8 +14,10 @@ const clockTick = 10 * time.Millisecond
 // treeCPU is the CPU time (user and system) spent so far by process pid
 // and every descendant still running, plus the children each of them
 // has already waited for, read from /proc. Peers that run helpers (a
-// language server, a node worker) are charged for them too.
-func treeCPU(pid int) time.Duration {
+// language server, a node worker) are charged for them too, and so are
+// daemons run from the program's private home, which leave its process
+// tree (codex's app server, which talks to the model for it).
+func treeCPU(pid int, home string) time.Duration {
 	entries, err := os.ReadDir("/proc")
 	if err != nil {
 		return 0
@@ -53,10 +56,14 @@ func treeCPU(pid int) time.Duration {
 		}
 		procs[p] = proc{ppid: ppid, cpu: cpu}
 	}
+	roots := map[int]bool{pid: true}
+	for _, p := range homeDaemons(home) {
+		roots[p] = true
+	}
 	var total int64
 	for p, pr := range procs {
 		for q := p; q > 1; q = procs[q].ppid {
-			if q == pid {
+			if roots[q] {
 				total += pr.cpu
 				break
 			}
@@ -66,4 +73,34 @@ func treeCPU(pid int) time.Duration {
 		}
 	}
 	return time.Duration(total) * clockTick
+}
+
+// homeDaemons are the processes running an executable from under home
+// (the run's private home directory) that left the program's process
+// tree.
+func homeDaemons(home string) []int {
+	entries, err := os.ReadDir("/proc")
+	if err != nil || home == "" {
+		return nil
+	}
+	var pids []int
+	for _, e := range entries {
+		p, err := strconv.Atoi(e.Name())
+		if err != nil {
+			continue
+		}
+		exe, err := os.Readlink("/proc/" + e.Name() + "/exe")
+		if err == nil && strings.HasPrefix(exe, home+"/") {
+			pids = append(pids, p)
+		}
+	}
+	return pids
+}
+
+// killHomeDaemons ends the daemons a program started from its private
+// home, which outlive it.
+func killHomeDaemons(home string) {
+	for _, p := range homeDaemons(home) {
+		_ = syscall.Kill(p, syscall.SIGKILL)
+	}
 }

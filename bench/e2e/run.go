@@ -77,8 +77,8 @@ type Result struct {
 
 // Timeouts of a run; they bound how long a failure takes to report.
 const (
-	readyTimeout  = 60 * time.Second
-	quietAfter    = time.Second // no output for this long: the last frame was the last
+	readyTimeout  = 2 * time.Minute // opencode takes 40 s on a busy machine
+	quietAfter    = time.Second     // no output for this long: the last frame was the last
 	quietLimit    = 15 * time.Second
 	exitTimeout   = 10 * time.Second
 	settleTimeout = 3 * time.Second
@@ -98,6 +98,7 @@ func Run(p Program, w Workload) (Result, error) {
 		return Result{}, err
 	}
 	defer os.RemoveAll(home)
+	defer killHomeDaemons(home)
 	for _, d := range []string{".config", "state", "work"} {
 		if err := os.MkdirAll(filepath.Join(home, d), 0o700); err != nil {
 			return Result{}, err
@@ -135,7 +136,13 @@ func Run(p Program, w Workload) (Result, error) {
 		}
 	}()
 	fail := func(err error) (Result, error) {
-		return Result{}, fmt.Errorf("%s (%s): %w; the screen ends %q; the screen shows:\n%s", p.Name, p.Mode, err, lastLines(t.screen(), 3), t.screen())
+		if dump != "" {
+			// What the program wrote from its start, for a look at why.
+			b, _ := t.counters()
+			_ = os.WriteFile(filepath.Join(dump, p.Name+"-"+p.Mode+".failed"), t.output(0, b), 0o644)
+			_ = os.WriteFile(filepath.Join(dump, p.Name+"-"+p.Mode+".requests"), []byte(srv.Seen()), 0o644)
+		}
+		return Result{}, fmt.Errorf("%s (%s): %w; the screen ends %q; the model received:\n%sthe screen shows:\n%s", p.Name, p.Mode, err, lastLines(t.screen(), 3), srv.Seen(), t.screen())
 	}
 	select {
 	case <-ready.seen:
@@ -150,7 +157,7 @@ func Run(p Program, w Workload) (Result, error) {
 
 	last := t.watch(w.Last)
 	bytes0, _ := t.counters()
-	cpu0 := treeCPU(cmd.Process.Pid)
+	cpu0 := treeCPU(cmd.Process.Pid, home)
 	if err := t.typeKeys(p.Submit); err != nil {
 		return fail(err)
 	}
@@ -171,7 +178,7 @@ func Run(p Program, w Workload) (Result, error) {
 		return fail(fmt.Errorf("still drawing %v after the answer ended", quietLimit))
 	}
 	bytes1, lastAt := t.counters()
-	cpu1 := treeCPU(cmd.Process.Pid)
+	cpu1 := treeCPU(cmd.Process.Pid, home)
 	res.Bytes = bytes1 - bytes0
 	res.CPU = cpu1 - cpu0
 	res.Tail = max(lastAt.Sub(end), 0)
@@ -180,6 +187,9 @@ func Run(p Program, w Workload) (Result, error) {
 		// while it answered, for a look at where the bytes go.
 		name := filepath.Join(dump, p.Name+"-"+p.Mode+".out")
 		if err := os.WriteFile(name, t.output(bytes0, bytes1), 0o644); err != nil {
+			return fail(err)
+		}
+		if err := os.WriteFile(strings.TrimSuffix(name, ".out")+".requests", []byte(srv.Seen()), 0o644); err != nil {
 			return fail(err)
 		}
 	}

@@ -1,12 +1,15 @@
 package e2e
 
 import (
+	"bytes"
+	"encoding/json"
 	"fmt"
 	"io"
 	"net"
 	"net/http"
 	"net/http/httputil"
 	"net/url"
+	"strings"
 	"sync"
 	"time"
 
@@ -25,14 +28,39 @@ type server struct {
 	streams int       // streamed answers finished
 	end     time.Time // when the last one's final byte went out
 	ended   chan struct{}
+	turned  bool     // the user's turn has come
+	calls   []string // every request the proxy passed on, with its answer's status
+}
+
+// firstTurn says whether no turn came before this one: later requests
+// offering tools (qwen-code's memory extraction after the answer) are
+// asides too.
+func (s *server) firstTurn() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	first := !s.turned
+	s.turned = true
+	return first
+}
+
+func (s *server) note(call string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.calls = append(s.calls, call)
 }
 
 // startServer serves answer as one streamed response per request, in
 // chunks of chunk bytes pace apart.
 func startServer(answer string, chunk int, pace time.Duration) (*server, error) {
 	resp := testserver.Response{Text: testserver.Chunks(answer, chunk), Pace: testserver.Duration(pace)}
+	aside := testserver.Response{Text: []string{"Reading a large log file"}}
 	model, err := testserver.Start(testserver.Script{
-		Respond: func(int, testserver.Request) testserver.Response { return resp },
+		Respond: func(_ int, r testserver.Request) testserver.Response {
+			if r.Header.Get(turnHeader) == "" {
+				return aside
+			}
+			return resp
+		},
 	})
 	if err != nil {
 		return nil, err
@@ -45,10 +73,19 @@ func startServer(answer string, chunk int, pace time.Duration) (*server, error) 
 	s := &server{model: model, ln: ln, ended: make(chan struct{}, 16)}
 	target, _ := url.Parse(model.URL())
 	target.Path = ""
-	proxy := httputil.NewSingleHostReverseProxy(target)
-	proxy.FlushInterval = -1
+	proxy := &httputil.ReverseProxy{
+		Rewrite: func(r *httputil.ProxyRequest) {
+			r.SetURL(target)
+			r.Out.Header.Del(turnHeader)
+			if isTurn(r.Out) && s.firstTurn() {
+				r.Out.Header.Set(turnHeader, "1")
+			}
+		},
+		FlushInterval: -1,
+	}
 	proxy.ModifyResponse = func(r *http.Response) error {
-		if r.Header.Get("Content-Type") == "text/event-stream" {
+		s.note(fmt.Sprintf("%s %s: %s", r.Request.Method, r.Request.URL.Path, r.Status))
+		if r.Request.Header.Get(turnHeader) != "" && r.Header.Get("Content-Type") == "text/event-stream" {
 			r.Body = &timedBody{ReadCloser: r.Body, s: s}
 		}
 		return nil
@@ -58,11 +95,57 @@ func startServer(answer string, chunk int, pace time.Duration) (*server, error) 
 	return s, nil
 }
 
+// turnHeader marks, between the proxy and the model, the request that is
+// the user's turn.
+const turnHeader = "X-E2E-Turn"
+
+// isTurn says whether r is the user's turn rather than a request on the
+// side (a title for the session, a summary of the prompt): it offers the
+// model tools, as every agent's turn does and their side requests do
+// not. Only the turn is answered with the workload's answer and timed;
+// the others get a line at once, so that they neither compete with it
+// nor end the measurement early (nor, coming after it, add to it). It leaves r's body to be read again.
+func isTurn(r *http.Request) bool {
+	if r.Body == nil {
+		return false
+	}
+	body, err := io.ReadAll(r.Body)
+	r.Body.Close()
+	r.Body = io.NopCloser(bytes.NewReader(body))
+	if err != nil {
+		return false
+	}
+	var req struct {
+		Tools []json.RawMessage `json:"tools"`
+	}
+	return json.Unmarshal(body, &req) == nil && len(req.Tools) > 0
+}
+
 // URL is the OpenAI-compatible base URL (ending in /v1).
 func (s *server) URL() string { return "http://" + s.ln.Addr().String() + "/v1" }
 
 // Requests is how many chat requests the model received.
 func (s *server) Requests() int { return len(s.model.Requests()) }
+
+// Seen says what the model received, one request a line, for a failed
+// run's report: each request the proxy passed on, then what the model
+// read from those it answered.
+func (s *server) Seen() string {
+	var b strings.Builder
+	s.mu.Lock()
+	for _, c := range s.calls {
+		fmt.Fprintf(&b, "  %s\n", c)
+	}
+	s.mu.Unlock()
+	for i, r := range s.model.Requests() {
+		fmt.Fprintf(&b, "  %d. %s model %q, stream %v, %d tools, %d messages, last %.60q\n",
+			i+1, r.Protocol, r.Model, r.Stream, len(r.Tools), len(r.Messages), r.LastMessage().Content)
+	}
+	if b.Len() == 0 {
+		return "  (nothing)\n"
+	}
+	return b.String()
+}
 
 // waitEnd waits for a streamed answer to finish and returns when its last
 // byte was sent.
