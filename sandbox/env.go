@@ -54,3 +54,8 @@ func CommandEnv(base []string, p Profile) []string {
 	}
 	return append(redirectCaches(out, p), nonInteractiveEnv...)
 }
+
+// CredentialName reports whether an environment variable's name looks
+// like it holds a credential: the variables the strict profile drops
+// from every command's environment.
+func CredentialName(name string) bool { return secretEnv.MatchString(name) }
