@@ -55,6 +55,26 @@ func (r *Registry) Specs() []Spec {
 	return out
 }
 
+// Fixed lists the specs of the tools that belong to no group (the
+// built-ins), sorted by name: the tools a session always has.
+func (r *Registry) Fixed() []Spec {
+	r.mu.RLock()
+	grouped := map[string]bool{}
+	for _, names := range r.groups {
+		for _, n := range names {
+			grouped[n] = true
+		}
+	}
+	r.mu.RUnlock()
+	var out []Spec
+	for _, sp := range r.Specs() {
+		if !grouped[sp.Name] {
+			out = append(out, sp)
+		}
+	}
+	return out
+}
+
 // Version changes whenever the set of tools does, so a caller can keep
 // what it derived from Specs until it changes.
 func (r *Registry) Version() uint64 {
