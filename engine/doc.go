@@ -32,8 +32,8 @@
 // holds at that moment — its list changes as MCP servers connect, change
 // their lists and fail, so every request asks (the definitions are
 // derived again only when the list changed), and a request first waits
-// for tool sources still starting. The engine when the model asks for tools
-// it plans the calls in the model's order, each against the files as the
+// for tool sources still starting. When the model asks for tools the
+// engine plans the calls in the model's order, each against the files as the
 // earlier calls will leave them (tools.Overlay), asks the Approver about
 // each call in that order, one at a time, then runs the approved calls in
 // parallel — a call that writes what an earlier one reads or writes, or
