@@ -43,6 +43,18 @@ func (c *conn) close() {
 	})
 }
 
+// ended reports whether the connection ends within d: a call that
+// failed because its server died learns so before the server's
+// goroutine does.
+func (c *conn) ended(d time.Duration) bool {
+	select {
+	case <-c.done:
+		return true
+	case <-time.After(d):
+		return false
+	}
+}
+
 // why says how a connection that ended by itself ended.
 func (c *conn) why() string {
 	var parts []string

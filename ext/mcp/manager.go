@@ -63,7 +63,7 @@ type Manager struct {
 	byName  map[string]*server
 	// resources is the registry group of the resource tools, offered
 	// while a ready server has resources.
-	resMu     sync.Mutex
+	resMu      sync.Mutex
 	resOffered bool
 }
 
@@ -224,14 +224,22 @@ func (s *server) set(st State, why string) {
 	s.m.changed()
 }
 
-// session is the live connection, or nil.
-func (s *server) session() *sdk.ClientSession {
+// live is the connection of a ready server, or nil.
+func (s *server) live() *conn {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.conn == nil || s.state != Ready {
 		return nil
 	}
-	return s.conn.sess
+	return s.conn
+}
+
+// session is the live connection's session, or nil.
+func (s *server) session() *sdk.ClientSession {
+	if c := s.live(); c != nil {
+		return c.sess
+	}
+	return nil
 }
 
 // down says why a server cannot take calls now.

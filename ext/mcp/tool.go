@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/google/jsonschema-go/jsonschema"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
@@ -137,21 +138,21 @@ func (t *Tool) Run(ctx context.Context, _ *tools.Env, call tools.Call) tools.Res
 	if !ok {
 		return tools.Result{Output: "internal error: the MCP tool was run without its plan; nothing was done", IsError: true}
 	}
-	sess := t.srv.session()
-	if sess == nil {
+	c := t.srv.live()
+	if c == nil {
 		return tools.Result{Output: "error: " + t.srv.down(), IsError: true}
 	}
 	callCtx, cancel := context.WithTimeout(ctx, t.srv.cfg.ToolTimeout)
 	defer cancel()
-	res, err := sess.CallTool(callCtx, &sdk.CallToolParams{Name: t.real, Arguments: a.args})
+	res, err := c.sess.CallTool(callCtx, &sdk.CallToolParams{Name: t.real, Arguments: a.args})
 	switch {
 	case ctx.Err() != nil:
 		return tools.Result{Output: "cancelled: the user cancelled the call (the server was told)", IsError: true}
 	case errors.Is(callCtx.Err(), context.DeadlineExceeded):
 		return tools.Result{Output: fmt.Sprintf("error: MCP server %s did not answer within %s (its tool_timeout); the call was cancelled", t.srv.name, t.srv.cfg.ToolTimeout), IsError: true}
 	case err != nil:
-		if t.srv.session() == nil {
-			return tools.Result{Output: "error: " + t.srv.down(), IsError: true}
+		if c.ended(500 * time.Millisecond) {
+			return tools.Result{Output: fmt.Sprintf("error: MCP server %s stopped during the call (%s); the user can start it again with /mcp restart %s", t.srv.name, c.why(), t.srv.name), IsError: true}
 		}
 		return tools.Result{Output: fmt.Sprintf("error: MCP server %s: %s", t.srv.name, oneLine(err.Error(), 2000)), IsError: true}
 	}
