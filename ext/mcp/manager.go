@@ -295,11 +295,13 @@ func (s *server) run(ctx context.Context) {
 			continue
 		}
 		s.reconnects.connected(time.Now())
+		// Ready before the tools are offered: a request that waited for
+		// them may call one at once.
 		s.mu.Lock()
 		s.conn = c
+		s.state, s.err, s.since = Ready, "", time.Now()
 		s.mu.Unlock()
 		s.load(ctx, c)
-		s.set(Ready, "")
 		s.m.syncResourceTools()
 		again := s.serve(ctx, c)
 		s.mu.Lock()

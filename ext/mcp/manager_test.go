@@ -266,6 +266,9 @@ func TestServerEnvironment(t *testing.T) {
 	f.settle()
 	res, _ := f.call(context.Background(), "mcp__t__env", `{}`)
 	env := strings.Split(res.Output, "\n")
+	if len(env) < 3 {
+		t.Fatalf("env call: %+v", res)
+	}
 	for _, want := range []string{"QUIRE_SESSION_ID=s-1", "QUIRE_PROJECT_DIR=" + f.dir, "FROM_CONFIG=yes", "GITHUB_TOKEN=ghp-secret", "PLAIN_SETTING=kept", serverModeEnv + "=good"} {
 		if !slices.Contains(env, want) {
 			t.Errorf("env lacks %s", want)

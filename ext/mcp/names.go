@@ -13,7 +13,7 @@ import (
 // mcp__SERVER__TOOL. Providers accept only ^[a-zA-Z0-9_-]{1,64}$ (OpenAI's
 // rule, the strictest), so a tool name with any other character, or one
 // that would make the whole name longer than 64, is mapped: every other
-// character becomes '_', the name is cut to fit, and "_" plus the first
+// character (or invalid byte) becomes one '_', the name is cut to fit, and "_" plus the first
 // 8 hex digits of the SHA-256 of "SERVER\x00TOOL" is appended. A name
 // that needed no change keeps its exact form, so "a.b" (mcp__s__a_b_…
 // with a digest) never takes the place of a tool really named "a_b". The
@@ -47,10 +47,9 @@ func ToolName(server, tool string) (name string, mapped bool) {
 func cleanName(s string) string {
 	var b strings.Builder
 	b.Grow(len(s))
-	for i := 0; i < len(s); i++ {
-		c := s[i]
+	for _, c := range s {
 		if c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c == '-' {
-			b.WriteByte(c)
+			b.WriteRune(c)
 		} else {
 			b.WriteByte('_')
 		}
