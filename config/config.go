@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/quire-sh/quire/ext/mcp"
 	"github.com/quire-sh/quire/sandbox"
 )
 
@@ -35,6 +36,10 @@ type Config struct {
 	// SandboxSettings is the [sandbox] table (custom profiles), handed to
 	// package sandbox as a value.
 	SandboxSettings sandbox.Settings
+	// MCP is the [mcp] table (MCP servers), handed to package mcp as a
+	// value. Its decoding never fails: a wrong server is kept with its
+	// problem, so quire starts with that server off.
+	MCP mcp.Settings
 
 	// Source maps a setting's key to where its value came from.
 	Source map[string]string

@@ -15,6 +15,7 @@ import (
 func tables(c *Config) map[string]any {
 	return map[string]any{
 		"sandbox": &c.SandboxSettings,
+		"mcp":     &c.MCP,
 	}
 }
 
