@@ -65,3 +65,30 @@ type SessionSummary struct {
 	Turns      int
 	Title      string
 }
+
+// Extensions is a session with MCP servers: what the status line says of
+// them, the slash commands they add (their prompts) and /mcp. Package
+// session's Handle provides it; a session without (the replay Player)
+// has no /mcp. ExtensionSummary and Commands are called on the loop's
+// goroutine and must not block; MCP and RunCommand may, and run as jobs.
+type Extensions interface {
+	// ExtensionsChanged is signalled when the summary or the commands
+	// changed.
+	ExtensionsChanged() <-chan struct{}
+	// ExtensionSummary is the status line's word ("mcp 2/3 x failed"),
+	// "" when there is nothing to say.
+	ExtensionSummary() string
+	Commands() []ExtensionCommand
+	// MCP carries out /mcp ARGS: lines for the overlay, or a notice.
+	MCP(ctx context.Context, args []string) (lines []string, notice string, err error)
+	// RunCommand carries out an extension's command and returns the text
+	// to send as the user's message.
+	RunCommand(ctx context.Context, name string, args []string) (string, error)
+}
+
+// ExtensionCommand is a slash command an extension adds.
+type ExtensionCommand struct {
+	Name string // without the slash
+	Args string // synopsis for /help
+	Help string
+}

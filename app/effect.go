@@ -48,6 +48,16 @@ type HistoryEffect struct{ Text string }
 // SessionsEffect lists the stored sessions in an overlay.
 type SessionsEffect struct{}
 
+// MCPEffect carries out /mcp [restart NAME].
+type MCPEffect struct{ Args []string }
+
+// ExtensionCommandEffect runs an extension's command (an MCP prompt) and
+// sends what it returns as the user's message.
+type ExtensionCommandEffect struct {
+	Name string
+	Args []string
+}
+
 // SwitchEffect replaces the running session (/model, /clear, /rewind).
 type SwitchEffect struct {
 	Op SwitchOp
@@ -89,19 +99,21 @@ type PlaybackEffect struct{ Step bool }
 // SuspendEffect stops quire as Ctrl+Z does in a shell.
 type SuspendEffect struct{}
 
-func (SubmitEffect) isEffect()       {}
-func (CancelEffect) isEffect()       {}
-func (AnswerEffect) isEffect()       {}
-func (CompactEffect) isEffect()      {}
-func (CopyEffect) isEffect()         {}
-func (EditorEffect) isEffect()       {}
-func (ModeEffect) isEffect()         {}
-func (MouseEffect) isEffect()        {}
-func (ExportEffect) isEffect()       {}
-func (HistoryEffect) isEffect()      {}
-func (SessionsEffect) isEffect()     {}
-func (SwitchEffect) isEffect()       {}
-func (CompletePathEffect) isEffect() {}
-func (RedrawEffect) isEffect()       {}
-func (SuspendEffect) isEffect()      {}
-func (PlaybackEffect) isEffect()     {}
+func (SubmitEffect) isEffect()           {}
+func (CancelEffect) isEffect()           {}
+func (AnswerEffect) isEffect()           {}
+func (CompactEffect) isEffect()          {}
+func (CopyEffect) isEffect()             {}
+func (EditorEffect) isEffect()           {}
+func (ModeEffect) isEffect()             {}
+func (MouseEffect) isEffect()            {}
+func (ExportEffect) isEffect()           {}
+func (HistoryEffect) isEffect()          {}
+func (SessionsEffect) isEffect()         {}
+func (SwitchEffect) isEffect()           {}
+func (MCPEffect) isEffect()              {}
+func (ExtensionCommandEffect) isEffect() {}
+func (CompletePathEffect) isEffect()     {}
+func (RedrawEffect) isEffect()           {}
+func (SuspendEffect) isEffect()          {}
+func (PlaybackEffect) isEffect()         {}

@@ -114,6 +114,42 @@ func (l *Loop) run(e Effect, now time.Time) {
 			}
 			return effectDone{apply: func(time.Time) { m.overlay = sessionLines(list) }}
 		})
+	case MCPEffect:
+		ext, ok := l.sess.(Extensions)
+		if !ok {
+			m.flash("this session has no MCP servers", now)
+			break
+		}
+		l.spawn(func(ctx context.Context) effectDone {
+			ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
+			defer cancel()
+			lines, notice, err := ext.MCP(ctx, e.Args)
+			if err != nil {
+				return effectDone{notice: err.Error()}
+			}
+			return effectDone{notice: notice, apply: func(time.Time) {
+				if lines != nil {
+					m.overlay = lines
+				}
+			}}
+		})
+	case ExtensionCommandEffect:
+		ext, ok := l.sess.(Extensions)
+		if !ok {
+			m.flash("this session has no MCP servers", now)
+			break
+		}
+		m.flash("getting /"+e.Name+"…", now)
+		l.spawn(func(ctx context.Context) effectDone {
+			text, err := ext.RunCommand(ctx, e.Name, e.Args)
+			if err != nil {
+				return effectDone{notice: err.Error()}
+			}
+			return effectDone{apply: func(time.Time) {
+				// The prompt's messages are the user's message.
+				l.sess.Submit(text)
+			}}
+		})
 	case SwitchEffect:
 		l.spawn(func(ctx context.Context) effectDone {
 			var r Switched

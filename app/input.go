@@ -328,7 +328,7 @@ func (m *Model) promptKey(ev term.KeyEvent, now time.Time) []Effect {
 			return m.pagerKey(ev, now)
 		}
 	case ev.Key == term.KeyF1:
-		m.overlay = helpLines(m.status.ShiftEnter)
+		m.overlay = m.helpLines()
 	default:
 		editKey(&m.editor, ev)
 	}
@@ -341,7 +341,7 @@ func (m *Model) submit(now time.Time) []Effect {
 	if strings.TrimSpace(text) == "" {
 		return nil
 	}
-	inv, isCmd, err := ParseSlash(text)
+	inv, isCmd, err := parseSlash(text, m.extCommands)
 	if isCmd && err != nil {
 		m.flash(err.Error(), now)
 		return nil
@@ -410,7 +410,7 @@ func (m *Model) expandPastes(s string) string {
 // complete is Tab: complete a /command name or an @path.
 func (m *Model) complete(now time.Time) []Effect {
 	text := m.editor.Text()
-	if done, cands := CompleteSlashLine(text); done != text {
+	if done, cands := completeSlashLine(text, m.extCommands); done != text {
 		m.editor.SetText(done)
 		return nil
 	} else if len(cands) > 1 {

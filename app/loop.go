@@ -80,6 +80,9 @@ type Loop struct {
 	// older delivers the history before what a resumed session showed
 	// first, once; nil when there is none to wait for.
 	older <-chan []event.Event
+	// extChanged signals news of the session's extensions (MCP servers);
+	// nil when the session has none.
+	extChanged <-chan struct{}
 
 	lastDraw time.Time
 	drawAt   time.Time // a deferred draw, or zero
@@ -160,6 +163,10 @@ func (l *Loop) Run(ctx context.Context) error {
 	if o, ok := l.sess.(olderHistory); ok {
 		l.older = o.Older()
 	}
+	if x, ok := l.sess.(Extensions); ok {
+		l.extChanged = x.ExtensionsChanged()
+		l.m.SetExtensions(x.ExtensionSummary(), x.Commands())
+	}
 	l.loadHistory()
 	if l.opt.Prompt != "" {
 		l.sess.Submit(l.opt.Prompt)
@@ -233,6 +240,10 @@ func (l *Loop) Run(ctx context.Context) error {
 			l.older = nil
 			l.m.tr.Prepend(evs)
 			l.needDraw = true
+		case <-l.extChanged:
+			stop()
+			x := l.sess.(Extensions)
+			l.m.SetExtensions(x.ExtensionSummary(), x.Commands())
 		case ev, ok := <-input:
 			stop()
 			if !ok {

@@ -89,6 +89,11 @@ type Model struct {
 	// scrolled.
 	previewState previewState
 
+	// extStatus is the extensions' word for the status line (MCP
+	// servers), extCommands the slash commands they add.
+	extStatus   string
+	extCommands []slashCommand
+
 	// perf is the /perf meter, nil while the row is off.
 	perf *perfMeter
 
@@ -140,6 +145,17 @@ func NewModel(tr *scrollback.Transcript, history *History, status Status, minima
 		m.focus = focusPager
 	}
 	return m
+}
+
+// SetExtensions records what the session's extensions say: the status
+// line's word and the commands they add (/help and Tab list them).
+func (m *Model) SetExtensions(summary string, cmds []ExtensionCommand) {
+	m.extStatus = summary
+	m.extCommands = m.extCommands[:0]
+	for _, c := range cmds {
+		m.extCommands = append(m.extCommands, slashCommand{name: c.Name, args: c.Args, help: c.Help})
+	}
+	m.dirty = true
 }
 
 // Transcript returns the transcript the model shows.

@@ -23,6 +23,7 @@ var slashCommands = []slashCommand{
 	{"rewind", "[N] [conversation|files|both]", "go back to prompt N (conversation, files or both)"},
 	{"sessions", "", "list sessions (quire resume ID opens one)"},
 	{"export", "[file]", "write this session as a JSONL transcript"},
+	{"mcp", "[restart NAME]", "list MCP servers, their tools, prompts and resources; reconnect one"},
 	{"clear", "", "start a new session with an empty transcript"},
 	{"mode", "[full|minimal]", "switch between full-screen and inline"},
 	{"perf", "", "show or hide what each frame costs"},
@@ -33,12 +34,19 @@ var slashCommands = []slashCommand{
 type SlashInvocation struct {
 	Name string
 	Args []string
+	// Extension: the command is one an extension added (an MCP prompt).
+	Extension bool
 }
 
 // ParseSlash parses a prompt that starts with '/'. ok is false when the
 // text is not a command at all (so "/etc/hosts is broken" is a prompt);
 // err names an unknown command with the closest known one.
 func ParseSlash(text string) (inv SlashInvocation, ok bool, err error) {
+	return parseSlash(text, nil)
+}
+
+// parseSlash is ParseSlash knowing the commands extensions add too.
+func parseSlash(text string, extra []slashCommand) (inv SlashInvocation, ok bool, err error) {
 	text = strings.TrimSpace(text)
 	if !strings.HasPrefix(text, "/") || strings.Contains(text, "\n") {
 		return inv, false, nil
@@ -56,16 +64,22 @@ func ParseSlash(text string) (inv SlashInvocation, ok bool, err error) {
 			return SlashInvocation{Name: name, Args: fields[1:]}, true, nil
 		}
 	}
-	if m := completeSlash(name); len(m) > 0 {
+	for _, c := range extra {
+		if c.name == name {
+			return SlashInvocation{Name: name, Args: fields[1:], Extension: true}, true, nil
+		}
+	}
+	if m := completeSlash(name, extra); len(m) > 0 {
 		return inv, true, fmt.Errorf("unknown command /%s (did you mean /%s?)", name, m[0])
 	}
 	return inv, true, fmt.Errorf("unknown command /%s (/help lists them)", name)
 }
 
-// completeSlash returns the command names that start with prefix, sorted.
-func completeSlash(prefix string) []string {
+// completeSlash returns the command names that start with prefix,
+// sorted, the extensions' included.
+func completeSlash(prefix string, extra []slashCommand) []string {
 	var out []string
-	for _, c := range slashCommands {
+	for _, c := range append(slashCommands[:len(slashCommands):len(slashCommands)], extra...) {
 		if strings.HasPrefix(c.name, prefix) {
 			out = append(out, c.name)
 		}
@@ -78,21 +92,31 @@ func completeSlash(prefix string) []string {
 // that is only "/prefix". It returns the completed text and true when the
 // prefix is unambiguous; otherwise the candidates for display.
 func CompleteSlashLine(text string) (completed string, candidates []string) {
+	return completeSlashLine(text, nil)
+}
+
+func completeSlashLine(text string, extra []slashCommand) (completed string, candidates []string) {
 	if !strings.HasPrefix(text, "/") || strings.ContainsAny(text, " \n") {
 		return text, nil
 	}
-	m := completeSlash(text[1:])
+	m := completeSlash(text[1:], extra)
 	if len(m) == 1 {
 		return "/" + m[0] + " ", nil
 	}
 	return text, m
 }
 
-// slashHelp is the /help text for commands.
-func slashHelp() []string {
-	out := make([]string, 0, len(slashCommands))
+// slashHelp is the /help text for commands, then the extensions'.
+func slashHelp(extra []slashCommand) []string {
+	out := make([]string, 0, len(slashCommands)+len(extra)+1)
 	for _, c := range slashCommands {
 		out = append(out, fmt.Sprintf("/%-10s %-32s %s", c.name, c.args, c.help))
+	}
+	if len(extra) > 0 {
+		out = append(out, "", "MCP prompts (sent as your message):")
+	}
+	for _, c := range extra {
+		out = append(out, fmt.Sprintf("/%s %s  %s", c.name, c.args, c.help))
 	}
 	return out
 }
@@ -100,9 +124,23 @@ func slashHelp() []string {
 // slash carries out the /commands the state can do alone and hands the
 // rest to the loop.
 func (m *Model) slash(inv SlashInvocation, now time.Time) []Effect {
+	if inv.Extension {
+		if m.status.Replay {
+			m.flash("this is a replay: prompts cannot be sent", now)
+			return nil
+		}
+		m.tr.SetFollow(true)
+		return []Effect{ExtensionCommandEffect{Name: inv.Name, Args: inv.Args}}
+	}
 	switch inv.Name {
+	case "mcp":
+		if m.status.Replay {
+			m.flash("this is a replay: it has no MCP servers", now)
+			return nil
+		}
+		return []Effect{MCPEffect{Args: inv.Args}}
 	case "help":
-		m.overlay = helpLines(m.status.ShiftEnter)
+		m.overlay = m.helpLines()
 	case "quit":
 		m.quit = true
 	case "perf":

@@ -512,6 +512,9 @@ func (m *Model) drawStatus(b *render.Buffer, w, y int, now time.Time, pos *scrol
 	if m.usage.TotalTokens > 0 {
 		parts = append(parts, formatTokens(m.usage.TotalTokens)+" tok")
 	}
+	if m.extStatus != "" {
+		parts = append(parts, m.extStatus)
+	}
 	if pos != nil {
 		parts = append(parts, fmt.Sprintf("%d/%d %d%%", pos.Bottom, pos.Total, pos.Percent()))
 		if s := m.tr.Search(); s.Pattern != "" {
@@ -591,7 +594,9 @@ func columnCut(s string, w int) int {
 
 // helpLines is the F1 overlay. Shift+Enter is offered only where the
 // terminal tells it from Enter.
-func helpLines(shiftEnter bool) []string {
+func (m *Model) helpLines() []string { return helpLines(m.status.ShiftEnter, m.extCommands...) }
+
+func helpLines(shiftEnter bool, extra ...slashCommand) []string {
 	newline := "Ctrl+J / Alt+Enter newline"
 	if shiftEnter {
 		newline = "Ctrl+J / Alt+Enter / Shift+Enter newline"
@@ -610,7 +615,7 @@ func helpLines(shiftEnter bool) []string {
 		"Anywhere          Ctrl+C cancel / clear / twice to quit · Ctrl+Z suspend · Ctrl+L redraw",
 		"",
 	}
-	return append(keys, slashHelp()...)
+	return append(keys, slashHelp(extra)...)
 }
 
 // drawOverlay draws text over the top rows of the transcript.

@@ -10,6 +10,8 @@ import (
 	"github.com/quire-sh/quire/engine"
 	"github.com/quire-sh/quire/engine/event"
 	"github.com/quire-sh/quire/engine/store"
+	"github.com/quire-sh/quire/ext/mcp"
+	"github.com/quire-sh/quire/tools"
 )
 
 // Handle is a running session as the UI sees it (it satisfies
@@ -42,16 +44,25 @@ type Handle struct {
 	queued   []func(*engine.Session)
 	saved    string
 	closed   bool
+
+	// mcp runs the MCP servers for every session the handle switches
+	// between; extChanged signals a change of their state or lists.
+	mcp        *mcp.Manager
+	extChanged chan struct{}
 }
 
-var _ app.Session = (*Handle)(nil)
+var (
+	_ app.Session    = (*Handle)(nil)
+	_ app.Extensions = (*Handle)(nil)
+)
 
 // Open starts the session opt asks for. A resumed session (opt.Resume or
 // opt.Continue) is opened in the background: Shown holds its latest turns
 // for the first screen at once, and the rest of its history arrives on
 // Older while commands sent meanwhile wait in order.
 func Open(opt Options) (*Handle, error) {
-	h := &Handle{opt: opt}
+	h := &Handle{opt: opt, extChanged: make(chan struct{}, 1)}
+	h.opt.registry = tools.NewRegistry(tools.Builtin()...)
 	if !opt.NoStore {
 		st, err := openStore(opt.Config)
 		if err != nil {
@@ -73,6 +84,7 @@ func Open(opt Options) (*Handle, error) {
 		}
 		h.pending = openPending(p.open, from)
 		h.events = h.pending.Events()
+		h.startMCP(h.opt.Config, p.Env, p.Engine.SessionID)
 		return h, nil
 	}
 	s, err := open(h.opt)
@@ -81,6 +93,7 @@ func Open(opt Options) (*Handle, error) {
 		return nil, err
 	}
 	h.cur, h.dir, h.events = s, s.Env.Dir, s.Events()
+	h.startMCP(h.opt.Config, s.Env, s.Engine.SessionID)
 	return h, nil
 }
 
@@ -221,6 +234,11 @@ func (h *Handle) Close() {
 		// relay's goroutines that deliver them return.
 		for range h.Events() {
 		}
+	}
+	// After the session: its running calls to the servers are cancelled
+	// by then.
+	if h.mcp != nil {
+		h.mcp.Close()
 	}
 	h.prune.stop()
 }

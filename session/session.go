@@ -36,6 +36,9 @@ type Options struct {
 	// sessions it switches between); otherwise prepare opens one and
 	// prunes it in the background.
 	store *store.Store
+	// registry, when set, is the tool registry to use: a Handle's, which
+	// its MCP servers fill and every session it switches to shares.
+	registry *tools.Registry
 }
 
 // Opened is a running engine session and what it was wired to.
@@ -247,7 +250,7 @@ func engineConfig(opt Options, env *tools.Env) (engine.Config, error) {
 		Model:         cfg.Model,
 		Sampler:       sampler,
 		ContextWindow: cfg.ContextWindow,
-		Tools:         tools.NewRegistry(tools.Builtin()...),
+		Tools:         registry(opt),
 		Env:           env,
 		Approver:      policy,
 		Unattended:    opt.Unattended,
@@ -255,6 +258,15 @@ func engineConfig(opt Options, env *tools.Env) (engine.Config, error) {
 		Sandbox:       cfg.Sandbox,
 		ApprovalMode:  cfg.Approval,
 	}, nil
+}
+
+// registry is the handle's shared registry, or a new one holding the
+// built-in tools.
+func registry(opt Options) *tools.Registry {
+	if opt.registry != nil {
+		return opt.registry
+	}
+	return tools.NewRegistry(tools.Builtin()...)
 }
 
 // openStore opens the session store in the state dir.
