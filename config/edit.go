@@ -118,6 +118,12 @@ func RemoveTable(file string, path toml.Key) error {
 	for end > start+1 && isTrivia(lines[end-1]) {
 		end--
 	}
+	// A table cut from the end takes the blank lines before it along.
+	if strings.TrimSpace(strings.Join(lines[end:], "")) == "" {
+		for start > 0 && strings.TrimSpace(lines[start-1]) == "" {
+			start--
+		}
+	}
 	// One blank line between what stays, not two.
 	if start > 0 && strings.TrimSpace(lines[start-1]) == "" && end < len(lines) && strings.TrimSpace(lines[end]) == "" {
 		end++

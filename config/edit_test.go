@@ -52,6 +52,13 @@ func TestAppendAndRemoveTable(t *testing.T) {
 	if err := RemoveTable(file, toml.Key{"mcp", "servers", "a"}); err == nil || !strings.Contains(err.Error(), "has no [mcp.servers.a]") {
 		t.Errorf("removing it again: %v", err)
 	}
+	// The last table goes with the blank line before it.
+	if err := RemoveTable(file, toml.Key{"mcp", "servers", "c"}); err != nil {
+		t.Fatal(err)
+	}
+	if got, _ = os.ReadFile(file); string(got) != "# my settings\nmodel = \"m\" # the model\n\n# about b\n[mcp.servers.b]\ncommand = \"b\"\n" {
+		t.Fatalf("after removing c:\n%q", got)
+	}
 
 	// A table not written as a section is left for the user.
 	os.WriteFile(file, []byte("mcp.servers.d.command = \"d\"\n"), 0o600)
