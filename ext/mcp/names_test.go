@@ -57,14 +57,14 @@ func FuzzToolName(f *testing.F) {
 
 func TestPrintable(t *testing.T) {
 	for in, want := range map[string]string{
-		"plain":             "plain",
-		"\x1b[31mred":       `\x1b[31mred`,
-		"bell\x07":          `bell\x07`,
-		"rtl\u202eevil":     `rtl\u202eevil`,
-		"zero\u200bwidth":   `zero\u200bwidth`,
-		"c1\u009b":          `c1\x9b`,
-		"bad\xffutf8":       `bad\xffutf8`,
-		"tab\tnewline\n":    `tab\x09newline\x0a`,
+		"plain":            "plain",
+		"\x1b[31mred":      `\x1b[31mred`,
+		"bell\x07":         `bell\x07`,
+		"rtl\u202eevil":    `rtl\u202eevil`,
+		"zero\u200bwidth":  `zero\u200bwidth`,
+		"c1\u009b":         `c1\x9b`,
+		"bad\xffutf8":      `bad\xffutf8`,
+		"tab\tnewline\n":   `tab\x09newline\x0a`,
 		"wide 漢字 and é ok": "wide 漢字 and é ok",
 	} {
 		if got := Printable(in); got != want {
