@@ -114,7 +114,10 @@ func (s *server) connect(ctx context.Context) (*conn, error) {
 		if s.cfg.Transport == "sse" {
 			transport = &sdk.SSEClientTransport{Endpoint: s.cfg.URL, HTTPClient: hc}
 		} else {
-			transport = &sdk.StreamableClientTransport{Endpoint: s.cfg.URL, HTTPClient: hc}
+			// Few retries of a dropped event stream inside the SDK: past
+			// them the connection counts as lost and the manager
+			// reconnects it whole, with the backoff of spec §2.2.
+			transport = &sdk.StreamableClientTransport{Endpoint: s.cfg.URL, HTTPClient: hc, MaxRetries: 2}
 		}
 	default:
 		return nil, fmt.Errorf("transport %q is not stdio, http or sse", s.cfg.Transport)

@@ -408,13 +408,20 @@ func (s *server) load(ctx context.Context, c *conn) {
 		}
 	}
 	resources := caps != nil && caps.Resources != nil
-	for _, clash := range s.m.opt.Registry.SetGroup(s.group, ts) {
-		hidden = append(hidden, clash+": another tool has this name")
-		names = without(names, clash)
-	}
+	// The lists first, then the registry: once the tools are offered (a
+	// waiting request goes on) the status says what they are.
 	s.mu.Lock()
 	s.tools, s.hidden, s.prompts, s.resources = names, hidden, prompts, resources
 	s.mu.Unlock()
+	s.m.syncResourceTools()
+	if clashes := s.m.opt.Registry.SetGroup(s.group, ts); len(clashes) > 0 {
+		s.mu.Lock()
+		for _, clash := range clashes {
+			s.hidden = append(s.hidden, clash+": another tool has this name")
+			s.tools = without(s.tools, clash)
+		}
+		s.mu.Unlock()
+	}
 	s.m.changed()
 }
 
