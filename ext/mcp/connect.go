@@ -2,7 +2,6 @@ package mcp
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"net/http"
 	"os"
@@ -24,6 +23,8 @@ const closeWait = 2 * time.Second
 // conn is one live connection to a server.
 type conn struct {
 	sess *sdk.ClientSession
+	// cancel ends the connection's context (the SSE transport's stream).
+	cancel context.CancelFunc
 	proc *sandbox.Process // stdio servers only
 	// done is closed when the session has ended, however it ended.
 	done      chan struct{}
@@ -39,6 +40,7 @@ func (c *conn) close() {
 			c.proc.Close(closeWait)
 		}
 		c.sess.Close()
+		c.cancel()
 		<-c.done
 	})
 }
@@ -85,9 +87,19 @@ func (c *conn) why() string {
 
 // connect starts or reaches the server and completes the handshake
 // within the server's startup timeout.
-func (s *server) connect(ctx context.Context) (*conn, error) {
-	ctx, cancel := context.WithTimeout(ctx, s.cfg.StartupTimeout)
-	defer cancel()
+func (s *server) connect(parent context.Context) (*conn, error) {
+	// The context outlives the handshake: the older SSE transport keeps
+	// its event stream on it. The startup timeout cancels it only while
+	// the handshake runs.
+	ctx, cancel := context.WithCancel(parent)
+	timedOut := false
+	var timerMu sync.Mutex
+	timer := time.AfterFunc(s.cfg.StartupTimeout, func() {
+		timerMu.Lock()
+		timedOut = true
+		timerMu.Unlock()
+		cancel()
+	})
 	client := sdk.NewClient(&sdk.Implementation{Name: "quire", Version: s.m.opt.Version}, &sdk.ClientOptions{
 		Capabilities:               &sdk.ClientCapabilities{RootsV2: &sdk.RootCapabilities{}},
 		ToolListChangedHandler:     func(context.Context, *sdk.ToolListChangedRequest) { s.poke() },
@@ -96,20 +108,25 @@ func (s *server) connect(ctx context.Context) (*conn, error) {
 	})
 	// The project is the one root the server is told about.
 	client.AddRoots(&sdk.Root{URI: "file://" + s.m.opt.Dir, Name: filepath.Base(s.m.opt.Dir)})
-	c := &conn{done: make(chan struct{})}
+	c := &conn{done: make(chan struct{}), cancel: cancel}
+	fail := func(err error) (*conn, error) {
+		timer.Stop()
+		cancel()
+		return nil, err
+	}
 	var transport sdk.Transport
 	switch s.cfg.Transport {
 	case "stdio":
 		proc, stderr, err := s.start()
 		if err != nil {
-			return nil, err
+			return fail(err)
 		}
 		c.proc, c.stderr = proc, stderr
 		transport = &sdk.IOTransport{Reader: proc.Stdout, Writer: proc.Stdin}
 	case "http", "sse":
 		hc, err := s.httpClient()
 		if err != nil {
-			return nil, err
+			return fail(err)
 		}
 		if s.cfg.Transport == "sse" {
 			transport = &sdk.SSEClientTransport{Endpoint: s.cfg.URL, HTTPClient: hc}
@@ -120,15 +137,24 @@ func (s *server) connect(ctx context.Context) (*conn, error) {
 			transport = &sdk.StreamableClientTransport{Endpoint: s.cfg.URL, HTTPClient: hc, MaxRetries: 2}
 		}
 	default:
-		return nil, fmt.Errorf("transport %q is not stdio, http or sse", s.cfg.Transport)
+		return fail(fmt.Errorf("transport %q is not stdio, http or sse", s.cfg.Transport))
 	}
 	sess, err := client.Connect(ctx, transport, nil)
+	timer.Stop()
+	timerMu.Lock()
+	late := timedOut
+	timerMu.Unlock()
+	if err == nil && late {
+		sess.Close()
+		err = context.DeadlineExceeded
+	}
 	if err != nil {
+		cancel()
 		if c.proc != nil {
 			c.proc.Close(0)
 		}
 		switch {
-		case errors.Is(ctx.Err(), context.DeadlineExceeded):
+		case late:
 			err = fmt.Errorf("no answer to the handshake within %s (startup_timeout)", s.cfg.StartupTimeout)
 		default:
 			err = fmt.Errorf("handshake failed: %s", oneLine(err.Error(), 300))

@@ -84,10 +84,11 @@ func freePort(t *testing.T) int {
 	return l.Addr().(*net.TCPAddr).Port
 }
 
-func TestEverythingOverStreamableHTTP(t *testing.T) {
-	npm := mcptest.Need(t)
-	port := freePort(t)
-	cmd := exec.Command(npm.Node, npm.Everything, "streamableHttp")
+// serveEverything runs the everything server over HTTP in mode on port
+// until the test ends.
+func serveEverything(t *testing.T, npm mcptest.Servers, mode, ready string, port int) *exec.Cmd {
+	t.Helper()
+	cmd := exec.Command(npm.Node, npm.Everything, mode)
 	cmd.Env = append(os.Environ(), fmt.Sprintf("PORT=%d", port))
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	stderr, _ := cmd.StderrPipe()
@@ -102,7 +103,7 @@ func TestEverythingOverStreamableHTTP(t *testing.T) {
 	go func() {
 		sc := bufio.NewScanner(stderr)
 		for sc.Scan() {
-			if strings.Contains(sc.Text(), "listening") {
+			if strings.Contains(sc.Text(), ready) {
 				listening <- true
 			}
 		}
@@ -112,6 +113,35 @@ func TestEverythingOverStreamableHTTP(t *testing.T) {
 	case <-time.After(30 * time.Second):
 		t.Fatal("the HTTP server did not start")
 	}
+	return cmd
+}
+
+// The older HTTP+SSE transport, as a .mcp.json's "type": "sse" asks.
+func TestEverythingOverSSE(t *testing.T) {
+	npm := mcptest.Need(t)
+	port := freePort(t)
+	serveEverything(t, npm, "sse", "running on port", port)
+	servers, err := ParseProject([]byte(fmt.Sprintf(`{"mcpServers":{"old":{"type":"sse","url":"http://127.0.0.1:%d/sse"}}}`, port)), os.Getenv)
+	if err != nil || servers["old"].Problem != "" {
+		t.Fatal(err, servers)
+	}
+	c := servers["old"]
+	c.StartupTimeout = 10 * time.Second
+	f := start(t, sandbox.Off, Server{Name: "old", Origin: OriginProject, Config: c})
+	f.settle()
+	if st := f.state("old"); st.State != Ready {
+		t.Fatalf("status %+v", st)
+	}
+	res, err := f.call(context.Background(), "mcp__old__echo", `{"message":"over sse"}`)
+	if err != nil || !strings.Contains(res.Output, "over sse") {
+		t.Fatalf("echo: %+v %v; status %+v", res, err, f.state("old"))
+	}
+}
+
+func TestEverythingOverStreamableHTTP(t *testing.T) {
+	npm := mcptest.Need(t)
+	port := freePort(t)
+	cmd := serveEverything(t, npm, "streamableHttp", "listening", port)
 	t.Setenv("QUIRE_TEST_TOKEN", "t0ken")
 	c := ServerConfig{URL: fmt.Sprintf("http://127.0.0.1:%d/mcp", port), BearerTokenEnv: "QUIRE_TEST_TOKEN", Headers: map[string]string{"X-From": "quire"}, Enabled: true}
 	if p := c.check("remote"); len(p) > 0 {
