@@ -25,7 +25,7 @@ type conn struct {
 	sess *sdk.ClientSession
 	// cancel ends the connection's context (the SSE transport's stream).
 	cancel context.CancelFunc
-	proc *sandbox.Process // stdio servers only
+	proc   *sandbox.Process // stdio servers only
 	// done is closed when the session has ended, however it ended.
 	done      chan struct{}
 	closeOnce sync.Once
