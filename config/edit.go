@@ -201,10 +201,11 @@ func writeConfigFile(file string, data []byte) error {
 		return fmt.Errorf("writing %s: %w", file, err)
 	}
 	defer os.Remove(tmp.Name())
-	if _, err := tmp.Write(data); err == nil {
-		err = tmp.Chmod(mode)
+	_, werr := tmp.Write(data)
+	if werr == nil {
+		werr = tmp.Chmod(mode)
 	}
-	if err := tmp.Close(); err != nil {
+	if err := errors.Join(werr, tmp.Close()); err != nil {
 		return fmt.Errorf("writing %s: %w", file, err)
 	}
 	if err := os.Rename(tmp.Name(), file); err != nil {

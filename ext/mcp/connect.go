@@ -100,14 +100,15 @@ func (s *server) connect(parent context.Context) (*conn, error) {
 		timerMu.Unlock()
 		cancel()
 	})
+	// No capabilities: quire answers no sampling, elicitation or roots
+	// requests (roots are deprecated; a server is told its directories in
+	// its arguments).
 	client := sdk.NewClient(&sdk.Implementation{Name: "quire", Version: s.m.opt.Version}, &sdk.ClientOptions{
-		Capabilities:               &sdk.ClientCapabilities{RootsV2: &sdk.RootCapabilities{}},
+		Capabilities:               &sdk.ClientCapabilities{},
 		ToolListChangedHandler:     func(context.Context, *sdk.ToolListChangedRequest) { s.poke() },
 		PromptListChangedHandler:   func(context.Context, *sdk.PromptListChangedRequest) { s.poke() },
 		ResourceListChangedHandler: func(context.Context, *sdk.ResourceListChangedRequest) { s.poke() },
 	})
-	// The project is the one root the server is told about.
-	client.AddRoots(&sdk.Root{URI: "file://" + s.m.opt.Dir, Name: filepath.Base(s.m.opt.Dir)})
 	c := &conn{done: make(chan struct{}), cancel: cancel}
 	fail := func(err error) (*conn, error) {
 		timer.Stop()

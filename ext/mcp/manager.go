@@ -22,7 +22,7 @@ type Options struct {
 	// Registry receives each server's tools, as a group of its own.
 	Registry *tools.Registry
 	// Dir is the project: a stdio server's working directory (unless
-	// its cwd says otherwise) and the root every server is told about.
+	// its cwd says otherwise) and QUIRE_PROJECT_DIR.
 	Dir string
 	// Profile is the session's sandbox profile, which stdio servers run
 	// under; ProfileFor builds the profile a server's sandbox setting

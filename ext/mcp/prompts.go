@@ -113,7 +113,10 @@ func (s *server) getPrompt(ctx context.Context, c PromptCommand, words []string)
 	// them every word left.
 	var free []*sdk.PromptArgument
 	for _, a := range declared {
-		if _, set := args[a.Name]; a != nil && !set {
+		if a == nil {
+			continue
+		}
+		if _, set := args[a.Name]; !set {
 			free = append(free, a)
 		}
 	}
