@@ -14,6 +14,8 @@
 // (--minimal) live region above which finished lines are inserted into
 // the terminal's own scrollback. Run takes a terminal, a Session (the
 // interface the app defines in contract.go; package session provides the
-// live one) and Options; replay runs the same loop with a Player over a
-// recorded event log.
+// live one) and Options; a session that also provides Extensions (MCP
+// servers) gets its word in the status line, /mcp and its prompts as
+// slash commands, news of which the loop reads like any other input.
+// Replay runs the same loop with a Player over a recorded event log.
 package app
