@@ -197,6 +197,8 @@ type server struct {
 	// (HTTP servers reconnect by themselves) and of its event stream.
 	reconnects backoff
 	streams    backoff
+	// everConnected is owned by the server's goroutine.
+	everConnected bool
 
 	mu        sync.Mutex
 	state     State
@@ -265,17 +267,17 @@ func (s *server) poke() {
 }
 
 // run is the server's goroutine: connect, serve until the connection
-// ends or a restart is asked for, and again.
+// ends or a restart is asked for, and again. The first start and a
+// restart the user asks for are "starting" (a request waits for them)
+// and their failure is announced; an HTTP server's own reconnects after
+// a loss stay "failed" until they succeed, and are announced once per
+// loss, so a server that is down neither floods the transcript nor
+// holds up every request.
 func (s *server) run(ctx context.Context) {
 	reg := s.m.opt.Registry
 	defer reg.Settled(s.group)
-	first := true
+	announce := true
 	for {
-		if !first {
-			reg.Starting(s.group)
-			s.set(Starting, "")
-		}
-		first = false
 		c, err := s.connect(ctx)
 		if ctx.Err() != nil {
 			if c != nil {
@@ -288,12 +290,22 @@ func (s *server) run(ctx context.Context) {
 			s.clearLists()
 			s.set(Failed, err.Error())
 			s.m.syncResourceTools()
-			s.m.notify("warn", fmt.Sprintf("MCP server %s did not start: %s (/mcp restart %s tries again)", s.name, err, s.name))
-			if !s.waitRetry(ctx, time.Now()) {
+			if announce {
+				s.m.notify("warn", fmt.Sprintf("MCP server %s did not start: %s (/mcp restart %s tries again)", s.name, err, s.name))
+			}
+			announce = false
+			explicit, ok := s.waitRetry(ctx, time.Now())
+			if !ok {
 				return
+			}
+			if explicit {
+				announce = true
+				s.starting()
 			}
 			continue
 		}
+		announce = true
+		s.everConnected = true
 		s.reconnects.connected(time.Now())
 		// Ready before the tools are offered: a request that waited for
 		// them may call one at once.
@@ -303,27 +315,38 @@ func (s *server) run(ctx context.Context) {
 		s.mu.Unlock()
 		s.load(ctx, c)
 		s.m.syncResourceTools()
-		again := s.serve(ctx, c)
+		explicit, again := s.serve(ctx, c)
 		s.mu.Lock()
 		s.conn = nil
 		s.mu.Unlock()
 		if !again {
 			return
 		}
+		if explicit {
+			s.starting()
+		} else {
+			announce = false // the loss was announced
+		}
 	}
 }
 
+// starting marks the server as starting again, at the user's request.
+func (s *server) starting() {
+	s.m.opt.Registry.Starting(s.group)
+	s.set(Starting, "")
+}
+
 // serve handles a live connection until it ends; it reports whether to
-// connect again.
-func (s *server) serve(ctx context.Context, c *conn) bool {
+// connect again, and whether the user asked for it.
+func (s *server) serve(ctx context.Context, c *conn) (explicit, again bool) {
 	for {
 		select {
 		case <-ctx.Done():
 			c.close()
-			return false
+			return false, false
 		case <-s.restart:
 			c.close()
-			return true
+			return true, true
 		case <-s.refresh:
 			s.load(ctx, c)
 			s.m.syncResourceTools()
@@ -336,6 +359,8 @@ func (s *server) serve(ctx context.Context, c *conn) bool {
 				// Its tools stay offered and answer with an error that
 				// says how to restart it, so the model is told why.
 				s.m.notify("warn", fmt.Sprintf("MCP server %s stopped (%s); its tools answer with an error until /mcp restart %s", s.name, why, s.name))
+			} else {
+				s.m.notify("warn", fmt.Sprintf("MCP server %s lost its connection (%s); reconnecting", s.name, why))
 			}
 			return s.waitRetry(ctx, time.Now())
 		}
@@ -343,12 +368,14 @@ func (s *server) serve(ctx context.Context, c *conn) bool {
 }
 
 // waitRetry waits for a restart (a stdio server) or for the backoff to
-// pass (an HTTP server reconnects by itself); false when ctx ended.
-func (s *server) waitRetry(ctx context.Context, now time.Time) bool {
+// pass (an HTTP server reconnects by itself); explicit says the user
+// asked, ok is false when ctx ended.
+func (s *server) waitRetry(ctx context.Context, now time.Time) (explicit, ok bool) {
 	var retry <-chan time.Time
 	if s.cfg.Transport != "stdio" {
 		wait, warn := s.reconnects.plan(now)
-		if warn {
+		// A server that never came up was announced as such already.
+		if warn && s.everConnected {
 			s.m.notify("warn", fmt.Sprintf("MCP server %s keeps dropping the connection; reconnecting after %s each time (said once an hour)", s.name, wait))
 		}
 		t := time.NewTimer(wait)
@@ -357,11 +384,11 @@ func (s *server) waitRetry(ctx context.Context, now time.Time) bool {
 	}
 	select {
 	case <-ctx.Done():
-		return false
+		return false, false
 	case <-s.restart:
-		return true
+		return true, true
 	case <-retry:
-		return true
+		return false, true
 	}
 }
 

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"net"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -466,6 +467,48 @@ func TestCloseEndsServers(t *testing.T) {
 	}
 	if st := f.state("t"); st.State != Starting {
 		t.Logf("state after close: %+v", st)
+	}
+}
+
+// waitTool waits until the registry offers name.
+func (f *fixture) waitTool(name string) {
+	f.t.Helper()
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		if _, ok := f.reg.Lookup(name); ok {
+			return
+		}
+		if time.Now().After(deadline) {
+			f.t.Fatalf("%s never appeared: %v", name, specNames(f.reg))
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+// An HTTP server that is down is retried with backoff, announced once,
+// and does not hold up requests while it is retried.
+func TestDownHTTPServerIsAnnouncedOnce(t *testing.T) {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := l.Addr().String()
+	l.Close() // nothing listens there now
+	c := ServerConfig{URL: "http://" + addr + "/mcp", Enabled: true, StartupTimeout: time.Second}
+	c.check("down")
+	f := start(t, sandbox.Off, Server{Name: "down", Origin: OriginConfig, Config: c})
+	f.settle()
+	time.Sleep(2500 * time.Millisecond) // several retries: 0, 0, 0.5 s, 1 s
+	if got := f.notes.all(); len(got) != 1 || !strings.Contains(got[0], "MCP server down did not start") {
+		t.Errorf("notices %q", got)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
+	defer cancel()
+	if err := f.reg.Settle(ctx); err != nil {
+		t.Error("a request would wait for a server being retried")
+	}
+	if st := f.state("down"); st.State != Failed {
+		t.Errorf("state %+v", st)
 	}
 }
 

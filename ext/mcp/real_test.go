@@ -174,7 +174,7 @@ func TestEverythingOverStreamableHTTP(t *testing.T) {
 		t.Fatal(err)
 	}
 	f.waitState("remote", Ready)
-	f.settle()
+	f.waitTool("mcp__remote__echo")
 	res, _ = f.call(context.Background(), "mcp__remote__echo", `{"message":"back again"}`)
 	if !strings.Contains(res.Output, "back again") {
 		t.Errorf("after the reconnect: %+v", res)
