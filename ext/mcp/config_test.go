@@ -164,3 +164,20 @@ func FuzzParseProject(f *testing.F) {
 		}
 	})
 }
+
+func TestSummary(t *testing.T) {
+	for _, c := range []struct {
+		st   []Status
+		want string
+	}{
+		{nil, ""},
+		{[]Status{{Name: "a", State: Off}}, ""},
+		{[]Status{{Name: "a", State: Starting}, {Name: "b", State: Ready}}, "mcp 1/2 starting"},
+		{[]Status{{Name: "a", State: Ready}, {Name: "b", State: Failed}, {Name: "c", State: Off}}, "mcp 1/2 b failed"},
+		{[]Status{{Name: "a", State: Failed}, {Name: "b", State: Failed}, {Name: "c", State: Starting}}, "mcp 0/3 starting a failed (+1)"},
+	} {
+		if got := Summary(c.st); got != c.want {
+			t.Errorf("Summary(%+v) = %q, want %q", c.st, got, c.want)
+		}
+	}
+}

@@ -519,7 +519,7 @@ func contains(list []string, x string) bool {
 }
 
 // Summary is the status line's word on the servers: "mcp 2/3" (ready of
-// enabled), "mcp 1/3 …" while one is starting, with the first failed
+// enabled), "mcp 1/3 starting" while one is starting, with the first failed
 // server named; "" when none is configured.
 func Summary(st []Status) string {
 	enabled, ready, starting := 0, 0, 0
@@ -542,7 +542,7 @@ func Summary(st []Status) string {
 	}
 	out := fmt.Sprintf("mcp %d/%d", ready, enabled)
 	if starting > 0 {
-		out += " …"
+		out += " starting"
 	}
 	if len(failed) > 0 {
 		out += " " + failed[0] + " failed"
