@@ -9,8 +9,10 @@ import (
 	"path/filepath"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 
@@ -456,17 +458,33 @@ func TestListChangedRefreshesTheTools(t *testing.T) {
 }
 
 // Closing the manager ends every server, even one that ignores the end
-// of its input.
+// of its input and SIGTERM: its input is closed, it gets its wait, then
+// it is killed.
 func TestCloseEndsServers(t *testing.T) {
-	f := start(t, sandbox.Off, testServer("t", "silent", func(c *ServerConfig) { c.StartupTimeout = time.Minute }))
-	time.Sleep(200 * time.Millisecond)
+	mark := filepath.Join(t.TempDir(), "pid")
+	f := start(t, sandbox.Off, testServer("t", "silent", func(c *ServerConfig) {
+		c.StartupTimeout = time.Minute
+		c.Env[markEnv] = mark
+	}))
+	var pid int
+	deadline := time.Now().Add(10 * time.Second)
+	for pid == 0 && time.Now().Before(deadline) {
+		b, _ := os.ReadFile(mark)
+		pid, _ = strconv.Atoi(string(b))
+		time.Sleep(10 * time.Millisecond)
+	}
+	if pid == 0 {
+		t.Fatal("the server never started")
+	}
 	began := time.Now()
 	f.m.Close()
-	if d := time.Since(began); d > 15*time.Second {
-		t.Fatalf("close took %s", d)
+	if d := time.Since(began); d < closeWait || d > 15*time.Second {
+		t.Errorf("close took %s; the server should get %s first", d, closeWait)
 	}
-	if st := f.state("t"); st.State != Starting {
-		t.Logf("state after close: %+v", st)
+	if err := syscall.Kill(pid, 0); err == nil {
+		if b, _ := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid)); !strings.Contains(string(b), ") Z ") {
+			t.Errorf("server %d outlived Close", pid)
+		}
 	}
 }
 

@@ -6,9 +6,13 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"os/signal"
 	"sort"
+	"strconv"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -44,9 +48,17 @@ func serveTest(mode string) {
 	case "malformed":
 		serveRaw(`{"content":"not a list"}`)
 	case "silent":
-		// Reads its input and never answers: the handshake times out.
-		bufio.NewScanner(os.Stdin).Scan()
-		select {}
+		// Reads its input and never answers: the handshake times out. It
+		// ignores the end of its input and SIGTERM, so only a kill ends
+		// it; its pid goes to the mark file.
+		signal.Ignore(syscall.SIGTERM)
+		if p := os.Getenv(markEnv); p != "" {
+			os.WriteFile(p, []byte(strconv.Itoa(os.Getpid())), 0o600)
+		}
+		in := bufio.NewScanner(os.Stdin)
+		for in.Scan() {
+		}
+		time.Sleep(time.Hour)
 	case "exit":
 		fmt.Fprintln(os.Stderr, "fatal: the test server refuses to start")
 		os.Exit(2)
