@@ -7,7 +7,7 @@ STATICCHECK_VERSION := v0.7.0
 GOBIN     := $(shell $(GO) env GOPATH)/bin
 BENCHTIME ?= 1s
 
-.PHONY: all build test test-short lint fuzz bench bench-render bench-markdown bench-layout bench-store bench-app bench-sse setup clean
+.PHONY: all build test test-short lint fuzz bench bench-render bench-markdown bench-layout bench-store bench-app bench-sse bench-e2e bench-peers setup clean
 
 all: build
 
@@ -38,7 +38,7 @@ fuzz:
 setup:
 	@scripts/setup
 
-bench: bench-render bench-markdown bench-layout bench-store bench-app bench-sse
+bench: bench-render bench-markdown bench-layout bench-store bench-app bench-sse bench-e2e
 
 bench-render:
 	$(GO) run ./bench/cmd/benchtable -suite render -benchtime $(BENCHTIME)
@@ -60,6 +60,17 @@ bench-app:
 # The SSE reader is unexported: its benchmarks live beside it in engine/llm.
 bench-sse:
 	$(GO) run ./bench/cmd/benchtable -suite sse -benchtime $(BENCHTIME)
+
+# The real binary in a pty against the scripted model (bench/e2e); one
+# op is three interleaved runs of each mode, so the benchtime is fixed.
+bench-e2e:
+	$(GO) run ./bench/cmd/benchtable -suite e2e -benchtime 1x
+
+# bench-e2e beside the peer agent UIs that scripts/install-peers could
+# install; not part of `bench` or `test` (it downloads the peers).
+bench-peers:
+	scripts/install-peers
+	E2E_PEERS=1 $(GO) run ./bench/cmd/benchtable -suite e2e -benchtime 1x
 
 clean:
 	rm -f quire

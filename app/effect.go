@@ -11,6 +11,16 @@ type Effect interface{ isEffect() }
 // SubmitEffect sends a prompt to the session.
 type SubmitEffect struct{ Text string }
 
+// CommandEffect runs a command from outside the app's table: Expand
+// makes the prompt of Args off the loop, and the prompt is sent, in its
+// place among the prompts sent after it, with Typed (the line as typed)
+// for the transcript.
+type CommandEffect struct {
+	Command Command
+	Args    string
+	Typed   string
+}
+
 // CancelEffect cancels the running turn.
 type CancelEffect struct{}
 
@@ -51,13 +61,6 @@ type SessionsEffect struct{}
 // MCPEffect carries out /mcp [restart NAME].
 type MCPEffect struct{ Args []string }
 
-// ExtensionCommandEffect runs an extension's command (an MCP prompt) and
-// sends what it returns as the user's message.
-type ExtensionCommandEffect struct {
-	Name string
-	Args []string
-}
-
 // SwitchEffect replaces the running session (/model, /clear, /rewind).
 type SwitchEffect struct {
 	Op SwitchOp
@@ -90,6 +93,9 @@ type CompletePathEffect struct {
 	Cursor int
 }
 
+// TrustEffect answers the question about the project's files.
+type TrustEffect struct{ Answer TrustAnswer }
+
 // RedrawEffect repaints the whole screen (Ctrl+L).
 type RedrawEffect struct{}
 
@@ -99,21 +105,22 @@ type PlaybackEffect struct{ Step bool }
 // SuspendEffect stops quire as Ctrl+Z does in a shell.
 type SuspendEffect struct{}
 
-func (SubmitEffect) isEffect()           {}
-func (CancelEffect) isEffect()           {}
-func (AnswerEffect) isEffect()           {}
-func (CompactEffect) isEffect()          {}
-func (CopyEffect) isEffect()             {}
-func (EditorEffect) isEffect()           {}
-func (ModeEffect) isEffect()             {}
-func (MouseEffect) isEffect()            {}
-func (ExportEffect) isEffect()           {}
-func (HistoryEffect) isEffect()          {}
-func (SessionsEffect) isEffect()         {}
-func (SwitchEffect) isEffect()           {}
-func (MCPEffect) isEffect()              {}
-func (ExtensionCommandEffect) isEffect() {}
-func (CompletePathEffect) isEffect()     {}
-func (RedrawEffect) isEffect()           {}
-func (SuspendEffect) isEffect()          {}
-func (PlaybackEffect) isEffect()         {}
+func (SubmitEffect) isEffect()       {}
+func (CommandEffect) isEffect()      {}
+func (CancelEffect) isEffect()       {}
+func (AnswerEffect) isEffect()       {}
+func (CompactEffect) isEffect()      {}
+func (CopyEffect) isEffect()         {}
+func (EditorEffect) isEffect()       {}
+func (ModeEffect) isEffect()         {}
+func (MouseEffect) isEffect()        {}
+func (ExportEffect) isEffect()       {}
+func (HistoryEffect) isEffect()      {}
+func (SessionsEffect) isEffect()     {}
+func (SwitchEffect) isEffect()       {}
+func (MCPEffect) isEffect()          {}
+func (CompletePathEffect) isEffect() {}
+func (RedrawEffect) isEffect()       {}
+func (TrustEffect) isEffect()        {}
+func (SuspendEffect) isEffect()      {}
+func (PlaybackEffect) isEffect()     {}

@@ -2,6 +2,7 @@ package app
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -19,7 +20,27 @@ func (l *Loop) run(e Effect, now time.Time) {
 	m := l.m
 	switch e := e.(type) {
 	case SubmitEffect:
-		l.sess.Submit(e.Text)
+		l.send(&outgoing{text: e.Text, ready: true}, now)
+	case CommandEffect:
+		o := &outgoing{command: e.Typed}
+		l.outgoing = append(l.outgoing, o)
+		l.spawn(func(ctx context.Context) effectDone {
+			ctx, cancel := context.WithTimeout(ctx, expandTimeout)
+			defer cancel()
+			text, err := e.Command.Expand(ctx, e.Args)
+			switch {
+			case errors.Is(err, context.DeadlineExceeded):
+				err = fmt.Errorf("/%s took longer than %v and was dropped", e.Command.Name, expandTimeout)
+			case err != nil && !strings.HasPrefix(err.Error(), "/"+e.Command.Name):
+				err = fmt.Errorf("/%s: %w", e.Command.Name, err)
+			case err == nil && strings.TrimSpace(text) == "":
+				err = fmt.Errorf("/%s sent nothing", e.Command.Name)
+			}
+			return effectDone{apply: func(now time.Time) {
+				o.text, o.err, o.ready = text, err, true
+				l.sendReady(now)
+			}}
+		})
 	case CancelEffect:
 		l.sess.Cancel()
 	case AnswerEffect:
@@ -133,21 +154,21 @@ func (l *Loop) run(e Effect, now time.Time) {
 				}
 			}}
 		})
-	case ExtensionCommandEffect:
-		ext, ok := l.sess.(Extensions)
+	case TrustEffect:
+		pt, ok := l.sess.(projectTrust)
 		if !ok {
-			m.flash("this session has no MCP servers", now)
 			break
 		}
-		m.flash("getting /"+e.Name+"…", now)
 		l.spawn(func(ctx context.Context) effectDone {
-			text, err := ext.RunCommand(ctx, e.Name, e.Args)
-			if err != nil {
-				return effectDone{notice: err.Error()}
-			}
-			return effectDone{apply: func(time.Time) {
-				// The prompt's messages are the user's message.
-				l.sess.Submit(text)
+			r, err := pt.AnswerTrust(ctx, e.Answer)
+			return effectDone{apply: func(now time.Time) {
+				l.swapped(r, err, now)
+				// The prompt given on the command line waited for the
+				// answer, so it runs with the files the user chose.
+				if p := l.heldPrompt; p != "" {
+					l.heldPrompt = ""
+					l.submitInitial(p, now)
+				}
 			}}
 		})
 	case SwitchEffect:
@@ -166,6 +187,40 @@ func (l *Loop) run(e Effect, now time.Time) {
 		})
 	}
 	l.needDraw = true
+}
+
+// outgoing is a prompt on its way to the session: ready once a command's
+// expansion has come back (err set if it failed).
+type outgoing struct {
+	text    string
+	command string // the line typed, for a command's prompt
+	ready   bool
+	err     error
+}
+
+// send sends a prompt, or queues it behind the commands still expanding,
+// so prompts reach the session in the order they were typed.
+func (l *Loop) send(o *outgoing, now time.Time) {
+	l.outgoing = append(l.outgoing, o)
+	l.sendReady(now)
+}
+
+// sendReady sends the prompts at the head of the queue that are ready; a
+// failed expansion is shown and sends nothing (the line typed is in the
+// prompt history).
+func (l *Loop) sendReady(now time.Time) {
+	for len(l.outgoing) > 0 && l.outgoing[0].ready {
+		o := l.outgoing[0]
+		l.outgoing = l.outgoing[1:]
+		switch {
+		case o.err != nil:
+			l.m.flash(o.err.Error()+" (↑ brings the command back)", now)
+		case o.command != "":
+			l.sess.SubmitCommand(o.command, o.text)
+		default:
+			l.sess.Submit(o.text)
+		}
+	}
 }
 
 // spawn runs job off the loop's goroutine; its result comes back on

@@ -4,36 +4,37 @@ import (
 	"context"
 	"errors"
 	"reflect"
-	"strings"
 	"sync"
 	"testing"
-	"time"
 
 	"github.com/quire-sh/quire/app/apptest"
 	"github.com/quire-sh/quire/term"
 )
 
-// extSession is an opSession with MCP servers.
+// extSession is an opSession with MCP servers: a status word, /mcp, and
+// the servers' prompts sent as new command lists when they change.
 type extSession struct {
 	*opSession
 	changed chan struct{}
+	updates chan []Command
 
 	mu      sync.Mutex
 	summary string
-	cmds    []ExtensionCommand
 	mcpArgs [][]string
 }
 
 func (s *extSession) ExtensionsChanged() <-chan struct{} { return s.changed }
+func (s *extSession) CommandUpdates() <-chan []Command   { return s.updates }
+func (s *extSession) setSummary(summary string)          { s.mu.Lock(); s.summary = summary; s.mu.Unlock() }
+func (s *extSession) announce(summary string, c []Command) {
+	s.setSummary(summary)
+	s.changed <- struct{}{}
+	s.updates <- c
+}
 func (s *extSession) ExtensionSummary() string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.summary
-}
-func (s *extSession) Commands() []ExtensionCommand {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.cmds
 }
 func (s *extSession) MCP(ctx context.Context, args []string) ([]string, string, error) {
 	s.mu.Lock()
@@ -47,24 +48,17 @@ func (s *extSession) MCP(ctx context.Context, args []string) ([]string, string, 
 	}
 	return nil, "", errors.New("/mcp takes nothing, or restart NAME")
 }
-func (s *extSession) RunCommand(ctx context.Context, name string, args []string) (string, error) {
-	return "the prompt " + name + " with " + strings.Join(args, ","), nil
-}
-
-func (s *extSession) set(summary string, cmds []ExtensionCommand) {
-	s.mu.Lock()
-	s.summary, s.cmds = summary, cmds
-	s.mu.Unlock()
-	s.changed <- struct{}{}
-}
 
 // The status line follows the servers, /mcp shows them and restarts one,
-// and a server's prompt is a command whose text is sent as the prompt.
+// and a server's prompt, arriving as a command while the session runs,
+// is sent as the prompt with the line typed beside it.
 func TestExtensionsInTheLoop(t *testing.T) {
-	s := &extSession{opSession: newOpSession(), changed: make(chan struct{}, 1), summary: "mcp 0/1 …"}
-	tt := startLoopOn(t, apptest.NewTerminal(100, 60), s, Options{Status: Status{Model: "m", Sandbox: "workspace", Approval: "ask"}})
+	s := &extSession{opSession: newOpSession(), changed: make(chan struct{}, 1), updates: make(chan []Command, 1), summary: "mcp 0/1 …"}
+	tt := startLoopOn(t, apptest.NewTerminal(120, 60), s, Options{Status: Status{Model: "m", Sandbox: "workspace", Approval: "ask"}})
 	waitScreen(t, tt, "mcp 0/1 …")
-	s.set("mcp 1/1", []ExtensionCommand{{Name: "mcp__srv__greet", Args: "name", Help: "Greet someone."}})
+	greet := Command{Name: "mcp__srv__greet", Args: "name", Summary: "Greet someone.", Source: "mcp srv",
+		Expand: func(_ context.Context, args string) (string, error) { return "the prompt greet with " + args, nil }}
+	s.announce("mcp 1/1", []Command{greet})
 	waitScreen(t, tt, "mcp 1/1")
 
 	tt.Type("/mcp", term.KeyEnter)
@@ -77,18 +71,20 @@ func TestExtensionsInTheLoop(t *testing.T) {
 	tt.Send(term.KeyEvent{Key: term.KeyTab})
 	waitScreen(t, tt, "› /mcp__srv__greet")
 	tt.Type("Ada Lovelace", term.KeyEnter)
-	deadline := time.Now().Add(5 * time.Second)
-	for len(s.sent()) == 0 && time.Now().Before(deadline) {
-		time.Sleep(5 * time.Millisecond)
-	}
-	if got := s.sent(); !reflect.DeepEqual(got, []string{"the prompt mcp__srv__greet with Ada,Lovelace"}) {
+	waitFor(t, "the prompt's text", func() bool { return len(s.sent()) == 1 })
+	if got := s.sent(); !reflect.DeepEqual(got, []string{"/mcp__srv__greet Ada Lovelace => the prompt greet with Ada Lovelace"}) {
 		t.Fatalf("sent %q", got)
 	}
 	tt.Send(term.KeyEvent{Key: term.KeyF1})
-	waitScreen(t, tt, "/mcp__srv__greet name  Greet someone.")
+	waitScreen(t, tt, "Greet someone. (mcp srv)")
+	tt.Send(term.KeyEvent{Key: term.KeyEscape})
 
-	s.set("mcp 0/1 srv failed", nil)
+	// The server fails: its prompt is gone from the commands.
+	s.announce("mcp 0/1 srv failed", nil)
 	waitScreen(t, tt, "mcp 0/1 srv failed")
+	waitFor(t, "the new list", func() bool { return len(s.updates) == 0 })
+	tt.Type("/mcp__srv__greet x", term.KeyEnter)
+	waitScreen(t, tt, "unknown command /mcp__srv__greet")
 }
 
 // A session without extensions (a replay) says so for /mcp.

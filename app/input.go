@@ -68,6 +68,9 @@ func (m *Model) handleKey(ev term.KeyEvent, now time.Time) []Effect {
 	if ctrl(ev, 'l') {
 		return []Effect{RedrawEffect{}}
 	}
+	if m.trust != nil {
+		return m.trustKey(ev)
+	}
 	if len(m.approvals) > 0 && m.input.kind != inputDenyReason {
 		return m.approvalKey(ev)
 	}
@@ -328,7 +331,7 @@ func (m *Model) promptKey(ev term.KeyEvent, now time.Time) []Effect {
 			return m.pagerKey(ev, now)
 		}
 	case ev.Key == term.KeyF1:
-		m.overlay = m.helpLines()
+		m.overlay = helpLines(m.status.ShiftEnter, m.commands)
 	default:
 		editKey(&m.editor, ev)
 	}
@@ -337,33 +340,52 @@ func (m *Model) promptKey(ev term.KeyEvent, now time.Time) []Effect {
 
 // submit sends the prompt, or runs it as a /command.
 func (m *Model) submit(now time.Time) []Effect {
-	text := m.expandPastes(m.editor.Text())
+	return m.submitText(m.expandPastes(m.editor.Text()), m.editor.Text(), true, now)
+}
+
+// SubmitText handles text as if it had been typed into the prompt and
+// sent (the prompt given on the command line): a prompt, or a /command.
+func (m *Model) SubmitText(text string, now time.Time) []Effect {
+	return m.submitText(text, text, false, now)
+}
+
+// submitText sends text, or runs it as a /command; typed is what the
+// history keeps. From the editor, text that cannot go yet stays in it.
+func (m *Model) submitText(text, typed string, fromEditor bool, now time.Time) []Effect {
 	if strings.TrimSpace(text) == "" {
 		return nil
 	}
-	inv, isCmd, err := parseSlash(text, m.extCommands)
+	inv, isCmd, err := ParseSlash(text, m.commands...)
 	if isCmd && err != nil {
 		m.flash(err.Error(), now)
 		return nil
 	}
-	if m.switching && !isCmd {
+	// A command from outside the app's table sends a prompt: it waits and
+	// is refused as a prompt is.
+	prompt := !isCmd || inv.External != nil
+	if m.switching && prompt {
 		// The prompt stays in the editor: it is sent by Enter once the
 		// session it would go to is running.
 		m.flash("wait a moment: the session is being switched", now)
 		return nil
 	}
-	effects := m.remember(m.editor.Text())
-	m.editor.Clear()
-	m.pastes = map[string]string{}
+	effects := m.remember(typed)
+	if fromEditor {
+		m.editor.Clear()
+		m.pastes = map[string]string{}
+	}
 	m.focus = focusPrompt
-	if m.status.Replay && !isCmd {
+	if m.status.Replay && prompt {
 		m.flash("this is a replay: prompts cannot be sent", now)
 		return effects
 	}
-	if isCmd {
+	if !prompt {
 		return append(effects, m.slash(inv, now)...)
 	}
 	m.tr.SetFollow(true)
+	if inv.External != nil {
+		return append(effects, CommandEffect{Command: *inv.External, Args: inv.Rest, Typed: strings.TrimSpace(text)})
+	}
 	return append(effects, SubmitEffect{Text: text})
 }
 
@@ -410,7 +432,7 @@ func (m *Model) expandPastes(s string) string {
 // complete is Tab: complete a /command name or an @path.
 func (m *Model) complete(now time.Time) []Effect {
 	text := m.editor.Text()
-	if done, cands := completeSlashLine(text, m.extCommands); done != text {
+	if done, cands := CompleteSlashLine(text, m.commands...); done != text {
 		m.editor.SetText(done)
 		return nil
 	} else if len(cands) > 1 {

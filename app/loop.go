@@ -35,7 +35,9 @@ type Terminal interface {
 
 // LoopOptions configure a Loop.
 type LoopOptions struct {
-	// DrawInterval is the minimum time between frames (default 8 ms).
+	// DrawInterval is the minimum time between frames the engine causes
+	// (default 16 ms, one a refresh of a 60 Hz display); frames caused by
+	// input do not wait for it.
 	DrawInterval time.Duration
 	// EventBatch bounds how many engine events are reduced between two
 	// looks at the input queue (default 256).
@@ -72,6 +74,9 @@ type Loop struct {
 	// history is the prompt history file's writer state: prompts waiting
 	// to be appended, and whether an append is running.
 	history historyWriter
+	// outgoing are prompts waiting for a command typed before them to
+	// expand, in order.
+	outgoing []*outgoing
 
 	// source is the session's event channel, events the same while it is
 	// open (nil once it has closed).
@@ -83,6 +88,9 @@ type Loop struct {
 	// extChanged signals news of the session's extensions (MCP servers);
 	// nil when the session has none.
 	extChanged <-chan struct{}
+	// commandUpdates delivers new lists of the commands from outside the
+	// app's table; nil when the session has none to send.
+	commandUpdates <-chan []Command
 
 	lastDraw time.Time
 	drawAt   time.Time // a deferred draw, or zero
@@ -93,6 +101,9 @@ type Loop struct {
 	reflowAt  time.Time // debounced inline width change, or zero
 	mouse     bool
 	sessEnded bool
+	// heldPrompt is the prompt given on the command line while the
+	// question about the project's files waits.
+	heldPrompt string
 }
 
 // SignalError says the loop ended because a termination signal arrived.
@@ -123,20 +134,31 @@ type effectDone struct {
 // NewLoop returns a loop showing m on t and talking to sess.
 func NewLoop(m *Model, t Terminal, sess Session, opt LoopOptions) *Loop {
 	if opt.DrawInterval <= 0 {
-		opt.DrawInterval = 8 * time.Millisecond
+		opt.DrawInterval = 16 * time.Millisecond
 	}
 	if opt.EventBatch <= 0 {
 		opt.EventBatch = 256
 	}
-	caps := t.Caps()
 	return &Loop{
 		m: m, term: t, sess: sess, opt: opt,
-		colors:  render.Options{Colors: caps.Colors, Hyperlinks: caps.Hyperlinks},
+		colors:  renderOptions(t.Caps()),
 		done:    make(chan effectDone, 16),
 		mouse:   opt.Mouse,
 		history: historyWriter{path: opt.HistoryFile},
 	}
 }
+
+// renderOptions is what the renderer is told about the terminal.
+func renderOptions(c term.Caps) render.Options {
+	return render.Options{
+		Colors: c.Colors, Hyperlinks: c.Hyperlinks,
+		NoSync: c.SyncUnsupported(), KeepScrollback: c.NoScrollbackClear,
+	}
+}
+
+// probeTimeout bounds the start-up probe of the terminal; a terminal that
+// answers DA1 ends it at once.
+const probeTimeout = 2 * time.Second
 
 // Run runs the loop until the user quits, the context ends, or the
 // terminal reports a termination signal.
@@ -157,6 +179,11 @@ func (l *Loop) Run(ctx context.Context) error {
 		l.jobs.Wait()
 		l.flushHistory()
 	}()
+	// Ask the terminal what it can do while the first frames draw with
+	// what the environment says; the answer arrives as a CapsEvent.
+	if p, ok := l.term.(interface{ StartProbe(time.Duration) }); ok {
+		p.StartProbe(probeTimeout)
+	}
 	input := l.term.Events()
 	l.source = l.sess.Events()
 	l.events = l.source
@@ -165,13 +192,20 @@ func (l *Loop) Run(ctx context.Context) error {
 	}
 	if x, ok := l.sess.(Extensions); ok {
 		l.extChanged = x.ExtensionsChanged()
-		l.m.SetExtensions(x.ExtensionSummary(), x.Commands())
+		l.m.SetExtensionStatus(x.ExtensionSummary())
+	}
+	if c, ok := l.sess.(commandSource); ok {
+		l.commandUpdates = c.CommandUpdates()
 	}
 	l.loadHistory()
-	if l.opt.Prompt != "" {
-		l.sess.Submit(l.opt.Prompt)
-		for _, e := range l.m.remember(l.opt.Prompt) {
-			l.run(e, time.Now())
+	if pt, ok := l.sess.(projectTrust); ok {
+		l.m.AskTrust(pt.TrustQuestion())
+	}
+	if p := l.opt.Prompt; p != "" {
+		if l.m.TrustPending() {
+			l.heldPrompt = p
+		} else {
+			l.submitInitial(p, time.Now())
 		}
 	}
 	for {
@@ -242,8 +276,14 @@ func (l *Loop) Run(ctx context.Context) error {
 			l.needDraw = true
 		case <-l.extChanged:
 			stop()
-			x := l.sess.(Extensions)
-			l.m.SetExtensions(x.ExtensionSummary(), x.Commands())
+			l.m.SetExtensionStatus(l.sess.(Extensions).ExtensionSummary())
+		case cmds, ok := <-l.commandUpdates:
+			stop()
+			if !ok {
+				l.commandUpdates = nil
+				continue
+			}
+			l.m.SetExtensions(cmds, l.m.skills)
 		case ev, ok := <-input:
 			stop()
 			if !ok {
@@ -268,6 +308,14 @@ func (l *Loop) Run(ctx context.Context) error {
 		}
 		l.tick(time.Now())
 		l.maybeDraw(time.Now())
+	}
+}
+
+// submitInitial sends the prompt given on the command line as if typed:
+// a custom command in it runs.
+func (l *Loop) submitInitial(p string, now time.Time) {
+	for _, e := range l.m.SubmitText(p, now) {
+		l.run(e, now)
 	}
 }
 
@@ -338,6 +386,8 @@ func (l *Loop) onInput(ev term.Event, now time.Time) error {
 		return &SignalError{Signal: ev.Signal}
 	case term.ResizeEvent:
 		l.resize(ev.Width, ev.Height, now)
+	case term.CapsEvent:
+		l.setCaps(ev.Caps)
 	}
 	effects := l.m.HandleInput(ev, now)
 	if l.m.TakeDirty() {
@@ -347,6 +397,18 @@ func (l *Loop) onInput(ev term.Event, now time.Time) error {
 		l.run(e, now)
 	}
 	return nil
+}
+
+// setCaps hands capabilities a probe learnt to the surface.
+func (l *Loop) setCaps(c term.Caps) {
+	l.colors = renderOptions(c)
+	switch {
+	case l.screen != nil:
+		l.screen.SetOptions(l.colors)
+	case l.inline != nil:
+		l.inline.SetOptions(l.colors)
+	}
+	l.needDraw = true
 }
 
 // resize passes a new size to the surface. In inline mode a width change
@@ -375,7 +437,9 @@ const reflowDebounce = 150 * time.Millisecond
 
 // reflowInline re-prints the inline history at the current width: the
 // viewport purges the screen and scrollback in the same synchronized
-// frame that writes the history again, so nothing is lost or doubled.
+// frame that writes the history again, so nothing is lost or doubled. A
+// terminal that ignores CSI 3 J keeps its history as it rewrapped it and
+// only the live region is redrawn.
 func (l *Loop) reflowInline() {
 	if l.inline == nil {
 		return
@@ -384,7 +448,13 @@ func (l *Loop) reflowInline() {
 	l.m.SetSize(w, h)
 	l.m.tr.Resize(w, max(h, 1))
 	l.inline.Resize(w, h)
-	l.inline.InsertAbove(l.m.tr.ReflowEmitted()...)
+	if l.colors.KeepScrollback {
+		// The terminal cannot clear its scrollback: the history stays
+		// as it rewrapped it, and printing it again would double it.
+		l.m.tr.KeepEmitted()
+	} else {
+		l.inline.InsertAbove(l.m.tr.ReflowEmitted()...)
+	}
 	l.needDraw = true
 }
 

@@ -83,6 +83,11 @@ func (s *fakeSession) Submit(text string) {
 	defer s.mu.Unlock()
 	s.submitted = append(s.submitted, text)
 }
+func (s *fakeSession) SubmitCommand(command, text string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.submitted = append(s.submitted, command+" => "+text)
+}
 func (s *fakeSession) Cancel()                               {}
 func (s *fakeSession) Answer(string, event.Decision, string) {}
 func (s *fakeSession) Compact(string)                        {}

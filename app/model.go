@@ -63,6 +63,10 @@ type Model struct {
 	// cwd is the session's working directory, for @path completion ("":
 	// the process's).
 	cwd string
+	// commands are the /commands from outside the app's table (checked
+	// by CheckCommands), skills the /skills list.
+	commands []Command
+	skills   []SkillInfo
 	// switching is set while an operation replaces the session; prompts
 	// wait in the editor until it is done. switchingLabel says what runs.
 	switching      bool
@@ -88,11 +92,12 @@ type Model struct {
 	// previewState is the oldest approval's preview, laid out and
 	// scrolled.
 	previewState previewState
+	// trust is the question about the project's files while it waits.
+	trust *trustPanel
 
 	// extStatus is the extensions' word for the status line (MCP
-	// servers), extCommands the slash commands they add.
-	extStatus   string
-	extCommands []slashCommand
+	// servers).
+	extStatus string
 
 	// perf is the /perf meter, nil while the row is off.
 	perf *perfMeter
@@ -105,9 +110,16 @@ type Model struct {
 	running     bool
 	turnStarted time.Time
 	usage       event.Usage
-	ctxTokens   int
-	ctxWindow   int
-	sessionID   string
+	// cost sums the turns' known costs in US dollars; costKnown is set
+	// once one was known, costPartial when a turn's price was not.
+	cost                   float64
+	costKnown, costPartial bool
+	ctxTokens              int
+	ctxWindow              int
+	sessionID              string
+	// unsaved is set while saving the session fails (an event's Store
+	// status); the status line says so.
+	unsaved bool
 
 	// quitArmed is when Ctrl+C last fell through to "press again to quit".
 	quitArmed time.Time
@@ -147,15 +159,21 @@ func NewModel(tr *scrollback.Transcript, history *History, status Status, minima
 	return m
 }
 
-// SetExtensions records what the session's extensions say: the status
-// line's word and the commands they add (/help and Tab list them).
-func (m *Model) SetExtensions(summary string, cmds []ExtensionCommand) {
-	m.extStatus = summary
-	m.extCommands = m.extCommands[:0]
-	for _, c := range cmds {
-		m.extCommands = append(m.extCommands, slashCommand{name: c.Name, args: c.Args, help: c.Help})
+// SetExtensions gives the state the commands from outside the app's
+// table and the skills the session found. Commands CheckCommands would
+// drop are left out.
+func (m *Model) SetExtensions(cmds []Command, skills []SkillInfo) {
+	m.commands, _ = CheckCommands(cmds)
+	m.skills = skills
+}
+
+// SetExtensionStatus records the session's extensions' word for the
+// status line (its MCP servers: "mcp 2/3").
+func (m *Model) SetExtensionStatus(summary string) {
+	if summary != m.extStatus {
+		m.extStatus = summary
+		m.dirty = true
 	}
-	m.dirty = true
 }
 
 // Transcript returns the transcript the model shows.
@@ -177,12 +195,26 @@ func (m *Model) Running() bool { return m.running }
 func (m *Model) HandleEvent(e event.Event, now time.Time) {
 	m.tr.Apply(e)
 	m.dirty = true
+	if e.Store != "" {
+		m.unsaved = e.Store == event.StoreFailing
+	}
 	switch e.Kind {
 	case event.SessionStarted:
 		if e.Session != nil {
 			m.sessionID = e.Session.ID
 			if e.Session.Model != "" && !m.status.Demo {
 				m.status.Model = e.Session.Model
+				if e.Session.Provider != "" {
+					m.status.Model = e.Session.Provider + "/" + e.Session.Model
+				}
+			}
+			// A session restarted with a project's settings may run under
+			// a stricter sandbox or approval mode than it started with.
+			if e.Session.Sandbox != "" {
+				m.status.Sandbox = e.Session.Sandbox
+			}
+			if e.Session.Approval != "" {
+				m.status.Approval = e.Session.Approval
 			}
 		}
 	case event.TurnStarted:
@@ -214,6 +246,13 @@ func (m *Model) HandleEvent(e event.Event, now time.Time) {
 			m.usage.PromptTokens += e.End.Usage.PromptTokens
 			m.usage.CompletionTokens += e.End.Usage.CompletionTokens
 			m.usage.TotalTokens += e.End.Usage.TotalTokens
+			switch {
+			case e.End.Cost != nil:
+				m.cost += *e.End.Cost
+				m.costKnown = true
+			case e.End.Usage.TotalTokens > 0:
+				m.costPartial = true
+			}
 			if e.End.ContextWindow > 0 {
 				m.ctxTokens, m.ctxWindow = e.End.ContextTokens, e.End.ContextWindow
 			}

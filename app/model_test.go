@@ -627,18 +627,18 @@ func TestInlineApprovalPanelFillsItsRegion(t *testing.T) {
 // The help offers Shift+Enter only where it works (spec: a terminal
 // without TERM_PROGRAM, VS Code over ssh, gets Alt+Enter).
 func TestHelpOffersShiftEnterOnlyWhereItWorks(t *testing.T) {
-	if h := strings.Join(helpLines(false), "\n"); strings.Contains(h, "Shift+Enter") || !strings.Contains(h, "Alt+Enter") {
+	if h := strings.Join(helpLines(false, nil), "\n"); strings.Contains(h, "Shift+Enter") || !strings.Contains(h, "Alt+Enter") {
 		t.Errorf("without Shift+Enter:\n%s", h)
 	}
-	if h := strings.Join(helpLines(true), "\n"); !strings.Contains(h, "Shift+Enter") {
+	if h := strings.Join(helpLines(true, nil), "\n"); !strings.Contains(h, "Shift+Enter") {
 		t.Errorf("with Shift+Enter:\n%s", h)
 	}
 }
 
 func TestHelpWrapsToTheScreen(t *testing.T) {
-	words := strings.Fields(strings.Join(helpLines(true), " "))
+	words := strings.Fields(strings.Join(helpLines(true, nil), " "))
 	for _, w := range []int{50, 80, 120} {
-		rows := wrapOverlay(helpLines(true), w)
+		rows := wrapOverlay(helpLines(true, nil), w)
 		for _, r := range rows {
 			if render.StringWidth(r) > w {
 				t.Errorf("at %d columns a row is %d wide: %q", w, render.StringWidth(r), r)
@@ -649,7 +649,7 @@ func TestHelpWrapsToTheScreen(t *testing.T) {
 		}
 	}
 	for w := 1; w < 12; w++ {
-		wrapOverlay(helpLines(true), w) // ends, however narrow
+		wrapOverlay(helpLines(true, nil), w) // ends, however narrow
 	}
 	rows := wrapOverlay([]string{"/compact    [focus]      summarise the conversation to free context"}, 40)
 	if len(rows) != 3 || !strings.HasPrefix(rows[1], strings.Repeat(" ", 25)+"conversation") {
@@ -686,5 +686,27 @@ func TestBellCallsAnAbsentUser(t *testing.T) {
 		if got := m.TakeBell(); got != tc.wantEnd {
 			t.Errorf("%s: bell on the turn's end = %v", tc.name, got)
 		}
+	}
+}
+
+// The status line shows the provider and model, the context used out of
+// the model's window, and the turns' cost (with a + once a turn's price
+// was unknown).
+func TestStatusLineShowsProviderContextAndCost(t *testing.T) {
+	m := newTestModel()
+	m.HandleEvent(event.Event{Kind: event.SessionStarted, Session: &event.SessionInfo{ID: "s", Model: "claude-x", Provider: "anthropic"}}, t0)
+	cost := 0.1234
+	m.HandleEvent(event.Event{Kind: event.TurnEnded, Turn: 1, End: &event.TurnEnd{State: event.TurnCompleted,
+		Usage: event.Usage{TotalTokens: 5000}, ContextTokens: 50_000, ContextWindow: 200_000, Cost: &cost}}, t0)
+	status := screenText(m, 120, 10)[9]
+	for _, want := range []string{"anthropic/claude-x", "ctx 25%", "5.0k tok", "$0.12"} {
+		if !strings.Contains(status, want) {
+			t.Errorf("status line %q lacks %q", status, want)
+		}
+	}
+	m.HandleEvent(event.Event{Kind: event.TurnEnded, Turn: 2, End: &event.TurnEnd{State: event.TurnCompleted,
+		Usage: event.Usage{TotalTokens: 10}, ContextTokens: 50_010, ContextWindow: 200_000}}, t0)
+	if status := screenText(m, 120, 10)[9]; !strings.Contains(status, "$0.12+") {
+		t.Errorf("a turn at an unknown price: %q", status)
 	}
 }

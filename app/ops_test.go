@@ -64,6 +64,11 @@ func (s *opSession) Submit(text string) {
 	defer s.mu.Unlock()
 	s.submitted = append(s.submitted, text)
 }
+func (s *opSession) SubmitCommand(command, text string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.submitted = append(s.submitted, command+" => "+text)
+}
 func (s *opSession) sent() []string {
 	s.mu.Lock()
 	defer s.mu.Unlock()

@@ -35,7 +35,7 @@ func (m *Model) pagerKey(ev term.KeyEvent, now time.Time) []Effect {
 		t.Unfocus()
 		m.focus = focusPrompt
 	case ev.Key == term.KeyF1, plain(ev, 'H'):
-		m.overlay = m.helpLines()
+		m.overlay = helpLines(m.status.ShiftEnter, m.commands)
 	default:
 		name := ev.String()
 		if ev.Key == term.KeyLeft || ev.Key == term.KeyRight {

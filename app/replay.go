@@ -123,6 +123,7 @@ func (p *Player) send(c playerCmd) {
 // Submit, Cancel, Answer and Compact do nothing: a recording cannot be
 // changed. The model refuses prompts in replay before they get here.
 func (p *Player) Submit(string)                         {}
+func (p *Player) SubmitCommand(string, string)          {}
 func (p *Player) Cancel()                               {}
 func (p *Player) Answer(string, event.Decision, string) {}
 func (p *Player) Compact(string)                        {}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/quire-sh/quire/engine/event"
 	"github.com/quire-sh/quire/markdown"
+	"github.com/quire-sh/quire/redact"
 	"github.com/quire-sh/quire/scrollback"
 	"github.com/quire-sh/quire/term"
 )
@@ -41,8 +42,14 @@ type Options struct {
 	// Prior are events the first screen shows (a resumed session's latest
 	// turns).
 	Prior []event.Event
-	// Prompt is submitted as soon as the session starts.
+	// Prompt is submitted as soon as the session starts (a custom
+	// command in it runs).
 	Prompt string
+	// Commands are /commands from outside the app's table (custom
+	// commands, MCP prompts), in precedence order; Skills are what
+	// /skills lists.
+	Commands []Command
+	Skills   []SkillInfo
 }
 
 // NewTranscript returns a transcript whose assistant text is rendered as
@@ -74,6 +81,7 @@ func OpenTerminal(opt Options) (t *term.Terminal, close func(), err error) {
 			return nil, nil, fmt.Errorf("recording the terminal: %w", err)
 		}
 		topt.Record = rec
+		topt.RecordRedact = redact.ForUser().String // recordings are made to be shared
 	}
 	t, err = term.Open(topt)
 	if err != nil {
@@ -108,6 +116,7 @@ func Run(ctx context.Context, t Terminal, s Session, opt Options) error {
 	status.Bell = opt.Bell && !status.Replay // a replay's turns need nobody
 	m := NewModel(tr, nil, status, opt.Minimal)
 	m.cwd = opt.Cwd
+	m.SetExtensions(opt.Commands, opt.Skills)
 	m.newTranscript = func(prior []event.Event) *scrollback.Transcript {
 		t := NewTranscript(opt.Theme, opt.Cwd, max(m.width, 1), max(m.height, 1))
 		for _, e := range prior {

@@ -26,6 +26,7 @@ var slashCommands = []slashCommand{
 	{"mcp", "[restart NAME]", "list MCP servers, their tools, prompts and resources; reconnect one"},
 	{"clear", "", "start a new session with an empty transcript"},
 	{"mode", "[full|minimal]", "switch between full-screen and inline"},
+	{"skills", "", "list the skills the model can load"},
 	{"perf", "", "show or hide what each frame costs"},
 	{"quit", "", "leave quire (the session stays resumable)"},
 }
@@ -34,54 +35,110 @@ var slashCommands = []slashCommand{
 type SlashInvocation struct {
 	Name string
 	Args []string
-	// Extension: the command is one an extension added (an MCP prompt).
-	Extension bool
+	// Rest is the text after the name as typed (trimmed): the arguments
+	// of a command from outside the app's table, which may span lines.
+	Rest string
+	// External is that command, nil for one of the app's own.
+	External *Command
 }
 
-// ParseSlash parses a prompt that starts with '/'. ok is false when the
-// text is not a command at all (so "/etc/hosts is broken" is a prompt);
-// err names an unknown command with the closest known one.
-func ParseSlash(text string) (inv SlashInvocation, ok bool, err error) {
-	return parseSlash(text, nil)
-}
-
-// parseSlash is ParseSlash knowing the commands extensions add too.
-func parseSlash(text string, extra []slashCommand) (inv SlashInvocation, ok bool, err error) {
+// ParseSlash parses a prompt that starts with '/', against the app's own
+// commands and then the external ones given. ok is false when the text
+// is not a command at all (so "/etc/hosts is broken" is a prompt, and so
+// is a text of several lines unless it starts with an external command,
+// whose arguments may span lines); err names an unknown command with the
+// closest known one.
+func ParseSlash(text string, external ...Command) (inv SlashInvocation, ok bool, err error) {
 	text = strings.TrimSpace(text)
-	if !strings.HasPrefix(text, "/") || strings.Contains(text, "\n") {
+	if !strings.HasPrefix(text, "/") {
 		return inv, false, nil
 	}
-	fields := strings.Fields(text[1:])
-	if len(fields) == 0 {
+	name, rest, _ := strings.Cut(text[1:], " ")
+	if i := strings.IndexAny(name, "\t\n\r"); i >= 0 {
+		name, rest = name[:i], text[1+i:]
+	}
+	rest = strings.TrimSpace(rest)
+	if name == "" || strings.Contains(name, "/") { // a path, not a command
 		return inv, false, nil
 	}
-	name := fields[0]
-	if strings.Contains(name, "/") { // a path, not a command
-		return inv, false, nil
-	}
+	lines := strings.Contains(text, "\n")
 	for _, c := range slashCommands {
 		if c.name == name {
-			return SlashInvocation{Name: name, Args: fields[1:]}, true, nil
+			if lines {
+				return inv, false, nil
+			}
+			return SlashInvocation{Name: name, Args: strings.Fields(rest)}, true, nil
 		}
 	}
-	for _, c := range extra {
-		if c.name == name {
-			return SlashInvocation{Name: name, Args: fields[1:], Extension: true}, true, nil
+	for i := range external {
+		if external[i].Name == name {
+			return SlashInvocation{Name: name, Args: strings.Fields(rest), Rest: rest, External: &external[i]}, true, nil
 		}
 	}
-	if m := completeSlash(name, extra); len(m) > 0 {
+	if lines {
+		return inv, false, nil
+	}
+	if m := completeSlash(name, external); len(m) > 0 {
 		return inv, true, fmt.Errorf("unknown command /%s (did you mean /%s?)", name, m[0])
+	}
+	if near := nearest(name, external); near != "" {
+		return inv, true, fmt.Errorf("unknown command /%s (did you mean /%s?)", name, near)
 	}
 	return inv, true, fmt.Errorf("unknown command /%s (/help lists them)", name)
 }
 
-// completeSlash returns the command names that start with prefix,
-// sorted, the extensions' included.
-func completeSlash(prefix string, extra []slashCommand) []string {
+// nearest is the command name within two typing mistakes of name (the
+// first such in /help's order), or "".
+func nearest(name string, external []Command) string {
+	names := make([]string, 0, len(slashCommands)+len(external))
+	for _, c := range slashCommands {
+		names = append(names, c.name)
+	}
+	for _, c := range external {
+		names = append(names, c.Name)
+	}
+	best, bestD := "", 3
+	for _, n := range names {
+		if d := editDistance(name, n); d < bestD {
+			best, bestD = n, d
+		}
+	}
+	return best
+}
+
+// editDistance is the Levenshtein distance between a and b, in bytes.
+func editDistance(a, b string) int {
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(b)]
+}
+
+// completeSlash returns the command names that start with prefix, the
+// app's own and the external ones, sorted.
+func completeSlash(prefix string, external []Command) []string {
 	var out []string
-	for _, c := range append(slashCommands[:len(slashCommands):len(slashCommands)], extra...) {
+	for _, c := range slashCommands {
 		if strings.HasPrefix(c.name, prefix) {
 			out = append(out, c.name)
+		}
+	}
+	for _, c := range external {
+		if strings.HasPrefix(c.Name, prefix) {
+			out = append(out, c.Name)
 		}
 	}
 	sort.Strings(out)
@@ -89,34 +146,53 @@ func completeSlash(prefix string, extra []slashCommand) []string {
 }
 
 // CompleteSlashLine completes the command name being typed in a prompt
-// that is only "/prefix". It returns the completed text and true when the
-// prefix is unambiguous; otherwise the candidates for display.
-func CompleteSlashLine(text string) (completed string, candidates []string) {
-	return completeSlashLine(text, nil)
-}
-
-func completeSlashLine(text string, extra []slashCommand) (completed string, candidates []string) {
+// that is only "/prefix", among the app's commands and the external ones
+// given. It returns the completed text and true when the prefix is
+// unambiguous; otherwise the candidates for display.
+func CompleteSlashLine(text string, external ...Command) (completed string, candidates []string) {
 	if !strings.HasPrefix(text, "/") || strings.ContainsAny(text, " \n") {
 		return text, nil
 	}
-	m := completeSlash(text[1:], extra)
+	m := completeSlash(text[1:], external)
 	if len(m) == 1 {
 		return "/" + m[0] + " ", nil
+	}
+	if p := commonPrefix(m); len(p) > len(text)-1 {
+		return "/" + p, nil
 	}
 	return text, m
 }
 
-// slashHelp is the /help text for commands, then the extensions'.
-func slashHelp(extra []slashCommand) []string {
-	out := make([]string, 0, len(slashCommands)+len(extra)+1)
+// commonPrefix is the longest prefix every name shares.
+func commonPrefix(names []string) string {
+	if len(names) == 0 {
+		return ""
+	}
+	p := names[0]
+	for _, n := range names[1:] {
+		for !strings.HasPrefix(n, p) {
+			p = p[:len(p)-1]
+		}
+	}
+	return p
+}
+
+// slashHelp is the /help text for commands: the app's own, then the
+// external ones with where each comes from.
+func slashHelp(external []Command) []string {
+	out := make([]string, 0, len(slashCommands)+len(external)+2)
 	for _, c := range slashCommands {
 		out = append(out, fmt.Sprintf("/%-10s %-32s %s", c.name, c.args, c.help))
 	}
-	if len(extra) > 0 {
-		out = append(out, "", "MCP prompts (sent as your message):")
+	if len(external) > 0 {
+		out = append(out, "", "Custom commands and MCP prompts (the text they send is folded under what you typed):")
 	}
-	for _, c := range extra {
-		out = append(out, fmt.Sprintf("/%s %s  %s", c.name, c.args, c.help))
+	for _, c := range external {
+		line := fmt.Sprintf("/%-10s %-32s %s", c.Name, c.Args, c.Summary)
+		if c.Source != "" {
+			line += " (" + c.Source + ")"
+		}
+		out = append(out, line)
 	}
 	return out
 }
@@ -124,14 +200,6 @@ func slashHelp(extra []slashCommand) []string {
 // slash carries out the /commands the state can do alone and hands the
 // rest to the loop.
 func (m *Model) slash(inv SlashInvocation, now time.Time) []Effect {
-	if inv.Extension {
-		if m.status.Replay {
-			m.flash("this is a replay: prompts cannot be sent", now)
-			return nil
-		}
-		m.tr.SetFollow(true)
-		return []Effect{ExtensionCommandEffect{Name: inv.Name, Args: inv.Args}}
-	}
 	switch inv.Name {
 	case "mcp":
 		if m.status.Replay {
@@ -140,7 +208,13 @@ func (m *Model) slash(inv SlashInvocation, now time.Time) []Effect {
 		}
 		return []Effect{MCPEffect{Args: inv.Args}}
 	case "help":
-		m.overlay = m.helpLines()
+		m.overlay = helpLines(m.status.ShiftEnter, m.commands)
+	case "skills":
+		if m.status.Replay {
+			m.flash("this is a replay: its skills are not known", now)
+			return nil
+		}
+		m.overlay = skillLines(m.skills, m.width)
 	case "quit":
 		m.quit = true
 	case "perf":

@@ -155,6 +155,10 @@ func (m *Model) drawBottom(b *render.Buffer, w, h, screenH int, now time.Time, p
 		return 0
 	}
 	b.SetString(0, y, strings.Repeat("─", w), styleRule, "")
+	if n := m.trustRows(w, screenH); n > 0 && y-n >= 0 {
+		y -= n
+		m.drawTrust(b, w, y, n)
+	}
 	if n := m.approvalRows(w, screenH); n > 0 && y-n >= 0 {
 		y -= n
 		m.drawApproval(b, w, y, n)
@@ -171,6 +175,9 @@ func (m *Model) drawBottom(b *render.Buffer, w, h, screenH int, now time.Time, p
 // when one waits and fits, and the /perf row when it is on.
 func (m *Model) chromeRows(w, h int) int {
 	rows := 2 + m.promptRows(w)
+	if n := m.trustRows(w, h); n > 0 && h-rows-n >= 0 {
+		rows += n
+	}
 	if n := m.approvalRows(w, h); n > 0 && h-rows-n >= 0 {
 		rows += n
 	}
@@ -235,7 +242,7 @@ func (m *Model) drawPrompt(b *render.Buffer, w, y, rows int) {
 		}
 		b.SetString(2, y, fitParts(hint, w-2), styleMuted, "")
 	}
-	visible := len(m.approvals) == 0 || m.input.kind != inputNone
+	visible := (len(m.approvals) == 0 || m.input.kind != inputNone) && m.trust == nil
 	m.cursor = Cursor{X: 2 + ccol, Y: y + crow - first, Visible: visible && m.focus == focusPrompt}
 }
 
@@ -496,6 +503,9 @@ func (m *Model) drawStatus(b *render.Buffer, w, y int, now time.Time, pos *scrol
 	default:
 		left = "ready"
 	}
+	if m.unsaved && m.notice == "" {
+		left, st = left+" · not saved", styleWarn
+	}
 	x := b.SetString(0, y, left, st, "")
 	parts := []string{}
 	model := m.status.Model
@@ -511,6 +521,9 @@ func (m *Model) drawStatus(b *render.Buffer, w, y int, now time.Time, pos *scrol
 	}
 	if m.usage.TotalTokens > 0 {
 		parts = append(parts, formatTokens(m.usage.TotalTokens)+" tok")
+	}
+	if m.costKnown {
+		parts = append(parts, formatCost(m.cost, m.costPartial))
 	}
 	if m.extStatus != "" {
 		parts = append(parts, m.extStatus)
@@ -539,6 +552,19 @@ func (m *Model) drawStatus(b *render.Buffer, w, y int, now time.Time, pos *scrol
 			parts = parts[:0]
 		}
 	}
+}
+
+// formatCost is a cost in US dollars for the status line: $0.004, $1.23,
+// with a + when some turn's price was unknown.
+func formatCost(usd float64, partial bool) string {
+	s := fmt.Sprintf("$%.2f", usd)
+	if usd < 0.01 {
+		s = fmt.Sprintf("$%.3f", usd)
+	}
+	if partial {
+		s += "+"
+	}
+	return s
 }
 
 func formatElapsed(d time.Duration) string {
@@ -592,11 +618,9 @@ func columnCut(s string, w int) int {
 	return len(rows[0])
 }
 
-// helpLines is the F1 overlay. Shift+Enter is offered only where the
+// helpLines is the F1 overlay, the custom commands last. Shift+Enter is offered only where the
 // terminal tells it from Enter.
-func (m *Model) helpLines() []string { return helpLines(m.status.ShiftEnter, m.extCommands...) }
-
-func helpLines(shiftEnter bool, extra ...slashCommand) []string {
+func helpLines(shiftEnter bool, external []Command) []string {
 	newline := "Ctrl+J / Alt+Enter newline"
 	if shiftEnter {
 		newline = "Ctrl+J / Alt+Enter / Shift+Enter newline"
@@ -615,7 +639,7 @@ func helpLines(shiftEnter bool, extra ...slashCommand) []string {
 		"Anywhere          Ctrl+C cancel / clear / twice to quit · Ctrl+Z suspend · Ctrl+L redraw",
 		"",
 	}
-	return append(keys, slashHelp(extra)...)
+	return append(keys, slashHelp(external)...)
 }
 
 // drawOverlay draws text over the top rows of the transcript.

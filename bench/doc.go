@@ -10,7 +10,9 @@
 //     blocks;
 //   - store: the session store's append, acknowledge, resume and listing
 //     rates;
-//   - app: whole-frame costs of the application.
+//   - app: whole-frame costs of the application;
+//   - e2e: the real binary in a pseudo-terminal against the scripted
+//     model, beside the peer agent UIs that are installed.
 //
 // Benchmarks are named Benchmark<Workload>/<params...>/<last>, where the
 // last element is the implementation (quire, tcell, uv, glamour) or, in a

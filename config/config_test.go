@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/quire-sh/quire/provider"
 )
 
 func envMap(m map[string]string) func(string) string {
@@ -86,5 +88,69 @@ func TestDirs(t *testing.T) {
 		if got := ConfigDir(envMap(tt.env)); got != tt.conf {
 			t.Errorf("ConfigDir(%v) = %q, want %q", tt.env, got, tt.conf)
 		}
+	}
+}
+
+// [providers.NAME] tables reach the provider settings; a typo in one is
+// an error naming it; context_window counts for every model only when
+// it was set.
+func TestProviderTables(t *testing.T) {
+	dir := t.TempDir()
+	os.MkdirAll(filepath.Join(dir, "quire"), 0o755)
+	file := filepath.Join(dir, "quire", "config.toml")
+	os.WriteFile(file, []byte(`
+model = "local/qwen3:32b"
+
+[providers.local]
+type = "openai"
+base_url = "http://localhost:8080/v1"
+models = ["qwen3:32b"]
+headers = { "x-team" = "quire" }
+`), 0o644)
+	env := envMap(map[string]string{"XDG_CONFIG_HOME": dir})
+	c, err := Load(nil, env)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := c.ProviderSettings(env)
+	if p := s.Providers["local"]; p.BaseURL != "http://localhost:8080/v1" || p.Headers["x-team"] != "quire" || len(p.Models) != 1 || s.ContextWindow != 0 || s.Model != "local/qwen3:32b" {
+		t.Fatalf("settings %+v", s)
+	}
+	c, _ = Load(map[string]string{"context_window": "32000"}, env)
+	if s := c.ProviderSettings(env); s.ContextWindow != 32000 {
+		t.Fatalf("an explicit window: %d", s.ContextWindow)
+	}
+	os.WriteFile(file, []byte("[providers.local]\ntype = \"openai\"\nbase_ulr = \"http://x\"\n"), 0o644)
+	if _, err := Load(nil, env); err == nil || !strings.Contains(err.Error(), "providers.local.base_ulr") {
+		t.Fatalf("typo: %v", err)
+	}
+}
+
+// The README's providers example is a config quire reads.
+func TestREADMEProvidersExample(t *testing.T) {
+	readme, err := os.ReadFile("../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, rest, _ := strings.Cut(string(readme), "## Providers")
+	_, rest, ok := strings.Cut(rest, "```toml\n")
+	example, _, _ := strings.Cut(rest, "```")
+	if !ok || !strings.Contains(example, "[providers.") {
+		t.Fatal("the README has no providers example")
+	}
+	dir := t.TempDir()
+	os.MkdirAll(filepath.Join(dir, "quire"), 0o755)
+	os.WriteFile(filepath.Join(dir, "quire", "config.toml"), []byte(example), 0o644)
+	env := envMap(map[string]string{"XDG_CONFIG_HOME": dir, "WORK_LLM_KEY": "k"})
+	c, err := Load(nil, env)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := provider.Resolve(c.ProviderSettings(env))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Label() != "work/claude-sonnet-4-6" || r.Config.Headers["x-team"] != "platform" || r.ContextWindow() != 200_000 || r.Model.Price == nil {
+		t.Fatalf("resolved %+v", r)
 	}
 }

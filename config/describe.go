@@ -48,6 +48,24 @@ func (c *Config) Describe() []string {
 	return out
 }
 
+// DescribeLayers lists the layers read, weakest first, each with where
+// it came from and a note, then the warnings: what `quire config` says
+// before its table.
+func (c *Config) DescribeLayers() []string {
+	out := []string{"layers, weakest first (a later one overrides an earlier one):"}
+	for _, l := range c.Layers {
+		line := fmt.Sprintf("  %-13s %s", l.Layer, l.Name)
+		if l.Note != "" {
+			line += " (" + l.Note + ")"
+		}
+		out = append(out, line)
+	}
+	for _, w := range c.Warnings {
+		out = append(out, "warning: "+w)
+	}
+	return out
+}
+
 // formatValue prints a table's value as TOML would, masking values whose
 // key names a secret.
 func formatValue(path string, v any) string {

@@ -214,8 +214,8 @@ func writeConfigFile(file string, data []byte) error {
 	return nil
 }
 
-var bareKey = regexp.MustCompile(`^[A-Za-z0-9_-]+$`)
-
+// tomlKey is k as TOML writes it: bare when it may be (bareKey), quoted
+// otherwise.
 func tomlKey(k string) string {
 	if bareKey.MatchString(k) {
 		return k

@@ -28,15 +28,7 @@ func FileSource(path string) (Source, error) {
 	if err != nil {
 		return Source{}, fmt.Errorf("%s: %w", path, err)
 	}
-	// The older top-level forms of settings that now live in a table.
-	for key, p := range settingPaths() {
-		if v, ok := values[key]; ok && len(p) > 1 {
-			if _, isTable := v.(map[string]any); !isTable {
-				delete(values, key)
-				put(values, p, v)
-			}
-		}
-	}
+	normalizeOlderForms(values)
 	return Source{Name: path, Values: values}, nil
 }
 

@@ -15,11 +15,48 @@ type Source struct {
 	// Name says where the layer's values came from, as `quire config`
 	// shows it: a file's path, "environment", "command line".
 	Name string
+	// Layer is which layer this is (the zero value: a file below the
+	// project's, like the user's).
+	Layer Layer
 	// Values are the layer's settings.
 	Values map[string]any
 	// Origin, when set, names the origin of a top-level key more exactly
 	// than Name ("$QUIRE_MODEL", "flag --model").
 	Origin map[string]string
+}
+
+// Layer names a layer of the configuration, from the weakest.
+type Layer uint8
+
+const (
+	LayerDefault Layer = iota
+	// LayerManaged is the system's managed file: defaults an
+	// administrator sets, below the user's own.
+	LayerManaged
+	LayerUser
+	// LayerProject is a trusted project's .quire/config.toml, restricted
+	// to the settings a repository may safely set (project.go).
+	LayerProject
+	LayerEnvironment
+	LayerFlags
+)
+
+func (l Layer) String() string {
+	switch l {
+	case LayerDefault:
+		return "default"
+	case LayerManaged:
+		return "managed"
+	case LayerUser:
+		return "user"
+	case LayerProject:
+		return "project"
+	case LayerEnvironment:
+		return "environment"
+	case LayerFlags:
+		return "command line"
+	}
+	return "?"
 }
 
 // origin is where the value at key (a top-level key) came from.
@@ -34,6 +71,7 @@ func (s Source) origin(key string) string {
 type leaf struct {
 	value  any
 	origin string
+	layer  Layer
 }
 
 // merged is the configuration the sources add up to, with where every
@@ -55,13 +93,14 @@ func merge(sources []Source) merged {
 	m := merged{values: map[string]any{}, leaves: map[string]leaf{}}
 	for _, s := range sources {
 		for k, v := range s.Values {
-			m.set(m.values, toml.Key{k}, v, s.origin(k))
+			m.set(m.values, toml.Key{k}, v, leaf{origin: s.origin(k), layer: s.Layer})
 		}
 	}
 	return m
 }
 
-func (m merged) set(dst map[string]any, path toml.Key, v any, origin string) {
+// set puts v at path; from says where it came from (its value unused).
+func (m merged) set(dst map[string]any, path toml.Key, v any, from leaf) {
 	key := path[len(path)-1]
 	if src, ok := v.(map[string]any); ok {
 		sub, isTable := dst[key].(map[string]any)
@@ -71,13 +110,14 @@ func (m merged) set(dst map[string]any, path toml.Key, v any, origin string) {
 			dst[key] = sub
 		}
 		for k, sv := range src {
-			m.set(sub, append(path[:len(path):len(path)], k), sv, origin)
+			m.set(sub, append(path[:len(path):len(path)], k), sv, from)
 		}
 		return
 	}
 	m.forget(path)
 	dst[key] = v
-	m.leaves[path.String()] = leaf{value: v, origin: origin}
+	from.value = v
+	m.leaves[path.String()] = from
 }
 
 // forget drops what is recorded at and under path, whose value is being

@@ -225,6 +225,29 @@ func TestSandboxTableReachesItsOwner(t *testing.T) {
 	}
 }
 
+// The [skills] table reaches its owner as a typed value; a key it does
+// not have, or a path that is not text, names itself.
+func TestSkillsTableReachesItsOwner(t *testing.T) {
+	dir := t.TempDir()
+	writeConfig(t, dir, "[skills]\npaths = [\"~/team/skills\", \"/opt/skills\"]\n")
+	c, err := Load(nil, envMap(map[string]string{"XDG_CONFIG_HOME": dir}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := c.Skills.Paths; !reflect.DeepEqual(got, []string{"~/team/skills", "/opt/skills"}) {
+		t.Errorf("the [skills] table reached its owner as %+v", c.Skills)
+	}
+	if !strings.Contains(strings.Join(c.Describe(), "\n"), `skills.paths`) {
+		t.Errorf("quire config does not show skills.paths:\n%s", strings.Join(c.Describe(), "\n"))
+	}
+	for _, bad := range []string{"[skills]\npath = [\"x\"]\n", "[skills]\npaths = \"x\"\n", "[skills]\npaths = [1]\n"} {
+		writeConfig(t, dir, bad)
+		if _, err := Load(nil, envMap(map[string]string{"XDG_CONFIG_HOME": dir})); err == nil || !strings.Contains(err.Error(), "skills") {
+			t.Errorf("%q: %v", bad, err)
+		}
+	}
+}
+
 // The [mcp] table goes to its owner's type, and a wrong server in it does
 // not stop quire: the server carries its problem and the rest loads.
 func TestMCPTableNeverFailsTheConfig(t *testing.T) {

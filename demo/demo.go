@@ -63,7 +63,7 @@ func Open(opt Options) (*Demo, error) {
 		return nil, fmt.Errorf("starting the demo model: %w", err)
 	}
 	cfg := *opt.Config
-	cfg.BaseURL, cfg.APIKey, cfg.Model = d.srv.URL(), "demo", "demo"
+	cfg.BaseURL, cfg.APIKey, cfg.Model, cfg.Provider = d.srv.URL(), "demo", "demo", ""
 	cfg.MCP = mcp.Settings{} // the demo starts none of the user's MCP servers
 	if d.Session, err = session.Open(session.Options{Config: &cfg, Version: "demo", Cwd: dir, NoStore: true}); err != nil {
 		d.Close()

@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/quire-sh/quire/engine/event"
+	"github.com/quire-sh/quire/tools"
 )
 
 // advanceApproval walks the batch in model order, asking about each call
@@ -21,7 +22,13 @@ func (s *Session) advanceApproval() {
 			t.next++
 			continue
 		}
-		if a := s.cfg.Approver; a != nil && a.NeedsApproval(c.spec, c.plan) {
+		// The user's hooks come first: a call they refuse is never put
+		// to the user.
+		if h := s.cfg.Hooks; h != nil && !c.hooked && h.Gates(c.call.Name) {
+			s.startPreToolUse(c)
+			return
+		}
+		if a := s.cfg.Approver; c.mustAsk || a != nil && a.NeedsApproval(c.spec, c.plan) {
 			if s.cfg.Unattended {
 				s.denyUnattended(c)
 				t.next++
@@ -31,6 +38,8 @@ func (s *Session) advanceApproval() {
 			s.emit(event.Event{Kind: event.ApprovalRequested, Turn: t.n, CallID: c.call.ID, Approval: &event.Approval{
 				CallID: c.call.ID, Tool: c.call.Name, Target: c.plan.Target, Preview: c.plan.Preview,
 			}})
+			s.observe(HookEvent{Name: HookNotification, Turn: t.n, CallID: c.call.ID, Tool: c.call.Name,
+				Message: approvalMessage(c)})
 			return
 		}
 		c.approved = true
@@ -43,13 +52,43 @@ func (s *Session) advanceApproval() {
 // nobody can approve it.
 const unattendedReason = "denied: this call needs the user's approval and quire is running unattended (quire exec with --approval ask), so it was not run. Do not retry it; finish what you can without it and say what is left to do."
 
+// refuser is implemented by approvers (tools.Policy) that explain a
+// denial in terms of the approval mode actually in force.
+type refuser interface {
+	Refusal(spec tools.Spec, plan tools.Plan) string
+}
+
 func (s *Session) denyUnattended(c *callState) {
 	t := s.turn
+	out := unattendedReason
+	if r, ok := s.cfg.Approver.(refuser); ok {
+		out = r.Refusal(c.spec, c.plan)
+	}
 	s.emit(event.Event{Kind: event.ApprovalAnswered, Turn: t.n, CallID: c.call.ID, Approval: &event.Approval{
 		CallID: c.call.ID, Tool: c.call.Name, Target: c.plan.Target, Decision: event.Deny, ByPolicy: true,
 		Reason: "needs approval, and nobody can be asked",
 	}})
-	s.finish(c, event.ToolResult{CallID: c.call.ID, Name: c.call.Name, Status: event.ToolDenied, Output: unattendedReason})
+	s.finish(c, event.ToolResult{CallID: c.call.ID, Name: c.call.Name, Status: event.ToolDenied, Output: out})
+	e := callEvent(HookPermissionDenied, t.n, c)
+	e.DeniedBy, e.Reason = "policy", "needs approval, and nobody can be asked"
+	s.observe(e)
+}
+
+// approvalMessage is what a Notification hook is told when a call waits
+// for the user.
+func approvalMessage(c *callState) string {
+	msg := "quire needs your approval to run " + c.call.Name
+	if c.plan.Target != "" {
+		msg += ": " + firstLineOf(c.plan.Target)
+	}
+	return msg
+}
+
+func firstLineOf(s string) string {
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		return s[:i] + " …"
+	}
+	return s
 }
 
 func (s *Session) answer(callID string, d event.Decision, reason string) {
@@ -75,6 +114,9 @@ func (s *Session) answer(callID string, d event.Decision, reason string) {
 			out += " They said: " + reason
 		}
 		s.finish(c, event.ToolResult{CallID: callID, Name: c.call.Name, Status: event.ToolDenied, Output: out})
+		e := callEvent(HookPermissionDenied, t.n, c)
+		e.DeniedBy, e.Reason = "user", reason
+		s.observe(e)
 		t.stopped = "denied"
 		s.stopRemaining(t.next+1, event.ToolCancelled, "not run: cancelled because the user denied an earlier call")
 		s.startBatch()
@@ -113,7 +155,7 @@ func (s *Session) cancelCurrent() {
 	}
 	t.canceled = true
 	t.cancel()
-	if t.phase == phaseApproving {
+	if t.phase == phaseApproving || t.phase == phaseHooking {
 		for _, c := range t.calls {
 			if !c.done {
 				s.finish(c, event.ToolResult{CallID: c.call.ID, Name: c.call.Name, Status: event.ToolCancelled, Output: "not run: the user cancelled the turn"})

@@ -53,6 +53,7 @@ func (s *Session) startAutoCompaction(reason string) {
 	s.jobs++
 	t.job = s.jobs
 	s.notice(t.n, "info", reason)
+	s.observe(HookEvent{Name: HookPreCompact, Turn: t.n, Trigger: "auto", BeforeTokens: s.estimate()})
 	s.runCompaction(t.ctx, t.job, "")
 }
 
@@ -71,6 +72,7 @@ func (s *Session) startManualCompaction(focus string) {
 		text = fmt.Sprintf("Compacting the conversation (focus: %s).", focus)
 	}
 	s.notice(0, "info", text)
+	s.observe(HookEvent{Name: HookPreCompact, Trigger: "manual", Focus: focus, BeforeTokens: s.manual.before})
 	s.runCompaction(ctx, s.jobs, focus)
 }
 
@@ -129,12 +131,18 @@ func (s *Session) manualCompacted(m compactDone) {
 }
 
 func (s *Session) compacted(turn, before int, summary string, manual bool, focus string) {
+	after := s.estimateRebuilt(summary, turn != 0)
 	s.emit(event.Event{Kind: event.Compacted, Turn: turn, Compaction: &event.Compaction{
-		BeforeTokens: before, AfterTokens: s.estimateRebuilt(summary, turn != 0),
+		BeforeTokens: before, AfterTokens: after,
 		Summary: summary, Manual: manual, Focus: focus,
 	}})
 	s.lastUsage, s.lastUsageLen = 0, 0
 	s.suppress = suppressNone
+	trigger := "auto"
+	if manual {
+		trigger = "manual"
+	}
+	s.observe(HookEvent{Name: HookPostCompact, Turn: turn, Trigger: trigger, Focus: focus, BeforeTokens: before, AfterTokens: after})
 }
 
 // estimateRebuilt is the size the history will have once the Compacted

@@ -43,6 +43,9 @@ type Config struct {
 	SessionID string
 	// Model is sent with every request.
 	Model string
+	// Provider names the provider Model is reached through, for
+	// SessionInfo.
+	Provider string
 	// Sampler sends requests to the model over its provider's protocol.
 	Sampler Sampler
 	// ContextWindow is the model's window in tokens (default 128,000).
@@ -50,6 +53,9 @@ type Config struct {
 	// CompactPercent is how full the window may get before the history is
 	// compacted ahead of the next request (default 85).
 	CompactPercent int
+	// Cost prices a turn's usage in US dollars for TurnEnd.Cost; nil, or
+	// ok false, when the price is unknown.
+	Cost func(event.Usage) (usd float64, ok bool)
 	// MaxTokens caps each answer; 0 leaves it to the server.
 	MaxTokens int
 	// Temperature is sent when not zero.
@@ -61,11 +67,22 @@ type Config struct {
 	Approver Approver
 	// Recorder persists events; nil keeps none.
 	Recorder Recorder
+	// Hooks are run at points of the session's life; nil runs none.
+	Hooks Hooks
+	// Notices are shown right after SessionStarted: what the wiring of
+	// the session found wrong or wants said (a broken hooks.json, a
+	// project file left out, a skipped skill).
+	Notices []Notice
 	// Unattended means nobody can answer approvals (quire exec): a call
 	// the Approver wants asked about is denied the way a policy denies —
 	// ApprovalAnswered with ByPolicy set, the model told why — and, unlike
 	// a user's denial, the turn goes on.
 	Unattended bool
+
+	// Instructions are sections of the system prompt beyond quire's own
+	// (the list of skills), each starting with its heading; they follow
+	// the environment and come before AGENTS.md.
+	Instructions []string
 
 	// Version, Sandbox and ApprovalMode are shown in SessionInfo and told
 	// to the model.
@@ -89,6 +106,11 @@ type Config struct {
 	// Now is the clock for event times and the system prompt's date
 	// (default time.Now).
 	Now func() time.Time
+
+	// ToolOutput, when set, is applied to every tool result before the
+	// model sees it (the redact_tool_output setting plugs in package
+	// redact's rule set). The result event carries what the model saw.
+	ToolOutput func(string) string
 }
 
 const (

@@ -8,6 +8,7 @@
 //	s, err := engine.New(cfg)            // or engine.Resume(cfg, priorEvents)
 //	go func() { for e := range s.Events() { ... } }()
 //	s.Submit("fix the failing test")     // queued in order while a turn runs
+//	s.SubmitCommand("/review a.go", text) // a custom command's expansion, the line typed kept beside it
 //	s.Answer(callID, event.Approve, "")  // answers an ApprovalRequested event
 //	s.Cancel()                           // Esc: the turn ends Cancelled
 //	s.Compact("keep the auth details")   // /compact [focus]
@@ -25,7 +26,16 @@
 // was sent, which is how Resume continues a session. The engine assigns
 // Seq and Time; a UserMessage is recorded durably before it is emitted,
 // and emitted when its turn starts (a prompt queued behind a running turn
-// is not yet part of the log).
+// is not yet part of the log). When the Recorder fails (a full disk), the
+// engine says so once with a Notice whose Store is StoreFailing (the UI's
+// status line shows it), goes on, and says StoreOK once recording works
+// again; a prompt that cannot be recorded is not sent, and Exec fails with
+// one line on stderr.
+//
+// A call's streamed output (ToolOutputDelta) is bounded: the first 64 KiB
+// as it comes, then at the end of the call how much was left out and the
+// last 64 KiB (bound.go), so the store and `quire exec --json` do not grow
+// with what a command prints; the model gets the tool's own result.
 //
 // Within a turn the engine samples the model through its Sampler (a
 // protocol package over package llm), offering the tools the registry
@@ -50,6 +60,18 @@
 // TurnEnd.Truncated, a notice), so a "continue" from the user carries on
 // from it; a tool call cut in the middle is not run, and the model is
 // told why.
+//
+// Hooks (Config.Hooks, the user's own programs; package ext/hooks runs
+// them) sit at two kinds of point. Before a call is put to the approval
+// gate its PreToolUse hooks run, off the actor, one call at a time in
+// the model's order: a refusal gives the call a denied result carrying
+// the hook's reason (the turn goes on, the model told why), and a hook
+// may also ask that the user be asked; it can never approve a call. The
+// other events (SessionStart, UserPromptSubmit once the prompt is
+// durable, PostToolUse, PermissionDenied, Notification when an approval
+// waits, PreCompact, PostCompact, Stop, SessionEnd) are handed over and
+// never awaited; a hook that fails is a warning notice in the log, and
+// nothing a hook says reaches the model but a refusal's reason.
 //
 // Before each request the history's size is estimated (the API's last
 // count plus bytes/4 of what came since); at 85 % of the window the

@@ -2,6 +2,7 @@ package engine
 
 import (
 	"github.com/quire-sh/quire/engine/event"
+	"github.com/quire-sh/quire/engine/llm"
 )
 
 // HistoryFromEvents rebuilds the model's history — exactly the messages it
@@ -30,6 +31,7 @@ type historyBuilder struct {
 	// for a result, and results what has arrived for them.
 	pending []event.ToolCall
 	results map[string]string
+	failed  map[string]bool // calls whose result is not a success
 	// openTurn is the turn that started and has not ended, 0 if none.
 	openTurn int
 	lastTurn int
@@ -58,12 +60,16 @@ func (b *historyBuilder) apply(e event.Event) {
 		if len(e.Calls) > 0 {
 			b.pending = e.Calls
 			b.results = make(map[string]string, len(e.Calls))
+			b.failed = map[string]bool{}
 		}
 	case event.ToolFinished:
 		if e.Result == nil || b.pending == nil {
 			return
 		}
 		b.results[e.Result.CallID] = e.Result.Output
+		if e.Result.Status != event.ToolOK {
+			b.failed[e.Result.CallID] = true
+		}
 		if len(b.results) >= len(b.pending) {
 			b.settle()
 		}
@@ -106,9 +112,9 @@ func (b *historyBuilder) settle() {
 		if out == "" {
 			out = noOutput
 		}
-		b.add(Message{Role: RoleTool, CallID: c.ID, Name: c.Name, Content: out})
+		b.add(Message{Role: RoleTool, CallID: c.ID, Name: c.Name, Content: out, IsError: !ok || b.failed[c.ID]})
 	}
-	b.pending, b.results = nil, nil
+	b.pending, b.results, b.failed = nil, nil, nil
 }
 
 // unanswered lists the pending calls without a result.
@@ -151,3 +157,15 @@ const (
 	summaryPreamble  = "This conversation ran out of context and was compacted. The summary below replaces the earlier messages; the full transcript is kept in the session log."
 	continueReminder = "Continue the current task from where it stopped, using the summary above. Do not repeat work that is already done and do not restate this instruction."
 )
+
+// ReasoningStates lists the reasoning state of each assistant message of
+// a history, in order: what a provider is asked whether it can take back.
+func ReasoningStates(history []Message) [][]llm.ReasoningState {
+	var out [][]llm.ReasoningState
+	for _, m := range history {
+		if m.Role == RoleAssistant && len(m.State) > 0 {
+			out = append(out, m.State)
+		}
+	}
+	return out
+}

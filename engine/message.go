@@ -45,9 +45,11 @@ type Message struct {
 	State     []llm.ReasoningState
 	// Calls are an assistant message's tool calls, in order.
 	Calls []event.ToolCall
-	// CallID and Name identify the call a tool message answers.
-	CallID string
-	Name   string
+	// CallID and Name identify the call a tool message answers; IsError
+	// marks a result of a call that did not succeed.
+	CallID  string
+	Name    string
+	IsError bool
 	// Special is set on messages the engine wrote.
 	Special Special
 }
@@ -82,20 +84,21 @@ func requestMessages(history []Message) []llm.Message {
 			if len(m.Calls) == 0 {
 				continue
 			}
-			results := map[string]string{}
+			results := map[string]Message{}
 			for i+1 < len(history) && history[i+1].Role == RoleTool {
 				i++
-				results[history[i].CallID] = history[i].Content
+				results[history[i].CallID] = history[i]
 			}
 			for _, c := range m.Calls {
-				content, ok := results[c.ID]
+				r, ok := results[c.ID]
+				content := r.Content
 				if !ok {
 					content = missingResult
 				}
 				if content == "" {
 					content = noOutput
 				}
-				out = append(out, llm.Message{Role: llm.RoleTool, CallID: c.ID, Name: c.Name, Content: content})
+				out = append(out, llm.Message{Role: llm.RoleTool, CallID: c.ID, Name: c.Name, Content: content, IsError: !ok || r.IsError})
 			}
 		}
 	}

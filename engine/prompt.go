@@ -19,6 +19,8 @@ type promptEnv struct {
 	Sandbox  string
 	Approval string
 	Tools    []tools.Spec
+	// Instructions are more sections, each with its heading (Config).
+	Instructions []string
 	// AgentsMD is the project's AGENTS.md, verbatim; empty when absent.
 	AgentsMD string
 }
@@ -50,6 +52,13 @@ func systemPrompt(p promptEnv) string {
 	}
 	if p.Approval != "" {
 		fmt.Fprintf(&b, "- Approval mode: %s\n", p.Approval)
+	}
+	for _, sec := range p.Instructions {
+		if sec = strings.TrimSpace(sec); sec != "" {
+			b.WriteString("\n")
+			b.WriteString(sec)
+			b.WriteString("\n")
+		}
 	}
 	if p.AgentsMD != "" {
 		b.WriteString("\n# Project instructions (AGENTS.md)\n\n")

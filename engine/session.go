@@ -65,6 +65,7 @@ type Session struct {
 // manual compaction.
 type queued struct {
 	prompt  string
+	command string // the /command line the prompt came from, if any
 	compact bool
 	focus   string
 }
@@ -142,7 +143,7 @@ func build(cfg Config, prior []event.Event) (*Session, error) {
 	}
 	s.system = systemPrompt(promptEnv{
 		Dir: cfg.Env.Dir, OS: osName(), Date: cfg.Now(), Sandbox: cfg.Sandbox, Approval: cfg.ApprovalMode,
-		Tools: cfg.Tools.Fixed(), AgentsMD: readAgentsMD(cfg.Env.Dir),
+		Tools: cfg.Tools.Fixed(), Instructions: cfg.Instructions, AgentsMD: readAgentsMD(cfg.Env.Dir),
 	})
 	for _, e := range prior {
 		if err := event.Upgrade(&e); err != nil {
@@ -152,9 +153,17 @@ func build(cfg Config, prior []event.Event) (*Session, error) {
 	}
 	s.seq, s.turnNo, s.resumed = s.hist.lastSeq, s.hist.lastTurn, prior != nil
 	s.emit(event.Event{Kind: event.SessionStarted, Session: &event.SessionInfo{
-		ID: cfg.SessionID, Cwd: cfg.Env.Dir, Model: cfg.Model, Version: cfg.Version,
+		ID: cfg.SessionID, Cwd: cfg.Env.Dir, Model: cfg.Model, Provider: cfg.Provider, Version: cfg.Version,
 		Sandbox: cfg.Sandbox, Approval: cfg.ApprovalMode, Resumed: s.resumed,
 	}})
+	for _, n := range cfg.Notices {
+		s.notice(0, n.Level, n.Text)
+	}
+	trigger := "startup"
+	if s.resumed {
+		trigger = "resume"
+	}
+	s.observe(HookEvent{Name: HookSessionStart, Trigger: trigger})
 	if s.hist.openTurn != 0 {
 		s.closeInterruptedTurn(s.hist.openTurn)
 	}
@@ -184,7 +193,14 @@ func (s *Session) Events() <-chan event.Event { return s.out.out }
 // otherwise it waits its turn in order — except while the session waits
 // for an approval, where a new prompt also stops the calls not yet
 // approved and ends the running turn Cancelled.
-func (s *Session) Submit(text string) { s.cmds.put(cmdSubmit{text}) }
+func (s *Session) Submit(text string) { s.cmds.put(cmdSubmit{text: text}) }
+
+// SubmitCommand sends the prompt a custom /command expanded to: text is
+// what the model receives, command the line the user typed, which the
+// UserMessage records beside it. It queues and interjects as Submit does.
+func (s *Session) SubmitCommand(command, text string) {
+	s.cmds.put(cmdSubmit{text: text, command: command})
+}
 
 // Cancel stops the running turn (or manual compaction) promptly: the
 // HTTP stream is closed, running tools are cancelled, every open call
@@ -252,7 +268,7 @@ func (s *Session) Close() {
 }
 
 type (
-	cmdSubmit struct{ text string }
+	cmdSubmit struct{ text, command string }
 	cmdCancel struct{}
 	cmdAnswer struct {
 		callID string
@@ -272,6 +288,7 @@ type (
 // finished sample or batch is digested before new work is taken.
 func (s *Session) run() {
 	defer func() {
+		s.observe(HookEvent{Name: HookSessionEnd, Trigger: "exit"})
 		s.finalMu.Lock()
 		s.final = s.info()
 		s.finalMu.Unlock()
@@ -306,8 +323,8 @@ func (s *Session) handleCommand(c command) {
 		if s.closing {
 			return
 		}
-		s.queue = append(s.queue, queued{prompt: c.text})
-		if t := s.turn; t != nil && t.phase == phaseApproving {
+		s.queue = append(s.queue, queued{prompt: c.text, command: c.command})
+		if t := s.turn; t != nil && (t.phase == phaseApproving || t.phase == phaseHooking) {
 			s.interject()
 			return
 		}
@@ -361,7 +378,7 @@ func (s *Session) maybeStart() {
 		s.startManualCompaction(q.focus)
 		return
 	}
-	s.startTurn(q.prompt)
+	s.startTurn(q.prompt, q.command)
 }
 
 // setCancel publishes the cancel function of what runs now.
@@ -385,13 +402,15 @@ func (s *Session) send(m any) {
 func (s *Session) emit(e event.Event) {
 	s.seq++
 	e.V, e.Seq, e.Time = event.SchemaVersion, s.seq, s.cfg.Now()
+	var err error
 	if r := s.cfg.Recorder; r != nil {
-		if err := r.Record(e, false); err != nil {
-			s.recordError(err)
-		}
+		err = r.Record(e, false)
 	}
 	s.hist.apply(e)
 	s.out.push(e)
+	if r := s.cfg.Recorder; r != nil {
+		s.storeState(err)
+	}
 }
 
 // emitDurable is emit for events that must be in the store before anyone
@@ -409,16 +428,20 @@ func (s *Session) emitDurable(e event.Event) error {
 	return nil
 }
 
-// recordError tells the user once that the log is failing; the session
-// goes on, since the screen is still complete.
-func (s *Session) recordError(err error) {
-	if s.recordFailed {
-		return
+// storeState tells the user, through a Notice carrying the status the UI
+// shows, when saving the session starts failing and when it works again.
+// The conversation goes on either way: the Recorder keeps what it could
+// not save and saves it once it can.
+func (s *Session) storeState(err error) {
+	switch {
+	case err != nil && !s.recordFailed:
+		s.recordFailed = true
+		s.emit(event.Event{Kind: event.Notice, Level: "warn", Store: event.StoreFailing,
+			Text: fmt.Sprintf("%v; what follows is kept in memory until it can be saved", err)})
+	case err == nil && s.recordFailed:
+		s.recordFailed = false
+		s.emit(event.Event{Kind: event.Notice, Level: "info", Store: event.StoreOK, Text: "the session is saved again"})
 	}
-	s.recordFailed = true
-	s.seq++
-	s.out.push(event.Event{V: event.SchemaVersion, Seq: s.seq, Time: s.cfg.Now(), Kind: event.Error,
-		Text: fmt.Sprintf("could not save the session log: %v; the conversation goes on but may not be resumable", err)})
 }
 
 func (s *Session) notice(turn int, level, text string) {

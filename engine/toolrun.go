@@ -67,6 +67,7 @@ func (s *Session) runBatch(ctx context.Context, job, turn int, calls []*callStat
 				}
 			}
 			var r event.ToolResult
+			ran := false
 			switch failed := failedDep(calls, succeeded, waits, c); {
 			case ctx.Err() != nil:
 				r = event.ToolResult{CallID: c.call.ID, Name: c.call.Name, Status: event.ToolCancelled, Output: "not run: the user cancelled the turn"}
@@ -74,10 +75,10 @@ func (s *Session) runBatch(ctx context.Context, job, turn int, calls []*callStat
 				r = event.ToolResult{CallID: c.call.ID, Name: c.call.Name, Status: event.ToolError,
 					Output: fmt.Sprintf("not run: this call was planned against the files as %s call %s would leave them, and that call failed. Read the files again and redo this change if it is still wanted.", failed.call.Name, failed.call.ID)}
 			default:
-				r = s.runTool(ctx, job, turn, c)
+				r, ran = s.runTool(ctx, job, turn, c), true
 			}
 			succeeded[i] = r.Status == event.ToolOK
-			results <- toolDone{job: job, index: i, result: r}
+			results <- toolDone{job: job, index: i, result: r, ran: ran}
 		}()
 	}
 	pending := make(map[int]bool, len(run))
@@ -128,7 +129,8 @@ func failedDep(calls []*callState, succeeded []bool, waits []int, c *callState) 
 // runTool runs one call, turning a panic into an error result.
 func (s *Session) runTool(ctx context.Context, job, turn int, c *callState) (r event.ToolResult) {
 	start := time.Now()
-	out := &utf8Carry{emit: func(text string) { s.send(toolOutput{job: job, callID: c.call.ID, text: text}) }}
+	bound := &streamBound{emit: func(text string) { s.send(toolOutput{job: job, callID: c.call.ID, text: text}) }}
+	out := &utf8Carry{emit: bound.write}
 	var res tools.Result
 	func() {
 		defer func() {
@@ -139,6 +141,10 @@ func (s *Session) runTool(ctx context.Context, job, turn int, c *callState) (r e
 		res = c.tool.Run(ctx, s.cfg.Env, tools.Call{ID: c.call.ID, Turn: turn, Plan: c.plan, Output: out.write})
 	}()
 	out.flush()
+	bound.flush()
+	if f := s.cfg.ToolOutput; f != nil {
+		res.Output = f(res.Output)
+	}
 	status := event.ToolOK
 	if res.IsError {
 		status = event.ToolError
@@ -149,6 +155,7 @@ func (s *Session) runTool(ctx context.Context, job, turn int, c *callState) (r e
 	return event.ToolResult{
 		CallID: c.call.ID, Name: c.call.Name, Status: status, Output: res.Output, ExitCode: res.ExitCode,
 		DurationMS: time.Since(start).Milliseconds(), Truncated: res.Truncated, Diff: res.Diff,
+		StreamedBytes: bound.omittedTotal(),
 	}
 }
 

@@ -15,6 +15,9 @@ type phase int
 
 const (
 	phaseSampling phase = iota
+	// phaseHooking: the call at the approval cursor waits for its
+	// PreToolUse hooks.
+	phaseHooking
 	phaseApproving
 	phaseRunning
 	phaseCompacting
@@ -54,6 +57,10 @@ type callState struct {
 	problem  string   // why it cannot run at all (unknown tool, bad arguments)
 	approved bool
 	done     bool
+	// hooked: its PreToolUse hooks have run; mustAsk: one of them wants
+	// the user asked whatever the approval mode says.
+	hooked  bool
+	mustAsk bool
 }
 
 // Worker reports.
@@ -86,6 +93,7 @@ type (
 		job    int
 		index  int
 		result event.ToolResult
+		ran    bool // the tool ran (its result is its own)
 	}
 	batchDone   struct{ job int }
 	compactDone struct {
@@ -102,6 +110,13 @@ func (s *Session) handleWork(m any) {
 			s.manualCompacted(m)
 			return
 		}
+	case hookProblem:
+		turn := 0
+		if s.turn != nil {
+			turn = s.turn.n
+		}
+		s.notice(turn, "warn", m.text)
+		return
 	}
 	t := s.turn
 	if t == nil {
@@ -138,7 +153,19 @@ func (s *Session) handleWork(m any) {
 		}
 	case toolDone:
 		if m.job == t.job && m.index < len(t.calls) {
-			s.finish(t.calls[m.index], m.result)
+			c := t.calls[m.index]
+			open := !c.done
+			s.finish(c, m.result)
+			if m.ran && open {
+				e := callEvent(HookPostToolUse, t.n, c)
+				r := m.result
+				e.Result = &r
+				s.observe(e)
+			}
+		}
+	case hookVerdict:
+		if m.job == t.job && t.phase == phaseHooking {
+			s.hooked(m)
 		}
 	case batchDone:
 		if m.job == t.job {
@@ -153,10 +180,11 @@ func (s *Session) handleWork(m any) {
 
 // startTurn acknowledges a prompt — only once it is durable — and starts
 // its turn.
-func (s *Session) startTurn(prompt string) {
+func (s *Session) startTurn(prompt, command string) {
 	n := s.turnNo + 1
-	if err := s.emitDurable(event.Event{Kind: event.UserMessage, Turn: n, Text: prompt}); err != nil {
-		s.emit(event.Event{Kind: event.Error, Text: fmt.Sprintf("your message was not sent: it could not be saved: %v", err)})
+	if err := s.emitDurable(event.Event{Kind: event.UserMessage, Turn: n, Text: prompt, Command: command}); err != nil {
+		s.recordFailed = true // this Error carries the status; no Notice besides
+		s.emit(event.Event{Kind: event.Error, Store: event.StoreFailing, Text: fmt.Sprintf("your message was not sent: %v", err)})
 		s.maybeStart()
 		return
 	}
@@ -164,6 +192,8 @@ func (s *Session) startTurn(prompt string) {
 	ctx, cancel := context.WithCancel(context.Background())
 	s.turn = &turn{n: n, ctx: ctx, cancel: cancel}
 	s.setCancel(cancel)
+	// The prompt is durable: an observer never sees one that is then lost.
+	s.observe(HookEvent{Name: HookUserPromptSubmit, Turn: n, Prompt: prompt})
 	s.emit(event.Event{Kind: event.TurnStarted, Turn: n})
 	s.presample()
 }
@@ -403,10 +433,17 @@ func (s *Session) endTurn(state event.TurnState, errText string) {
 			s.finish(c, event.ToolResult{CallID: c.call.ID, Name: c.call.Name, Status: event.ToolCancelled, Output: "not run: the turn ended"})
 		}
 	}
-	s.emit(event.Event{Kind: event.TurnEnded, Turn: t.n, End: &event.TurnEnd{
+	end := &event.TurnEnd{
 		State: state, Usage: t.usage, Error: errText, Truncated: t.truncated,
 		ContextTokens: s.estimate(), ContextWindow: s.cfg.ContextWindow,
-	}})
+	}
+	if s.cfg.Cost != nil && t.usage.TotalTokens > 0 {
+		if usd, ok := s.cfg.Cost(t.usage); ok {
+			end.Cost = &usd
+		}
+	}
+	s.emit(event.Event{Kind: event.TurnEnded, Turn: t.n, End: end})
+	s.observe(HookEvent{Name: HookStop, Turn: t.n, State: state, Reason: errText})
 	s.usage = addUsage(s.usage, t.usage)
 	t.cancel()
 	s.setCancel(nil)

@@ -25,9 +25,11 @@
 // An unchanged frame with an unchanged cursor writes nothing at all, not
 // even the bracket, so the terminal's cursor blink survives. Anything else
 // is one Write of CSI ?2026h … CSI ?2026l, and every erase (ED, EL, ECH)
-// happens inside it. Cursor commands come from one pure function,
-// DecideCursor. Colours are kept at full fidelity in cells and degraded
-// to Options.Colors only as SGR is written (AdaptColor).
+// happens inside it (on a terminal known not to have mode 2026,
+// Options.NoSync, the bracket is left out). Cursor commands come from
+// one pure function, DecideCursor. Colours are kept at full fidelity in
+// cells and degraded to Options.Colors only as SGR is written
+// (AdaptColor).
 //
 // # Byte-costing rules
 //
@@ -83,11 +85,23 @@
 //     last, one SGR per style and a cursor move per run, and the shorter
 //     encoding is written. Rows the second encoding would write the same
 //     way are copied from the first, so it costs little time.
-//   - Inline insertion: while the live region has room below it, it is
+//   - Inline insertion: lines the live region's top rows already show,
+//     cell for cell (a streamed paragraph that just became final), are
+//     taken as inserted where they are, and nothing is written for them.
+//     For the rest, while the live region has room below it, it is
 //     pushed down with SD inside a region from its top to the bottom of
 //     the screen and the lines fill the gap; once it is at the bottom,
 //     lines are written at the bottom of a region covering the rows above
 //     it, each LF scrolling the region's top row into scrollback.
+//   - Inline region rows that moved (the streamed tail rising as it
+//     grows, the prompt and status line sinking as the region grows) are
+//     found by hashing rows, as on the full screen, and moved rather than
+//     redrawn when that is shorter: down with SD in a scroll region, up
+//     with DL and IL (tmux puts what scrolls out of the top of any scroll
+//     region on the normal screen into the scrollback, where a live row
+//     must never go).
+//   - A terminal known not to have mode 2026 (Options.NoSync) gets
+//     frames without the bracket.
 //   - Clusters a terminal may measure differently from uniseg (ZWJ
 //     sequences, flags, variation selectors) are followed by an absolute
 //     column move rather than trusted, so a disagreement cannot shift the

@@ -19,6 +19,7 @@ type encoder struct {
 	colors ColorLevel
 	links  bool
 	noBCE  bool
+	noSync bool
 	ids    *linkIDs
 	// scrolling is set while a scroll region is active: LF and RI would
 	// scroll it, so they are not used to move.
@@ -38,9 +39,37 @@ type encoder struct {
 func newEncoder(width, height int, opts Options) encoder {
 	return encoder{
 		width: width, height: height, cx: -1, cy: -1,
-		colors: opts.Colors, links: opts.Hyperlinks, noBCE: opts.NoBCE, ids: &linkIDs{},
+		colors: opts.Colors, links: opts.Hyperlinks, noBCE: opts.NoBCE, noSync: opts.NoSync, ids: &linkIDs{},
 		lastAdapted: adaptStyle(Style{}, opts.Colors),
 	}
+}
+
+// begin starts a frame in an empty buffer with the synchronized-update
+// bracket (unless the terminal is known not to have it) and returns the
+// frame's length before any content.
+func (e *encoder) begin() int {
+	e.buf = e.buf[:0]
+	if !e.noSync {
+		e.buf = append(e.buf, syncBegin...)
+	}
+	return len(e.buf)
+}
+
+// end closes the bracket begin opened.
+func (e *encoder) end() {
+	if !e.noSync {
+		e.buf = append(e.buf, syncEnd...)
+	}
+}
+
+// setOptions switches to new capabilities and reports whether what cells
+// look like on the terminal changed (colours or links), so that what is
+// on screen must be drawn again.
+func (e *encoder) setOptions(opts Options) bool {
+	changed := e.colors != opts.Colors || e.links != opts.Hyperlinks || e.noBCE != opts.NoBCE
+	e.colors, e.links, e.noBCE, e.noSync = opts.Colors, opts.Hyperlinks, opts.NoBCE, opts.NoSync
+	e.lastRaw, e.lastAdapted = Style{}, adaptStyle(Style{}, opts.Colors)
+	return changed
 }
 
 // erasable reports whether an erase can produce c on this terminal:

@@ -24,6 +24,9 @@ type Inline struct {
 	back     *Buffer
 	line     *Buffer // scratch row for inserted lines
 	blank    []Cell  // a blank row, what inserted lines are drawn over
+	shifted  *Buffer // the front as a scroll inside the region leaves it
+	alt      []byte  // second frame buffer, for pricing that scroll
+	hf, hb   []uint64
 	pending  []Line
 	want     CursorState
 	visible  bool
@@ -31,6 +34,7 @@ type Inline struct {
 	purge    bool
 	reanchor bool
 	invalid  bool   // the terminal's pen and cursor are unknown
+	keep     bool   // Options.KeepScrollback: never purge
 	raw      []byte // bytes for the next frame after its cells (AppendRaw)
 }
 
@@ -55,7 +59,9 @@ func NewInline(out io.Writer, width, screenHeight, cursorRow int, opts Options) 
 		back:    NewBuffer(width, 0),
 		line:    NewBuffer(width, 1),
 		blank:   make([]Cell, width),
+		shifted: NewBuffer(width, 0),
 		visible: true,
+		keep:    opts.KeepScrollback,
 	}
 	v.enc.cy = v.top
 	return v
@@ -102,20 +108,33 @@ func (v *Inline) InsertAbove(lines ...Line) {
 // height-only change keeps the scrollback: the region is redrawn where the
 // terminal put the cursor, assuming it kept the cursor's row, or the last
 // row if that no longer exists (xterm's behaviour); call Reanchor when
-// the real row is known.
+// the real row is known. With Options.KeepScrollback a new width does not
+// purge either: the region is redrawn from its row down and the history
+// stays as the terminal rewrapped it.
 func (v *Inline) Resize(width, screenHeight int) {
 	width, screenHeight = max(width, 1), max(screenHeight, 1)
 	if width == v.width && screenHeight == v.screenH {
 		return
 	}
-	if width != v.width {
+	switch {
+	case width != v.width && v.keep:
+		// The scrollback cannot be cleared, so it is not reprinted: the
+		// region is claimed again from its row down and redrawn at the
+		// new width; what is above stays as the terminal left it.
+		v.width = width
+		v.line.Resize(width, 1)
+		v.blank = make([]Cell, width)
+		v.reanchor = true
+		v.enc.cx, v.enc.cy = -1, -1
+		v.top = min(v.top, screenHeight-1)
+	case width != v.width:
 		v.purge = true
 		clear(v.pending)
 		v.pending = v.pending[:0]
 		v.width = width
 		v.line.Resize(width, 1)
 		v.blank = make([]Cell, width)
-	} else if screenHeight != v.screenH && !v.purge {
+	case screenHeight != v.screenH && !v.purge:
 		cy := v.enc.cy
 		if cy < 0 {
 			_, h := v.front.Size()
@@ -136,6 +155,16 @@ func (v *Inline) Resize(width, screenHeight int) {
 	v.top = min(v.top, screenHeight)
 }
 
+// SetOptions switches to new terminal capabilities (a probe answered
+// after the first frame); when colours or links changed, the region is
+// drawn again on the next Flush.
+func (v *Inline) SetOptions(opts Options) {
+	v.keep = opts.KeepScrollback
+	if v.enc.setOptions(opts) && v.started {
+		v.reanchor = true
+	}
+}
+
 // Reanchor tells the viewport that its region now starts at screen row
 // row and that the terminal's content from there down, its pen and its
 // cursor are unknown (after a child process ran in the terminal, say).
@@ -154,7 +183,7 @@ func (v *Inline) Reanchor(row int) {
 func (v *Inline) Flush() (Stats, error) {
 	e := &v.enc
 	e.stats = Stats{}
-	e.buf = append(e.buf[:0], syncBegin...)
+	empty := e.begin()
 	if v.invalid {
 		e.forget()
 		v.visible = true
@@ -184,16 +213,14 @@ func (v *Inline) Flush() (Stats, error) {
 	v.insertPending()
 	v.fitRegion()
 	_, h := v.back.Size()
-	for y := range h {
-		e.stats.CellsChanged += e.encodeRow(v.top+y, v.front.row(y), v.back.row(y))
-	}
+	v.encodeRegion(h)
 	e.setLink("")
 	if len(v.raw) > 0 {
 		e.buf = append(e.buf, v.raw...)
 		v.raw = v.raw[:0]
 		e.cx, e.cy = -1, -1
 	}
-	wrote := len(e.buf) > len(syncBegin)
+	wrote := len(e.buf) > empty
 	want := v.want
 	want.X = min(max(want.X, 0), v.width-1)
 	// An empty region at the bottom sits just below the screen; its
@@ -222,7 +249,7 @@ func (v *Inline) Flush() (Stats, error) {
 		e.stats.Cursor++
 		v.visible = false
 	}
-	e.buf = append(e.buf, syncEnd...)
+	e.end()
 	e.stats.Bytes = len(e.buf)
 	e.stats.Writes = 1
 	v.swap()
@@ -231,6 +258,97 @@ func (v *Inline) Flush() (Stats, error) {
 		return e.stats, fmt.Errorf("render: writing inline frame: %w", err)
 	}
 	return e.stats, nil
+}
+
+// encodeRegion writes the changes to the region's h rows: the cheaper
+// of a plain redraw and a scroll of some of its rows followed by what is
+// left. A scroll pays when rows moved: the streamed tail moving up as it
+// grows, or the prompt and status line moving down as the region grows.
+func (v *Inline) encodeRegion(h int) {
+	e := &v.enc
+	snapshot := *e
+	prefix := len(e.buf)
+	cells, rows := v.encodeRows(v.front, -1)
+	if rows < minScrollGain {
+		e.stats.CellsChanged += cells
+		return
+	}
+	if cap(v.hf) < h {
+		v.hf, v.hb = make([]uint64, h), make([]uint64, h)
+	}
+	hint := findScroll(v.front, v.back, v.hf[:h], v.hb[:h])
+	if !hint.set || !v.validScroll(hint) {
+		e.stats.CellsChanged += cells
+		return
+	}
+	plain := *e
+	*e = snapshot
+	e.buf = append(v.alt[:0], e.buf[:prefix]...)
+	v.emitScroll(hint)
+	v.shifted.CopyFrom(v.front)
+	shiftRows(v.shifted, hint.top, hint.bottom, hint.n)
+	scrolledCells, _ := v.encodeRows(v.shifted, len(plain.buf))
+	if scrolledCells >= 0 && len(e.buf) < len(plain.buf) {
+		e.stats.CellsChanged += scrolledCells
+		v.alt = plain.buf
+		return
+	}
+	v.alt = e.buf
+	*e = plain
+	e.stats.CellsChanged += cells
+}
+
+// encodeRows writes the changes from old (the front, or the front as a
+// scroll leaves it) to Live and returns the cells and rows changed, or -1
+// cells as soon as the frame grows past budget bytes (negative: no limit).
+func (v *Inline) encodeRows(old *Buffer, budget int) (cells, rows int) {
+	e := &v.enc
+	_, h := v.back.Size()
+	for y := range h {
+		n := e.encodeRow(v.top+y, old.row(y), v.back.row(y))
+		cells += n
+		if n > 0 {
+			rows++
+		}
+		if budget >= 0 && len(e.buf) >= budget {
+			return -1, rows
+		}
+	}
+	return cells, rows
+}
+
+// validScroll reports whether the terminal can move the region's rows
+// as h says. A deletion at the screen's first row may enter the
+// scrollback on some terminals, where a live row must never go.
+func (v *Inline) validScroll(h scrollHint) bool {
+	_, rh := v.back.Size()
+	return h.top >= 0 && h.bottom <= rh && h.bottom-h.top >= 2 && h.n != 0 &&
+		abs(h.n) < h.bottom-h.top && !(h.n > 0 && v.top+h.top == 0)
+}
+
+// emitScroll moves the region's rows [top, bottom) by n (up when
+// positive), the rows it exposes blank and the rest of the screen as it
+// was. Up is a deletion of n lines at the top and an insertion of n at
+// the bottom, not a scroll region: on the normal screen tmux (and others)
+// put what scrolls out of the top of any scroll region into the
+// scrollback. Down scrolls a region, which loses the rows pushed out of
+// its bottom everywhere.
+func (v *Inline) emitScroll(h scrollHint) {
+	e := &v.enc
+	e.readyErase(DefaultColor)
+	if h.n > 0 {
+		e.moveTo(0, v.top+h.top)
+		e.csi(h.n, 'M')
+		e.moveTo(0, v.top+h.bottom-h.n)
+		e.csi(h.n, 'L')
+		e.stats.Scrolls++ // DL and IL, moving rows as a scroll would
+		e.cx = 0
+		return
+	}
+	v.setRegion(v.top+h.top, v.top+h.bottom)
+	e.csi(-h.n, 'T')
+	e.stats.Scrolls++
+	v.resetRegion()
 }
 
 func (v *Inline) swap() {
@@ -249,7 +367,7 @@ func (v *Inline) insertPending() {
 		return
 	}
 	e := &v.enc
-	lines := v.pending
+	lines := v.pending[v.adopt():]
 	_, fh := v.front.Size()
 	if room := v.screenH - (v.top + fh); room > 0 {
 		d := min(len(lines), room)
@@ -306,6 +424,43 @@ func (v *Inline) insertPending() {
 	}
 	clear(v.pending)
 	v.pending = v.pending[:0]
+}
+
+// adopt takes the queued lines that the region's top rows already show,
+// cell for cell (a streamed paragraph that has just become final was on
+// screen in the live region a frame ago), as inserted where they are:
+// the region's top moves down past them and nothing is written. It
+// returns how many it took.
+func (v *Inline) adopt() int {
+	_, fh := v.front.Size()
+	k := 0
+	for k < len(v.pending) && k < fh {
+		v.line.Clear()
+		v.line.SetLine(0, 0, v.pending[k])
+		if !rowsEqual(v.line.row(0), v.front.row(k)) {
+			break
+		}
+		k++
+	}
+	if k == 0 {
+		return 0
+	}
+	shiftRows(v.front, 0, fh, k)
+	v.front.Resize(v.width, fh-k)
+	v.top += k
+	return k
+}
+
+func rowsEqual(a, b []Cell) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
 }
 
 // frontBlank reports whether the region shows nothing but default blanks.
@@ -393,7 +548,7 @@ func (v *Inline) Close() error {
 		return nil
 	}
 	e := &v.enc
-	e.buf = append(e.buf[:0], syncBegin...)
+	e.begin()
 	e.setLink("")
 	e.setPen(Style{})
 	_, fh := v.front.Size()
@@ -407,7 +562,7 @@ func (v *Inline) Close() error {
 		e.buf = append(e.buf, "\x1b[?25h"...)
 		v.visible = true
 	}
-	e.buf = append(e.buf, syncEnd...)
+	e.end()
 	v.started = false
 	if _, err := v.out.Write(e.buf); err != nil {
 		return fmt.Errorf("render: closing the inline viewport: %w", err)

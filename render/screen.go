@@ -16,6 +16,16 @@ type Options struct {
 	// the current one (terminfo's bce is missing): runs of blanks in
 	// another background are then drawn, never erased.
 	NoBCE bool
+	// NoSync says the terminal is known not to have synchronized output
+	// (mode 2026): frames go out without the bracket, which it would
+	// only ignore.
+	NoSync bool
+	// KeepScrollback says the terminal ignores CSI 3 J (libvterm before
+	// 0.3, in neovim's and emacs's terminals): the inline view cannot
+	// clear the scrollback, so a width change redraws only the live
+	// region and leaves the history as the terminal rewrapped it, rather
+	// than print it a second time.
+	KeepScrollback bool
 }
 
 const (
@@ -102,6 +112,15 @@ func (s *Screen) Resize(width, height int) {
 	s.repaint = true
 }
 
+// SetOptions switches to new terminal capabilities (a probe answered
+// after the first frame); when colours or links changed, the next Flush
+// draws everything again.
+func (s *Screen) SetOptions(opts Options) {
+	if s.enc.setOptions(opts) {
+		s.repaint = true
+	}
+}
+
 // Invalidate declares the terminal's screen, pen and cursor unknown
 // (after a child process drew on it, say): the next Flush resets the pen,
 // clears the screen and redraws everything, inside its one bracket.
@@ -115,7 +134,7 @@ func (s *Screen) Invalidate() {
 func (s *Screen) Flush() (Stats, error) {
 	e := &s.enc
 	e.stats = Stats{}
-	e.buf = append(e.buf[:0], syncBegin...)
+	empty := e.begin()
 	if !s.entered {
 		e.buf = append(e.buf, "\x1b[?1049h"...)
 		e.stats.Modes++
@@ -143,7 +162,7 @@ func (s *Screen) Flush() (Stats, error) {
 		e.cx, e.cy = -1, -1
 	}
 	e.setLink("")
-	wrote := len(e.buf) > len(syncBegin)
+	wrote := len(e.buf) > empty
 	want := s.want
 	want.X = min(max(want.X, 0), max(e.width-1, 0))
 	want.Y = min(max(want.Y, 0), max(e.height-1, 0))
@@ -153,7 +172,7 @@ func (s *Screen) Flush() (Stats, error) {
 		return Stats{}, nil
 	}
 	s.applyCursor(act, want)
-	e.buf = append(e.buf, syncEnd...)
+	e.end()
 	e.stats.Bytes = len(e.buf)
 	e.stats.Writes = 1
 	s.swap()
@@ -364,7 +383,7 @@ func (s *Screen) Close() error {
 	}
 	s.entered = false
 	e := &s.enc
-	e.buf = append(e.buf[:0], syncBegin...)
+	e.begin()
 	e.setLink("")
 	e.setPen(Style{})
 	if !s.visible {
@@ -372,7 +391,7 @@ func (s *Screen) Close() error {
 		s.visible = true
 	}
 	e.buf = append(e.buf, "\x1b[?1049l"...)
-	e.buf = append(e.buf, syncEnd...)
+	e.end()
 	if _, err := s.out.Write(e.buf); err != nil {
 		return fmt.Errorf("render: leaving the alternate screen: %w", err)
 	}

@@ -18,16 +18,24 @@ const (
 // back buffers, or an unset hint.
 func (s *Screen) detectScroll() scrollHint {
 	h := s.back.height
-	if h < 3 || s.back.width == 0 {
-		return scrollHint{}
-	}
 	if cap(s.frontHash) < h {
 		s.frontHash, s.backHash = make([]uint64, h), make([]uint64, h)
 	}
-	hf, hb := s.frontHash[:h], s.backHash[:h]
+	return findScroll(s.front, s.back, s.frontHash[:h], s.backHash[:h])
+}
+
+// findScroll returns the vertical shift of rows that would leave the
+// most rows of back already right if applied to front (two buffers of
+// one size), or an unset hint. hf and hb are scratch space of the
+// buffers' height.
+func findScroll(front, back *Buffer, hf, hb []uint64) scrollHint {
+	h := back.height
+	if h < 3 || back.width == 0 || front.height != h {
+		return scrollHint{}
+	}
 	changed := 0
 	for y := range h {
-		hf[y], hb[y] = rowHash(s.front.row(y)), rowHash(s.back.row(y))
+		hf[y], hb[y] = rowHash(front.row(y)), rowHash(back.row(y))
 		if hf[y] != hb[y] {
 			changed++
 		}

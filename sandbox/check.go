@@ -65,6 +65,7 @@ func Report(s Support, cwd string, settings Settings) string {
 	fmt.Fprintf(&b, "Landlock file rules: %s\n", yesNo(s.LandlockABI >= minFilesystemABI))
 	fmt.Fprintf(&b, "Landlock TCP rules:  %s\n", yesNo(s.TCPRules()))
 	fmt.Fprintf(&b, "Landlock IPC scopes: %s\n", yesNo(s.LandlockABI >= 6))
+	fmt.Fprintf(&b, "Landlock UNIX rules: %s\n", yesNo(s.LandlockABI >= 9))
 	fmt.Fprintf(&b, "seccomp filters:     %s\n", yesNo(s.Seccomp))
 	b.WriteString("Profiles:\n")
 	for _, name := range settings.Names() {

@@ -9,6 +9,11 @@ import (
 // Settings is the [sandbox] table of config.toml. Package config reads
 // the file and hands it over as a value; this package never opens it.
 //
+//	[sandbox]
+//	git_writes    = false            # commands may write the git dir (not hooks/config)
+//	pass_env      = ["GITHUB_TOKEN"] # credential-looking variables commands get anyway
+//	max_processes = 4096             # per command; 0 = no cap
+//
 //	[sandbox.profiles.build]
 //	extends = "strict"          # a built-in profile (default "workspace")
 //	read    = ["~/go/pkg/mod"]  # extra readable trees
@@ -16,7 +21,36 @@ import (
 //	deny    = ["~/.ssh", "secrets"]
 //	network = true              # child network; default: the base's
 type Settings struct {
-	Profiles map[string]ProfileSpec `toml:"profiles"`
+	Profiles     map[string]ProfileSpec `toml:"profiles"`
+	GitWrites    bool                   `toml:"git_writes"`
+	PassEnv      []string               `toml:"pass_env"`
+	MaxProcesses *int                   `toml:"max_processes"`
+}
+
+// check refuses settings that cannot mean what they say.
+func (s Settings) check() error {
+	if m := s.MaxProcesses; m != nil && *m < 0 {
+		return fmt.Errorf("[sandbox] max_processes = %d: use a positive number, or 0 for no cap", *m)
+	}
+	for _, name := range s.PassEnv {
+		if name == "" || strings.ContainsAny(name, "=\x00") {
+			return fmt.Errorf("[sandbox] pass_env entry %q is not a variable name", name)
+		}
+		if isInjection(name) {
+			return fmt.Errorf("[sandbox] pass_env entry %q: %s makes every program run extra code and is never passed", name, name)
+		}
+	}
+	return nil
+}
+
+// apply sets what the [sandbox] table says for every profile.
+func (s Settings) apply(p Profile) Profile {
+	p.PassEnv = append(p.PassEnv, s.PassEnv...)
+	p.MaxProcesses = DefaultMaxProcesses
+	if s.MaxProcesses != nil {
+		p.MaxProcesses = *s.MaxProcesses
+	}
+	return p
 }
 
 // ProfileSpec is one custom profile, [sandbox.profiles.NAME].
@@ -28,7 +62,7 @@ type ProfileSpec struct {
 	Network *bool    `toml:"network"`
 }
 
-func (s ProfileSpec) build(name, dir string) (Profile, error) {
+func (s ProfileSpec) build(name, dir string, gitWrites bool) (Profile, error) {
 	base := s.Extends
 	if base == "" {
 		base = Workspace
@@ -39,7 +73,7 @@ func (s ProfileSpec) build(name, dir string) (Profile, error) {
 	if _, ok := builtinDescriptions[base]; !ok {
 		return Profile{}, fmt.Errorf("sandbox profile %q extends unknown profile %q; extend workspace, read-only or strict", name, base)
 	}
-	p := builtin(base, dir)
+	p := builtin(base, dir, gitWrites)
 	p.Name = name
 	lists := []struct {
 		field string

@@ -15,17 +15,72 @@
 //   - strict: read system paths (/usr, /bin, /lib*, /etc, /opt, /proc,
 //     /sys) and the writable trees only, so ~/.ssh, ~/.aws, ~/.gnupg,
 //     browser profiles and tool credentials are unreadable; write the
-//     working dir, temp and state; no child network; credential-looking
-//     environment variables and SSH_AUTH_SOCK are dropped.
+//     working dir, temp and state; no child network.
 //   - custom profiles from [sandbox.profiles.NAME] in
 //     ${XDG_CONFIG_HOME:-~/.config}/quire/config.toml extend a built-in
 //     one with read, write and deny lists and a network switch. Entries
 //     are plain paths; globs and control characters are refused. Package
 //     config reads the file and hands the table over as Settings.
 //
-// In every enforced profile the repository's hooks and config
-// (.git/hooks, .git/config) and quire's configuration directory are
-// never writable.
+// Every enforced profile (built-in or custom) also guarantees:
+//
+//   - Git metadata is read-only to commands and file tools, and cannot be
+//     renamed, removed or replaced: the git dir as git finds it ($GIT_DIR,
+//     else the nearest .git directory or "gitdir:" file in the working dir
+//     or above, with a worktree's common dir), the .git files of linked
+//     worktrees and of submodules listed in .gitmodules, every config file
+//     git reads (the repository's, ~/.gitconfig, ~/.config/git/config,
+//     /etc/gitconfig, $GIT_CONFIG*) and the files they include
+//     (include.path, includeIf.*.path), core.hooksPath, and programs named
+//     by path in keys that run one (core.fsmonitor, core.pager, filters,
+//     diff drivers, aliases). The file tools refuse any path with a .git
+//     element. [sandbox] git_writes = true lets commands and file tools
+//     write the git dir (commit, fetch, stash) except its hooks and the
+//     config files, which stay read-only. The repository is looked up
+//     again before every command, so one made by an earlier command
+//     (git init) is protected from the next command on.
+//   - quire's configuration directory, which may hold API keys, is neither
+//     readable nor writable.
+//   - quire's own process is out of reach: quire makes itself
+//     non-dumpable (Harden, in main before any secret is read), commands
+//     started by root keep only CAP_CHOWN, CAP_DAC_OVERRIDE, CAP_FOWNER
+//     and CAP_FSETID (plus CAP_NET_BIND_SERVICE and CAP_NET_RAW with the
+//     network open), so neither CAP_SYS_PTRACE nor anything that reaches
+//     kernel or process memory; an unprivileged quire runs each command in
+//     a user namespace of its own. No command reads /proc/<quire>/environ
+//     or mem, uses process_vm_readv or ptrace on it; the file tools refuse
+//     /proc paths of quire's threads.
+//   - The environment loses loader and interpreter hooks (LD_PRELOAD,
+//     BASH_ENV, functions exported to bash, NODE_OPTIONS, …), quire's
+//     provider keys (ProviderKeyEnv plus Profile.SecretEnv) and every
+//     variable IsCredential matches: a name with a credential word
+//     (TOKEN, SECRET, PASSWORD, PASS, PWD, PW, PAT, KEY, AUTH, CREDENTIALS,
+//     JWT, DSN, WEBHOOK, …, or APIKEY, PGPASSWORD run together),
+//     SSH_AUTH_SOCK and GPG_AGENT_INFO, or a value that is a URL with a
+//     password, a private key or a token in a format services issue (ghp_,
+//     glpat-, xox?-, sk-, AKIA, AIza, JWTs, …). [sandbox] pass_env names
+//     variables passed on purpose. The off profile still drops the hooks
+//     and quire's keys.
+//   - A command and everything it starts may have at most [sandbox]
+//     max_processes (default 4096) processes and threads at once: a pids
+//     cgroup when quire is root (cgroup v2 at the hierarchy's root, else
+//     v1 under quire's own cgroup), RLIMIT_NPROC counted in the command's
+//     user namespace otherwise. A stage between the launcher and the
+//     command applies it, so the launcher, which must end the tree, stays
+//     outside the cap. The shell result says when the cap refused a fork
+//     (cgroups count refusals; under RLIMIT_NPROC it is named when the
+//     command fails). Root without a writable cgroup hierarchy (most
+//     containers) and an unprivileged user without user namespaces get no
+//     cap; `quire doctor` says which applies.
+//
+// The writes quire makes itself for the model (the file tools, and
+// /rewind putting files back) go through one guarded writer, package
+// fsguard: Profile.CanWrite is asked, then the file is written beneath the
+// writable tree holding it without following a symbolic link at any
+// component (openat2 RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS, or an
+// O_NOFOLLOW walk on kernels without it), with permission bits only (no
+// setuid, setgid or sticky) and no execute bits in any git hooks
+// directory, in every profile including off.
 //
 // # Tool caches
 //
@@ -91,25 +146,41 @@
 // Run starts `quire __quire-sandbox-exec SPEC_JSON bash -c CMD` in a new
 // session (Start does the same for a long-lived program that talks over
 // its stdin and stdout, an MCP server, and Process.Close ends it: stdin
-// closed, a wait, then the whole tree as below). The launcher (Launch) confines itself and then starts the
-// command as its child, so everything the command starts inherits the
-// confinement, which cannot be lifted:
+// closed, a wait, then the whole tree as below). The launcher (Launch)
+// confines itself and then starts the command as its child, so
+// everything the command starts inherits the confinement, which cannot
+// be lifted:
 //
-//  1. When protected paths exist inside writable trees, the launcher runs
-//     in a private mount namespace (plus a user namespace when quire is
-//     not root) and bind-mounts each over itself read-only; the ambient
-//     CAP_SYS_ADMIN used for that is dropped before the command.
-//  2. Landlock, with the exact configuration of the kernel's ABI (never
+//  1. When quire is not root, the launcher starts in a user namespace of
+//     its own (when protected paths need binds, or for the process cap)
+//     and maps its user to itself there (quire, not dumpable, cannot write
+//     the maps). When protected paths exist inside writable trees, it
+//     also runs in a private mount namespace, bind-mounts each over itself
+//     read-only, and bind-mounts over itself every directory above them a
+//     command could rename (one whose parent is writable): a mount point
+//     cannot be renamed or removed (EBUSY), so the metadata cannot be
+//     moved aside and replaced by a copy. It then enters its working
+//     directory again, so the command starts on the new mounts.
+//  2. Capabilities: root keeps only the ones listed above, in the bounding
+//     set too, on every thread; the namespace's CAP_SYS_ADMIN is dropped.
+//  3. Landlock, with the exact configuration of the kernel's ABI (never
 //     go-landlock's best-effort mode): file rules for every access right
-//     the ABI knows, TCP bind/connect rules when the network is off (ABI 4
-//     and later), and IPC scopes (ABI 6 and later: signals always,
-//     abstract UNIX sockets when the network is off). Landlock also sets
+//     the ABI knows (writable trees get no device-node creation), TCP
+//     bind/connect rules when the network is off (ABI 4 and later),
+//     pathname UNIX socket rules when the network is off (ABI 9 and
+//     later), and IPC scopes (ABI 6 and later: signals always, abstract
+//     UNIX sockets when the network is off). Landlock also sets
 //     no_new_privs and forbids mount changes and ptrace of processes
 //     outside the sandbox.
-//  3. When the network is off, a seccomp filter refuses (EPERM) creating
-//     any socket but AF_UNIX, AF_NETLINK and plain TCP (so UDP, raw,
-//     SCTP and MPTCP sockets fail), and io_uring_setup; syscalls of a
-//     foreign architecture (32-bit x86 on x86_64) fail with ENOSYS.
+//  4. When the network is off, a seccomp filter refuses (EPERM) creating
+//     any socket but AF_NETLINK and plain TCP: UDP, raw, SCTP, MPTCP and
+//     AF_UNIX sockets fail, so no pathname or abstract UNIX socket
+//     (docker.sock, SSH and GPG agents, D-Bus) can be connected to on any
+//     kernel; socketpair(2) stays for stream and seqpacket pairs, which
+//     ignore addresses. io_uring_setup fails too; syscalls of a foreign
+//     architecture (32-bit x86 on x86_64) fail with ENOSYS.
+//  5. The launcher makes itself non-dumpable and starts the command, through
+//     the stage that applies the process cap when there is one.
 //
 // Fail closed: Profile.Check refuses a profile this machine cannot
 // enforce (Landlock ABI below 3, which cannot refuse truncate; no
@@ -127,34 +198,43 @@
 //     between a prompt injection and `curl -d @~/.ssh/id_rsa` there.
 //   - Network in workspace and in custom profiles with network = true:
 //     everything.
-//   - With the network off: pathname UNIX sockets (docker.sock, an SSH or
-//     GPG agent, D-Bus) stay reachable, because seccomp cannot read
-//     socket addresses and Landlock only restricts them from ABI 9; abstract
-//     UNIX sockets are reachable below ABI 6; AF_NETLINK stays open (it
-//     reaches only the local kernel; glibc's getaddrinfo needs it);
-//     and so do sockets inherited from quire (none besides the output
-//     pipe is passed).
+//   - With the network off: AF_NETLINK stays open (it reaches only the
+//     local kernel; glibc's getaddrinfo needs it); programs that need an
+//     AF_UNIX socket of their own (a local test server, nscd, syslog)
+//     fail. With the network on, every UNIX socket the filesystem shows
+//     is reachable, an SSH agent's included even though SSH_AUTH_SOCK is
+//     dropped.
 //   - Below ABI 6, signals to any process of the same user (quire
 //     included) are allowed.
 //   - Landlock does not restrict metadata: chmod, chown, utimes, xattrs,
-//     flock and stat work on any path the process can reach; nor does it
-//     restrict chdir or reading /proc (other processes' environ and memory
-//     are still protected by its ptrace rules).
-//   - Only the working directory's own repository is protected: nested
-//     repositories and submodules keep writable hooks and config, and
-//     the working directory is writable as a whole, so running quire in
-//     the home directory makes ~/.bashrc, ~/.gitconfig and the caches in
-//     it (which then stay where they are, see Tool caches) writable too.
-//   - Protected paths are bound read-only only if they exist at launch: a
-//     repository created by the command itself (git init) has writable
-//     hooks until the next command.
+//     flock and stat work on any path the process can reach (the contents
+//     stay out of reach); nor does it restrict chdir or reading /proc
+//     (other processes' environ and memory are protected as described
+//     above). TestMetadataOutsideTheWorkspaceStaysOpen pins this.
+//   - Only the working directory's repository (and its submodules' and
+//     worktrees' .git files) is protected from commands: a repository
+//     nested deeper keeps writable metadata, and a command may create a
+//     new .git anywhere it can write (in a subdirectory, or in a working
+//     dir that had none) whose config runs programs when git is used
+//     there; a repository a command creates is writable until its next
+//     command. The file tools refuse any .git path. A .git that is a
+//     symlink can itself be replaced (a mount cannot cover a symlink).
+//     Config files git would read but that do not exist yet
+//     (~/.gitconfig) can be created where the profile can write.
+//   - The working directory is writable as a whole and is the project:
+//     what a command puts in a Makefile, a package.json script or a hook
+//     framework's scripts (.husky) runs when you next use them. Running
+//     quire in the home directory makes ~/.bashrc and the caches in it
+//     (which then stay where they are, see Tool caches) writable too.
+//   - Another mount of the same filesystem (a bind mount of the project
+//     elsewhere) reaches the git dir past the read-only binds.
 //   - Deny lists are expanded at launch: the directories between a
 //     granted tree and a denied path only allow listing, so new entries
 //     cannot be created in them, and a denied directory's names stay
 //     listable while its contents do not.
-//   - Root: Landlock and seccomp bind root too, but root keeps its
-//     capabilities for everything they do not cover, so running quire as
-//     root is weaker confinement.
+//   - Root: Landlock, seccomp and the capability drop bind root too, but
+//     root keeps file access to every file of any owner that Landlock lets
+//     it reach (CAP_DAC_OVERRIDE), and may chown and chmod them.
 //   - Process scope: the launcher stays as the command's parent and a
 //     child subreaper, so orphans, including processes that left the
 //     command's group with setsid(2), are re-parented to it. When the
@@ -165,6 +245,10 @@
 //     never signalled. A process that escapes the launcher's subtree
 //     entirely (none can without a privileged program) or a launcher killed
 //     with SIGKILL would leave survivors.
-//   - File tools check a path, then write it: a command running at the
-//     same moment could swap a directory for a symlink in between.
+//   - The file tools resolve a link the model names and judge the path it
+//     leads to; only the write itself refuses links (a directory swapped
+//     for a link between the check and the write is refused, not
+//     followed). Commands are bound by the kernel rules above, not by
+//     fsguard's: a command may create an executable hook in a nested
+//     repository, which no enforced profile protects.
 package sandbox

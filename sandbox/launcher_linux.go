@@ -6,11 +6,13 @@ import (
 	"os"
 	"os/exec"
 	"os/signal"
+	"path/filepath"
 	"runtime"
 	"sync/atomic"
 	"syscall"
 	"time"
 
+	"github.com/landlock-lsm/go-landlock/landlock"
 	"golang.org/x/sys/unix"
 )
 
@@ -28,8 +30,13 @@ const launchFailed = 125
 // LauncherArg; otherwise it returns at once. Call it first thing in main
 // (and in TestMain of packages whose tests run sandboxed commands).
 func MaybeLaunch() {
-	if len(os.Args) > 1 && os.Args[1] == LauncherArg {
-		Launch(os.Args[2:])
+	if len(os.Args) > 1 {
+		switch os.Args[1] {
+		case LauncherArg:
+			Launch(os.Args[2:])
+		case stageArg:
+			stage(os.Args[2:])
+		}
 	}
 	launcherReady.Store(true)
 }
@@ -45,6 +52,16 @@ var launcherReady atomic.Bool
 type launchSpec struct {
 	Profile Profile `json:"profile"`
 	GraceMS int64   `json:"grace_ms"`
+	// MapUser, when set, means the launcher was started in a new user
+	// namespace without id maps (quire is not dumpable, so it cannot
+	// write them): the launcher maps UID and GID to themselves.
+	MapUser bool `json:"map_user,omitempty"`
+	UID     int  `json:"uid,omitempty"`
+	GID     int  `json:"gid,omitempty"`
+	// Cgroup is the pids cgroup the command runs in; Rlimit the
+	// RLIMIT_NPROC it runs with (see stage). Either caps its processes.
+	Cgroup string `json:"cgroup,omitempty"`
+	Rlimit int    `json:"rlimit,omitempty"`
 }
 
 // Launch confines the current process to the profile encoded in args[0],
@@ -69,23 +86,56 @@ func launch(args []string) (syscall.WaitStatus, error) {
 	if err := json.Unmarshal([]byte(args[0]), &spec); err != nil {
 		return 0, fmt.Errorf("decode launch spec: %w", err)
 	}
+	// Keep this goroutine on one thread; the restrictions below apply to
+	// every thread anyway.
+	runtime.LockOSThread()
+	if spec.MapUser {
+		if err := mapSelf(spec.UID, spec.GID); err != nil {
+			return 0, err
+		}
+	}
 	prog, err := exec.LookPath(args[1])
 	if err != nil {
 		return 0, err
 	}
-	// Keep this goroutine on one thread; the restrictions below apply to
-	// every thread anyway.
-	runtime.LockOSThread()
+	// The cgroup is opened now: once confined, the launcher could not.
+	var cgroupProcs *os.File
+	if spec.Cgroup != "" {
+		if cgroupProcs, err = os.OpenFile(filepath.Join(spec.Cgroup, "cgroup.procs"), os.O_WRONLY, 0); err != nil {
+			return 0, fmt.Errorf("open the command's cgroup: %w", err)
+		}
+		defer cgroupProcs.Close()
+	}
 	if spec.Profile.Enforced {
 		if err := confine(spec.Profile); err != nil {
 			return 0, err
 		}
 	}
+	// The launcher holds nothing secret, but nothing inside should be
+	// able to steer the process that ends the command's tree.
+	if err := Harden(); err != nil {
+		return 0, err
+	}
 	grace := time.Duration(spec.GraceMS) * time.Millisecond
 	if grace <= 0 {
 		grace = DefaultGrace
 	}
-	return supervise(prog, args[1:], grace)
+	return supervise(prog, args[1:], grace, stagePlan{cgroupProcs: cgroupProcs, rlimit: spec.Rlimit})
+}
+
+// mapSelf maps the launcher's user and group to themselves in the user
+// namespace it was started in, as `unshare -r` does for itself.
+func mapSelf(uid, gid int) error {
+	for _, w := range []struct{ file, data string }{
+		{"/proc/self/setgroups", "deny"},
+		{"/proc/self/uid_map", fmt.Sprintf("%d %d 1", uid, uid)},
+		{"/proc/self/gid_map", fmt.Sprintf("%d %d 1", gid, gid)},
+	} {
+		if err := os.WriteFile(w.file, []byte(w.data), 0); err != nil {
+			return fmt.Errorf("map the user namespace (%s): %w", w.file, err)
+		}
+	}
+	return nil
 }
 
 // exitLike ends the launcher the way its child ended: with the same exit
@@ -102,22 +152,28 @@ func exitLike(ws syscall.WaitStatus) {
 }
 
 // confine applies p to the whole process: the read-only binds of the
-// protected paths (when running in a private mount namespace), then
-// Landlock, then the seccomp network filter. All of it is inherited
-// across exec and by every descendant, and none of it can be undone.
+// protected paths (when running in a private mount namespace), then drops
+// capabilities, then Landlock, then the seccomp filter. All of it is
+// inherited across exec and by every descendant, and none of it can be
+// undone.
 func confine(p Profile) error {
 	s := Detect()
 	if err := p.Check(s); err != nil {
 		return err
 	}
 	if err := protectMounts(p); err != nil {
-		return fmt.Errorf("cannot keep git hooks, git config and quire's configuration read-only for the command: %w; "+
+		return fmt.Errorf("cannot keep the git metadata and quire's configuration read-only for the command: %w; "+
 			"this needs user namespaces (on Ubuntu: sysctl kernel.apparmor_restrict_unprivileged_userns=0), or pick another profile with --sandbox NAME", err)
+	}
+	if err := dropCapabilities(p.Network); err != nil {
+		return err
 	}
 	cfg, rules, err := landlockPlan(p, s.LandlockABI)
 	if err != nil {
 		return err
 	}
+	// The stage (see supervise) is this very binary.
+	rules = append(rules, landlock.PathAccess(execRights&cfg.HandledAccessFS, "/proc/self/exe"))
 	if err := cfg.Restrict(rules...); err != nil {
 		return fmt.Errorf("landlock: %w", err)
 	}

@@ -3,6 +3,8 @@ package sandbox
 import (
 	"fmt"
 	"os"
+	"path/filepath"
+	"sort"
 
 	"golang.org/x/sys/unix"
 )
@@ -13,12 +15,16 @@ import (
 // fails).
 const inPrivateNamespaceEnv = "QUIRE_SANDBOX_MOUNTNS"
 
-// protectMounts makes every existing protected path (git hooks and
-// config, quire's configuration) read-only by bind-mounting it over
-// itself read-only in the launcher's private mount namespace. Landlock
-// applied afterwards forbids any mount change, so the command cannot undo
-// it. Outside a private namespace there is nothing to do only if no
-// protected path is writable under the profile.
+// protectMounts makes every existing protected path (the git metadata,
+// quire's configuration) read-only by bind-mounting it over itself
+// read-only in the launcher's private mount namespace, and pins every
+// directory above one that the command could otherwise rename or remove
+// (a directory whose parent is writable) by bind-mounting it over itself:
+// a mount point cannot be renamed or removed (EBUSY), so the protected
+// paths cannot be moved aside and replaced by copies the command writes.
+// Landlock applied afterwards forbids any mount change, so the command
+// cannot undo it. Outside a private namespace there is nothing to do only
+// if no protected path is writable under the profile.
 func protectMounts(p Profile) error {
 	targets := protectedTargets(p)
 	private := os.Getenv(inPrivateNamespaceEnv) == "1"
@@ -29,8 +35,17 @@ func protectMounts(p Profile) error {
 	if !private {
 		return fmt.Errorf("%s lie inside writable paths but no private mount namespace was set up to keep them read-only", targets)
 	}
+	cwd, err := os.Getwd()
+	if err != nil {
+		return fmt.Errorf("working directory: %w", err)
+	}
 	if err := unix.Mount("", "/", "", unix.MS_REC|unix.MS_PRIVATE, ""); err != nil {
 		return fmt.Errorf("make mounts private: %w", err)
+	}
+	for _, a := range pinTargets(p, targets) {
+		if err := unix.Mount(a, a, "", unix.MS_BIND|unix.MS_REC, ""); err != nil {
+			return fmt.Errorf("pin %s: %w", a, err)
+		}
 	}
 	for _, t := range targets {
 		if err := unix.Mount(t, t, "", unix.MS_BIND|unix.MS_REC, ""); err != nil {
@@ -46,6 +61,11 @@ func protectMounts(p Profile) error {
 		if err := unix.Mount("", t, "", flags, ""); err != nil {
 			return fmt.Errorf("make %s read-only: %w", t, err)
 		}
+	}
+	// The working directory still refers to the mounts underneath the new
+	// ones; a command starting there would walk past them.
+	if err := os.Chdir(cwd); err != nil {
+		return fmt.Errorf("enter %s again: %w", cwd, err)
 	}
 	// The capability was only for the binds: the command gets none.
 	if err := unix.Prctl(unix.PR_CAP_AMBIENT, unix.PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0); err != nil {
@@ -68,6 +88,28 @@ func protectedTargets(p Profile) []string {
 		out = append(out, t)
 	}
 	return out
+}
+
+// pinTargets lists, outermost first, the directories above the targets
+// that a command could rename or remove: those whose parent directory is
+// writable under p. The targets themselves become mount points anyway.
+func pinTargets(p Profile, targets []string) []string {
+	var out []string
+	for _, t := range targets {
+		for a := filepath.Dir(t); a != filepath.Dir(a); a = filepath.Dir(a) {
+			if writableUnder(p, filepath.Dir(a)) && !contains(targets, a) {
+				out = appendUnique(out, a)
+			}
+		}
+	}
+	sort.Slice(out, func(i, j int) bool { return len(out[i]) < len(out[j]) })
+	return out
+}
+
+// writableUnder reports whether a command under p may change entries of
+// the directory d.
+func writableUnder(p Profile, d string) bool {
+	return withinAny(d, p.Write) && !withinAny(d, p.Deny) && !withinAny(d, p.Protect)
 }
 
 func lockedFlags(statfsFlags int64) uintptr {

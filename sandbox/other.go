@@ -43,7 +43,11 @@ type Exit struct {
 	Code      int
 	Signal    string
 	Cancelled bool
+	Processes ProcessCap
 }
+
+// Harden has nothing to do without the Linux sandbox.
+func Harden() error { return nil }
 
 // Run refuses on systems without the Linux sandbox.
 func Run(ctx context.Context, p Profile, s Support, c Command) (Exit, error) {
@@ -81,4 +85,9 @@ type Finding struct {
 // SelfTest has nothing to test without the Linux sandbox.
 func SelfTest(ctx context.Context, s Support) []Finding {
 	return []Finding{{"kernel sandbox", false, "only available on Linux"}}
+}
+
+// ProfileReport has nothing to report without the Linux sandbox.
+func ProfileReport(ctx context.Context, p Profile, s Support, environ []string, probe bool) string {
+	return "Profile " + p.Name + ": commands are only supported on Linux\n"
 }

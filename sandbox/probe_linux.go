@@ -19,9 +19,10 @@ type Finding struct {
 
 // SelfTest proves enforcement instead of trusting version numbers: it
 // runs real commands through the launcher under a synthetic profile and
-// checks that a write outside the writable tree, a write to a protected
-// path and (when the profile cuts the network) a TCP connect to a local
-// listener are all refused, while a write inside succeeds.
+// checks that a write outside the writable tree, a write to the git dir,
+// moving the git dir aside, reading quire's environment and (when the
+// profile cuts the network) a TCP connect to a local listener are all
+// refused, while a write inside succeeds.
 func SelfTest(ctx context.Context, s Support) []Finding {
 	scratch, err := os.MkdirTemp("", "quire-selftest-")
 	if err != nil {
@@ -30,8 +31,8 @@ func SelfTest(ctx context.Context, s Support) []Finding {
 	defer os.RemoveAll(scratch)
 	scratch, _ = filepath.EvalSymlinks(scratch)
 	ws := filepath.Join(scratch, "ws")
-	protected := filepath.Join(ws, ".git", "hooks")
-	if err := os.MkdirAll(protected, 0o755); err != nil {
+	protected := filepath.Join(ws, ".git")
+	if err := os.MkdirAll(filepath.Join(protected, "hooks"), 0o755); err != nil {
 		return []Finding{{"scratch directory", false, err.Error()}}
 	}
 	ln, err := net.Listen("tcp4", "127.0.0.1:0")
@@ -52,10 +53,12 @@ func SelfTest(ctx context.Context, s Support) []Finding {
 	script := fmt.Sprintf(`echo in > inside && echo IN-OK
 echo out > %q 2>/dev/null && echo OUT-WROTE
 echo hook > .git/hooks/pre-commit 2>/dev/null && echo HOOK-WROTE
+mv .git .git-aside 2>/dev/null && echo GIT-MOVED
+cat /proc/%d/environ >/dev/null 2>&1 && echo ENVIRON-READ
 (exec 3<>/dev/tcp/127.0.0.1/%d) 2>/dev/null && echo TCP-CONNECTED
 (exec 3<>/dev/udp/127.0.0.1/9) 2>/dev/null && echo UDP-OPENED
 grep '^CapEff:' /proc/self/status
-true`, filepath.Join(scratch, "outside"), ln.Addr().(*net.TCPAddr).Port)
+true`, filepath.Join(scratch, "outside"), os.Getpid(), ln.Addr().(*net.TCPAddr).Port)
 	var findings []Finding
 	for _, network := range []bool{true, false} {
 		p.Network = network
@@ -77,7 +80,9 @@ true`, filepath.Join(scratch, "outside"), ln.Addr().(*net.TCPAddr).Port)
 		findings = append(findings,
 			Finding{"write inside the working dir (" + label + ")", strings.Contains(o, "IN-OK"), "must succeed"},
 			Finding{"write outside refused (" + label + ")", !strings.Contains(o, "OUT-WROTE"), "Landlock file rules"},
-			Finding{".git/hooks read-only (" + label + ")", !strings.Contains(o, "HOOK-WROTE"), "read-only bind in a private mount namespace"},
+			Finding{".git read-only (" + label + ")", !strings.Contains(o, "HOOK-WROTE"), "read-only bind in a private mount namespace"},
+			Finding{".git cannot be moved aside (" + label + ")", !strings.Contains(o, "GIT-MOVED"), "a mount point cannot be renamed"},
+			Finding{"quire's environment unreadable (" + label + ")", !strings.Contains(o, "ENVIRON-READ"), "quire is not dumpable; commands have no CAP_SYS_PTRACE or their own user namespace"},
 		)
 		if os.Getuid() != 0 {
 			findings = append(findings, Finding{"no capabilities left (" + label + ")", strings.Contains(o, "CapEff:\t0000000000000000"), "the namespace's CAP_SYS_ADMIN is dropped before the command"})

@@ -45,14 +45,38 @@ type Profile struct {
 	// Deny lists trees that may be neither read nor written, even inside
 	// Read or Write.
 	Deny []string
-	// Protect lists trees that may never be written, even inside Write:
-	// the repository's hooks and config, and quire's configuration.
+	// Protect lists trees that may never be written, even inside Write,
+	// nor renamed or removed: the repository's git metadata (see
+	// gitProtected) and quire's configuration.
 	Protect []string
 	// Network reports whether child processes may use the network.
 	Network bool
 	// Dir is the working directory the profile was built for.
 	Dir string
+	// GitWrites lets commands and the file tools write the repository's
+	// git dir, all but its hooks and config ([sandbox] git_writes).
+	GitWrites bool
+	// SecretEnv names the variables holding quire's own credentials
+	// besides ProviderKeyEnv: the API key variable of every configured
+	// provider. No command gets them, under any profile.
+	SecretEnv []string
+	// PassEnv names variables passed to commands on purpose although they
+	// look like credentials ([sandbox] pass_env).
+	PassEnv []string
+	// MaxProcesses caps the processes and threads one command and
+	// everything it starts may have at once ([sandbox] max_processes);
+	// 0 means no cap.
+	MaxProcesses int
 }
+
+// devices every command may read and write (">/dev/null" is a write);
+// no other device node is reachable from inside.
+var devices = []string{"/dev/null", "/dev/zero", "/dev/full", "/dev/random", "/dev/urandom", "/dev/tty"}
+
+// DefaultMaxProcesses is the process cap when the configuration sets none:
+// far above what a parallel build needs, far below what takes a machine
+// down.
+const DefaultMaxProcesses = 4096
 
 // Builtins lists the built-in profile names in the order --help shows them.
 func Builtins() []string { return []string{Off, Workspace, ReadOnly, Strict} }
@@ -93,22 +117,35 @@ func (s Settings) Profile(name, cwd string) (Profile, error) {
 	if err != nil {
 		return Profile{}, err
 	}
+	if err := s.check(); err != nil {
+		return Profile{}, err
+	}
 	if _, ok := builtinDescriptions[name]; ok {
-		return builtin(name, dir), nil
+		return s.apply(builtin(name, dir, s.GitWrites)), nil
 	}
 	spec, ok := s.Profiles[name]
 	if !ok {
 		return Profile{}, fmt.Errorf("unknown sandbox profile %q; choose one of: %s", name, strings.Join(s.Names(), ", "))
 	}
-	return spec.build(name, dir)
+	p, err := spec.build(name, dir, s.GitWrites)
+	if err != nil {
+		return Profile{}, err
+	}
+	return s.apply(p), nil
 }
 
-func builtin(name, dir string) Profile {
+func builtin(name, dir string, gitWrites bool) Profile {
 	if name == Off {
 		return Profile{Name: Off, ReadAll: true, Network: true, Dir: dir, Write: []string{"/"}}
 	}
 	state, _ := Resolve(StateDir())
-	p := Profile{Name: name, Enforced: true, Dir: dir, Protect: protectedPaths(dir)}
+	p := Profile{Name: name, Enforced: true, Dir: dir, GitWrites: gitWrites, Protect: protectedPaths(dir, gitWrites, os.Getenv)}
+	// quire's configuration may hold API keys: not for commands' eyes.
+	if cfg, err := Resolve(ConfigDir()); err == nil {
+		if _, err := os.Stat(cfg); err == nil {
+			p.Deny = append(p.Deny, cfg)
+		}
+	}
 	switch name {
 	case Workspace:
 		p.ReadAll, p.Network = true, true
@@ -146,22 +183,14 @@ func systemPaths() []string {
 	return out
 }
 
-// protectedPaths are never writable from inside: the repository's hooks
-// and config (either could make git run code outside the sandbox later)
-// and quire's own configuration (which defines the profiles).
-func protectedPaths(dir string) []string {
-	gitDir := filepath.Join(dir, ".git")
-	if b, err := os.ReadFile(gitDir); err == nil {
-		// A worktree or submodule: .git is a file naming the real dir.
-		if s, ok := strings.CutPrefix(strings.TrimSpace(string(b)), "gitdir:"); ok {
-			gitDir = expandHome(strings.TrimSpace(s), dir)
-		}
-	}
-	var out []string
-	for _, p := range []string{filepath.Join(gitDir, "hooks"), filepath.Join(gitDir, "config"), ConfigDir()} {
-		if r, err := Resolve(p); err == nil {
-			out = appendUnique(out, r)
-		}
+// protectedPaths are never writable from inside: the repository's git
+// metadata (either could make git run code outside the sandbox later; see
+// gitProtected) and quire's own configuration (which defines the
+// profiles).
+func protectedPaths(dir string, gitWrites bool, getenv func(string) string) []string {
+	out := gitProtected(dir, gitWrites, getenv)
+	if r, err := Resolve(ConfigDir()); err == nil {
+		out = appendUnique(out, r)
 	}
 	return out
 }
@@ -199,13 +228,17 @@ func (p Profile) CanRead(path string) (string, error) {
 		return r, nil
 	}
 	if withinAny(r, p.Deny) {
-		return r, &DeniedError{"read", r, p.Name, "it is on the profile's deny list"}
+		return r, &DeniedError{"read", r, p.Name, p.denyReason(r)}
 	}
-	if within(r, filepath.Join("/proc", strconv.Itoa(os.Getpid()))) {
+	if ownProcessPath(r) {
 		// The file tools run inside quire: /proc/self is quire, whose
 		// environment holds its API key. Sandboxed commands are kept out
 		// of it by Landlock's ptrace rules.
 		return r, &DeniedError{"read", r, p.Name, "quire's own process information is not readable from inside the sandbox"}
+	}
+	if within(r, "/dev") && r != "/dev" && !contains(devices, r) {
+		// As for commands: a raw disk would bypass every path rule.
+		return r, &DeniedError{"read", r, p.Name, "device nodes other than /dev/null, /dev/zero, /dev/random and the like are not readable from inside the sandbox"}
 	}
 	if p.ReadAll || withinAny(r, p.Read) || withinAny(r, p.Write) {
 		return r, nil
@@ -224,13 +257,64 @@ func (p Profile) CanWrite(path string) (string, error) {
 		return r, nil
 	}
 	if withinAny(r, p.Deny) {
-		return r, &DeniedError{"write", r, p.Name, "it is on the profile's deny list"}
+		return r, &DeniedError{"write", r, p.Name, p.denyReason(r)}
 	}
-	if withinAny(r, p.Protect) {
-		return r, &DeniedError{"write", r, p.Name, "git hooks, git config and quire's configuration are never writable from inside the sandbox"}
+	if withinAny(r, p.Protect) || (!p.GitWrites && hasGitComponent(r)) {
+		return r, &DeniedError{"write", r, p.Name, p.protectReason(r)}
 	}
 	if withinAny(r, p.Write) {
 		return r, nil
 	}
 	return r, &DeniedError{"write", r, p.Name, "only " + strings.Join(p.Write, ", ") + " may be written"}
+}
+
+// denyReason says why a denied path is out of reach.
+func (p Profile) denyReason(r string) string {
+	if cfg, err := Resolve(ConfigDir()); err == nil && within(r, cfg) {
+		return "quire's configuration, which may hold API keys, is out of reach from inside the sandbox"
+	}
+	return "it is on the profile's deny list"
+}
+
+// protectReason says why a protected path is not writable.
+func (p Profile) protectReason(r string) string {
+	if cfg, err := Resolve(ConfigDir()); err == nil && within(r, cfg) {
+		return "quire's configuration is never writable from inside the sandbox"
+	}
+	if p.GitWrites {
+		return "git hooks and git config (and what they name) are never writable from inside the sandbox"
+	}
+	return "git metadata (the git dir, git config and what it names, any .git) is never writable from inside the sandbox unless git_writes = true is set under [sandbox] in quire's config.toml"
+}
+
+// hasGitComponent reports whether a path has a ".git" element: the
+// metadata of this repository or of one nested in it (or one about to be
+// created there).
+func hasGitComponent(path string) bool {
+	for _, el := range strings.Split(path, string(filepath.Separator)) {
+		if el == ".git" {
+			return true
+		}
+	}
+	return false
+}
+
+// ownProcessPath reports whether path lies in /proc/N for N a thread of
+// this process: its environment holds quire's API key. /proc/self and
+// /proc/thread-self resolve to such paths; other threads' ids work too.
+func ownProcessPath(path string) bool {
+	rest, ok := strings.CutPrefix(path, "/proc/")
+	if !ok {
+		return false
+	}
+	id, _, _ := strings.Cut(rest, "/")
+	n, err := strconv.Atoi(id)
+	if err != nil {
+		return false
+	}
+	if n == os.Getpid() {
+		return true
+	}
+	_, err = os.Lstat(filepath.Join("/proc", strconv.Itoa(os.Getpid()), "task", id))
+	return err == nil
 }

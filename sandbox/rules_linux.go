@@ -19,12 +19,11 @@ const (
 	readRights  = landlock.AccessFSSet(ll.AccessFSExecute | ll.AccessFSReadFile | ll.AccessFSReadDir)
 	fileRights  = landlock.AccessFSSet(ll.AccessFSExecute | ll.AccessFSWriteFile | ll.AccessFSReadFile | ll.AccessFSTruncate | ll.AccessFSIoctlDev)
 	listRights  = landlock.AccessFSSet(ll.AccessFSReadDir)
+	execRights  = landlock.AccessFSSet(ll.AccessFSExecute | ll.AccessFSReadFile)
 	deviceRW    = landlock.AccessFSSet(ll.AccessFSReadFile | ll.AccessFSWriteFile | ll.AccessFSTruncate | ll.AccessFSIoctlDev)
 	resolveUnix = landlock.AccessFSSet(ll.AccessFSResolveUnix)
+	makeDevice  = landlock.AccessFSSet(ll.AccessFSMakeChar | ll.AccessFSMakeBlock)
 )
-
-// devices every command may read and write: ">/dev/null" is a write.
-var devices = []string{"/dev/null", "/dev/zero", "/dev/full", "/dev/random", "/dev/urandom", "/dev/tty"}
 
 // landlockPlan is the Landlock configuration and rules enforcing p on a
 // kernel with the given ABI.
@@ -53,7 +52,9 @@ func landlockPlan(p Profile, abi int) (landlock.Config, []landlock.Rule, error) 
 		b.grant(r, read&all)
 	}
 	for _, w := range p.Write {
-		b.grant(w, (all&^resolveUnix)|(read&all))
+		// No device nodes: a block device made in a writable tree would
+		// give root the raw disk, past every path rule.
+		b.grant(w, (all&^(resolveUnix|makeDevice))|(read&all))
 	}
 	for _, d := range devices {
 		if _, err := os.Stat(d); err == nil && !withinAny(d, p.Deny) {

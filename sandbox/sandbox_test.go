@@ -24,11 +24,15 @@ import (
 )
 
 func TestMain(m *testing.M) {
+	helperMain()
 	MaybeLaunch()
 	// Race-enabled launchers otherwise sleep a second at exit.
 	os.Setenv("GORACE", "atexit_sleep_ms=0")
 	if os.Getenv(standInEnv) != "" {
 		standInMain()
+	}
+	if os.Getenv(victimEnv) != "" {
+		victimMain()
 	}
 	os.Exit(m.Run())
 }
@@ -303,15 +307,6 @@ func TestCustomDenyProfile(t *testing.T) {
 	if names := settings(t, cfg).Names(); !contains(names, "nosecrets") {
 		t.Fatalf("Names() = %v lacks the custom profile", names)
 	}
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
 
 func TestConfigRejectsAmbiguousPaths(t *testing.T) {

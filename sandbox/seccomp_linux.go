@@ -13,21 +13,28 @@ import (
 // networkFilter is the seccomp policy that closes what Landlock leaves
 // open when the child network is off. Landlock (ABI 4+) refuses TCP
 // connect and bind; this filter refuses, with EPERM, creating any other
-// kind of network socket:
+// kind of socket that can reach out:
 //
 //   - AF_INET/AF_INET6 sockets that are not plain TCP streams (UDP, raw,
 //     SCTP, MPTCP), so no datagram or raw packet leaves;
-//   - every address family other than AF_UNIX, AF_INET, AF_INET6 and
-//     AF_NETLINK (packet sockets, vsock, bluetooth, CAN, …);
+//   - AF_UNIX sockets, so no pathname socket (docker.sock, an SSH or GPG
+//     agent, D-Bus) or abstract one can be connected to: seccomp cannot
+//     read the address connect(2) is given, so the socket itself is
+//     refused. socketpair(2) stays, for stream and seqpacket pairs only:
+//     such a pair is connected from the start and ignores addresses,
+//     while a datagram pair could still sendto(2) any socket by name;
+//   - every address family other than AF_INET, AF_INET6 and AF_NETLINK
+//     (packet sockets, vsock, bluetooth, CAN, …);
 //   - io_uring_setup, whose socket operations would bypass this filter.
 //
 // Without Landlock TCP rules (ABI < 4) it refuses AF_INET/AF_INET6 sockets
 // of every kind instead.
 func networkFilter(tcpByLandlock bool) seccomp.Policy {
 	const (
-		afUnix, afInet, afInet6, afNetlink = 1, 2, 10, 16
-		sockTypeNotStream                  = 0xe // bits set in every SOCK_* type but SOCK_STREAM (1)
-		ipprotoTCP                         = 6
+		afInet, afInet6, afNetlink = 2, 10, 16
+		sockTypeNotStream          = 0xe // bits set in every SOCK_* type but SOCK_STREAM (1)
+		sockTypeDgramLike          = 0xa // bits set in SOCK_DGRAM (2), SOCK_RAW (3, a datagram for AF_UNIX) and SOCK_PACKET (10), not in SOCK_STREAM (1) or SOCK_SEQPACKET (5)
+		ipprotoTCP                 = 6
 	)
 	cond := func(arg uint32, op seccomp.Operation, v uint64) seccomp.Condition {
 		return seccomp.Condition{Argument: arg, Operation: op, Value: v}
@@ -35,8 +42,14 @@ func networkFilter(tcpByLandlock bool) seccomp.Policy {
 	socket := func(cs ...seccomp.Condition) seccomp.NameWithConditions {
 		return seccomp.NameWithConditions{Name: "socket", Conditions: cs}
 	}
+	// A family with any of the upper 32 bits set (the kernel reads only
+	// the lower ones) is greater than AF_NETLINK, so the last rule catches
+	// it.
 	rules := []seccomp.NameWithConditions{
-		socket(cond(0, seccomp.LessThan, afUnix)),
+		socket(cond(0, seccomp.LessThan, afInet)),
+		// Whatever the family says: only AF_UNIX makes pairs, and an
+		// Equal test could be dodged with upper bits the kernel ignores.
+		{Name: "socketpair", Conditions: []seccomp.Condition{cond(1, seccomp.BitsSet, sockTypeDgramLike)}},
 		socket(cond(0, seccomp.GreaterThan, afInet), cond(0, seccomp.LessThan, afInet6)),
 		socket(cond(0, seccomp.GreaterThan, afInet6), cond(0, seccomp.LessThan, afNetlink)),
 		socket(cond(0, seccomp.GreaterThan, afNetlink)),

@@ -5,7 +5,7 @@ import (
 	"errors"
 	"io"
 	"os"
-	"runtime"
+	"os/exec"
 	"time"
 )
 
@@ -39,51 +39,53 @@ func Start(p Profile, s Support, c Command) (*Process, error) {
 	if grace <= 0 {
 		grace = DefaultGrace
 	}
-	cmd, err := launcherCommand(p, c, grace)
+	plan, err := planLaunch(p, c, grace)
 	if err != nil {
 		return nil, err
 	}
 	inR, inW, err := os.Pipe()
 	if err != nil {
+		plan.cleanup()
 		return nil, err
 	}
 	outR, outW, err := os.Pipe()
 	if err != nil {
+		plan.cleanup()
 		inR.Close()
 		inW.Close()
 		return nil, err
 	}
 	errR, errW, err := os.Pipe()
 	if err != nil {
+		plan.cleanup()
 		inR.Close()
 		inW.Close()
 		outR.Close()
 		outW.Close()
 		return nil, err
 	}
-	cmd.Stdin, cmd.Stdout, cmd.Stderr = inR, outW, errW
 
 	ctx, cancel := context.WithCancel(context.Background())
 	proc := &Process{Stdin: inW, Stdout: outR, stop: cancel, done: make(chan struct{})}
-	started := make(chan error, 1)
-	// As in Run, one locked thread for the command's whole life keeps the
-	// launcher's parent-death signal tied to quire, not to an idle thread.
-	go func() {
-		runtime.LockOSThread()
-		defer runtime.UnlockOSThread()
-		if err := cmd.Start(); err != nil {
-			started <- err
-			return
-		}
-		started <- nil
-		proc.exit = waitLauncher(ctx, cmd, grace)
-		close(proc.done)
-	}()
-	err = <-started
+	launch := func(cmd *exec.Cmd) error {
+		cmd.Stdin, cmd.Stdout, cmd.Stderr = inR, outW, errW
+		return startLocked(cmd, func() {
+			proc.exit = waitLauncher(ctx, cmd, grace)
+			proc.exit.Processes = plan.finish()
+			close(proc.done)
+		})
+	}
+	err = launch(plan.cmd)
+	if err != nil && plan.optionalUserNS && isNamespaceRefusal(err) {
+		// The user namespace was only for the process cap: run without.
+		plan.dropUserNS()
+		err = launch(plan.cmd)
+	}
 	inR.Close()
 	outW.Close()
 	errW.Close()
 	if err != nil {
+		plan.cleanup()
 		cancel()
 		inW.Close()
 		outR.Close()

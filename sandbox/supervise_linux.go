@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/signal"
 	"strconv"
+	"strings"
 	"syscall"
 	"time"
 	"unsafe"
@@ -22,19 +23,54 @@ import (
 // SIGTERM, then SIGKILL after grace. The child's group is signalled only
 // while the child is unreaped, and other descendants through pidfds whose
 // parentage is checked after opening, so a reused pid is never signalled.
-func supervise(prog string, argv []string, grace time.Duration) (syscall.WaitStatus, error) {
+func supervise(prog string, argv []string, grace time.Duration, procCap stagePlan) (syscall.WaitStatus, error) {
 	if err := unix.Prctl(unix.PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0); err != nil {
 		return 0, fmt.Errorf("become a child subreaper: %w", err)
 	}
 	stop := make(chan os.Signal, 4)
 	signal.Notify(stop, syscall.SIGTERM, syscall.SIGINT, syscall.SIGHUP)
+	files := []*os.File{os.Stdin, os.Stdout, os.Stderr}
+	var ready, readyR *os.File
+	if procCap.needed() {
+		wait := "0"
+		if procCap.cgroupProcs != nil {
+			r, w, err := os.Pipe()
+			if err != nil {
+				return 0, err
+			}
+			defer w.Close()
+			files, ready, readyR, wait = append(files, r), w, r, "1"
+		}
+		limit := 0
+		if procCap.rlimit > 0 {
+			// RLIMIT_NPROC counts the launcher's threads too.
+			limit = procCap.rlimit + threadCount()
+		}
+		argv = append([]string{argv[0], stageArg, strconv.Itoa(limit), wait, prog}, argv[1:]...)
+		prog = "/proc/self/exe"
+	}
 	proc, err := os.StartProcess(prog, argv, &os.ProcAttr{
 		Env:   os.Environ(),
-		Files: []*os.File{os.Stdin, os.Stdout, os.Stderr},
+		Files: files,
 		Sys:   &syscall.SysProcAttr{Setpgid: true},
 	})
+	if readyR != nil {
+		readyR.Close()
+	}
 	if err != nil {
 		return 0, err
+	}
+	if ready != nil {
+		_, err := procCap.cgroupProcs.WriteString(strconv.Itoa(proc.Pid))
+		if err == nil {
+			_, err = ready.Write([]byte{1})
+		}
+		ready.Close()
+		if err != nil {
+			proc.Kill()
+			proc.Wait()
+			return 0, fmt.Errorf("move the command into its cgroup: %w", err)
+		}
 	}
 	pid := proc.Pid
 	exited := make(chan struct{})
@@ -235,4 +271,19 @@ func siginfoPid(info *unix.Siginfo) int32 {
 		off = 16
 	}
 	return *(*int32)(unsafe.Add(unsafe.Pointer(info), off))
+}
+
+// threadCount is how many threads this process has.
+func threadCount() int {
+	b, err := os.ReadFile("/proc/self/status")
+	if err != nil {
+		return 0
+	}
+	for _, line := range strings.Split(string(b), "\n") {
+		if v, ok := strings.CutPrefix(line, "Threads:"); ok {
+			n, _ := strconv.Atoi(strings.TrimSpace(v))
+			return n
+		}
+	}
+	return 0
 }

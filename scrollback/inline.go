@@ -92,3 +92,14 @@ func (t *Transcript) ReflowEmitted() []render.Line {
 	}
 	return out
 }
+
+// KeepEmitted is ReflowEmitted for a terminal whose scrollback cannot be
+// cleared, so the history is not printed again: it only moves the
+// streaming block's emitted mark to its frozen head at the current width,
+// so TakeFinished continues from there.
+func (t *Transcript) KeepEmitted() {
+	in := &t.inl
+	if in.next < len(t.blocks) && in.lines > 0 {
+		in.lines = t.peek(in.next).frozen
+	}
+}

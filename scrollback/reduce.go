@@ -34,7 +34,14 @@ func (t *Transcript) Apply(e event.Event) {
 		t.closeStreams()
 		b := t.addBlock(KindPrompt)
 		t.turns[len(t.turns)-1].number = e.Turn
-		b.appendSource(e.Text)
+		if e.Command != "" {
+			// A custom command shows what was typed, with the text it
+			// expanded to (what the model received) folded below.
+			b.appendSource(e.Command + "\n" + e.Text)
+			b.collapsed = true
+		} else {
+			b.appendSource(e.Text)
+		}
 		t.finish(b)
 	case event.TurnStarted:
 		r.turnOpen = true
@@ -205,8 +212,7 @@ func (t *Transcript) appendTo(b *Block, text string) {
 	b.appendSource(text)
 	if b.body != nil && b.bodyWidth > 0 {
 		// Feed the live renderer now so a frame only asks it for lines.
-		b.body.Append(text)
-		b.fed = b.src.Len()
+		b.feed()
 	}
 	t.changed(b)
 }

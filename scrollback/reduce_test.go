@@ -207,3 +207,30 @@ func TestLongToolOutputFoldsAndUnfolds(t *testing.T) {
 		t.Fatalf("collapsed tool:\n%s", strings.Join(got, "\n"))
 	}
 }
+
+// A prompt from a custom /command shows the line typed, the expansion
+// the model received folded below it; unfolding shows it.
+func TestReduceCommandPromptShowsWhatWasTyped(t *testing.T) {
+	s := &script{turn: 1}
+	s.add(event.Event{Kind: event.UserMessage, Text: "You review code.\nReview a.go.", Command: "/review a.go"})
+	s.add(event.Event{Kind: event.TurnStarted})
+	s.say("Looks fine.")
+	s.end(event.TurnCompleted)
+	tr := newTranscript(40, 8, s.evs...)
+	requireScreen(t, tr.Frame(),
+		"",
+		"› /review a.go",
+		"  ▸ 2 more lines",
+		"",
+		"Looks fine.",
+		"", "", "")
+	tr.SetCollapsed(tr.At(0).ID(), false)
+	requireScreen(t, tr.Frame(),
+		"",
+		"› /review a.go",
+		"  You review code.",
+		"  Review a.go.",
+		"",
+		"Looks fine.",
+		"", "")
+}

@@ -145,10 +145,7 @@ func (t *Transcript) layoutText(b *Block, v *blockView, width int, factory Rende
 		b.fed = 0
 		b.bodyDone = false
 	}
-	if src := b.src.String(); b.fed < len(src) {
-		b.body.Append(src[b.fed:])
-		b.fed = len(src)
-	}
+	b.feed()
 	if b.finished && !b.bodyDone {
 		b.body.Finish()
 		b.bodyDone = true

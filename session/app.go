@@ -25,13 +25,26 @@ func AppOptions(cfg *config.Config) app.Options {
 }
 
 // AppOptions are the app's options for this session: the settings', the
-// working directory, and for a resumed session the turns its first
-// screen shows.
+// working directory, the custom commands and skills found there, and for
+// a resumed session the turns its first screen shows.
 func (h *Handle) AppOptions() app.Options {
 	h.ops.Lock()
 	cfg := h.opt.Config
+	label := h.label
 	h.ops.Unlock()
+	h.mu.Lock()
+	switch { // with the project's trusted settings
+	case h.cur != nil && h.cur.Config != nil:
+		cfg = h.cur.Config
+	case h.opened != nil:
+		cfg = h.opened
+	}
+	h.mu.Unlock()
 	opt := AppOptions(cfg)
 	opt.Cwd, opt.Prior = h.dir, h.tail
+	if label != "" {
+		opt.Status.Model = label
+	}
+	opt.Commands, opt.Skills = h.opt.ext.commands, h.opt.ext.skillList()
 	return opt
 }

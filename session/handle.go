@@ -3,15 +3,17 @@ package session
 import (
 	"context"
 	"errors"
+	"fmt"
 	"math"
+	"os"
 	"sync"
 
 	"github.com/quire-sh/quire/app"
+	"github.com/quire-sh/quire/config"
 	"github.com/quire-sh/quire/engine"
 	"github.com/quire-sh/quire/engine/event"
 	"github.com/quire-sh/quire/engine/store"
 	"github.com/quire-sh/quire/ext/mcp"
-	"github.com/quire-sh/quire/tools"
 )
 
 // Handle is a running session as the UI sees it (it satisfies
@@ -30,6 +32,9 @@ type Handle struct {
 	// tail is what the first screen of a resumed session shows.
 	tail []event.Event
 	dir  string
+	// label names the provider and model the session opened with, for
+	// the status line's first frame (the events name them after).
+	label string
 
 	// ops serialises the blocking operations; opt is theirs (a /model
 	// switch changes its Config).
@@ -43,12 +48,30 @@ type Handle struct {
 	swapping bool
 	queued   []func(*engine.Session)
 	saved    string
+	saveErr  error // the last events could not be saved
 	closed   bool
+	// question is what to ask the user about the project's files, until
+	// AnswerTrust.
+	question *app.TrustQuestion
+	// opened is the effective configuration of a resumed session still
+	// opening, for the first screen.
+	opened *config.Config
 
-	// mcp runs the MCP servers for every session the handle switches
-	// between; extChanged signals a change of their state or lists.
+	// extMu guards mcp, which runs the MCP servers for every session the
+	// handle switches between (replaced when the user trusts the
+	// project's .mcp.json); extChanged signals a change of their state.
+	extMu      sync.Mutex
 	mcp        *mcp.Manager
 	extChanged chan struct{}
+	// commands are the custom commands found at Open. cmdUpdates carries
+	// them with the servers' prompts each time those change; cmdMu guards
+	// sentSig (the list last sent) and told (the notices CheckCommands
+	// gave that were shown).
+	commands   []app.Command
+	cmdMu      sync.Mutex
+	cmdUpdates chan []app.Command
+	sentSig    string
+	told       map[string]bool
 }
 
 var (
@@ -60,9 +83,34 @@ var (
 // opt.Continue) is opened in the background: Shown holds its latest turns
 // for the first screen at once, and the rest of its history arrives on
 // Older while commands sent meanwhile wait in order.
+//
+// The project's own files (ProjectFiles) are read once, here: those the
+// user trusted are used, and with opt.AskTrust those not decided yet are
+// left out until the user answers TrustQuestion.
 func Open(opt Options) (*Handle, error) {
-	h := &Handle{opt: opt, extChanged: make(chan struct{}, 1)}
-	h.opt.registry = tools.NewRegistry(tools.Builtin()...)
+	h := &Handle{opt: opt, extChanged: make(chan struct{}, 1), cmdUpdates: make(chan []app.Command, 1), told: map[string]bool{}}
+	if h.opt.Cwd == "" {
+		cwd, err := os.Getwd()
+		if err != nil {
+			return nil, fmt.Errorf("finding the working directory: %w", err)
+		}
+		h.opt.Cwd = cwd
+	}
+	proj := ScanProject(h.opt.Cwd, TrustStore())
+	h.opt.project = &proj
+	if opt.AskTrust {
+		h.question = question(&proj)
+	}
+	if h.opt.ext == nil {
+		// Found once: every session the handle switches to has the same
+		// skills and commands, and the app the same commands.
+		h.opt.ext = discoverExtensions(opt.Config, h.opt.Cwd)
+	}
+	h.commands = h.opt.ext.commands
+	h.sentSig = commandsSignature(h.commands)
+	// One registry for every session the handle switches to, which its
+	// MCP servers fill.
+	h.opt.registry = newRegistry(h.opt.ext)
 	if !opt.NoStore {
 		st, err := openStore(opt.Config)
 		if err != nil {
@@ -77,14 +125,14 @@ func Open(opt Options) (*Handle, error) {
 			h.prune.stop()
 			return nil, err
 		}
-		h.tail, h.dir = p.Tail, p.Env.Dir
+		h.tail, h.dir, h.opened, h.label = p.Tail, p.Env.Dir, p.Config, p.Provider.Label()
 		from := uint64(math.MaxUint64)
 		if len(h.tail) > 0 {
 			from = h.tail[0].Seq
 		}
 		h.pending = openPending(p.open, from)
 		h.events = h.pending.Events()
-		h.startMCP(h.opt.Config, p.Env, p.Engine.SessionID)
+		h.startMCP(p.Config, p.Env, h.opt.project, p.Engine.SessionID)
 		return h, nil
 	}
 	s, err := open(h.opt)
@@ -92,8 +140,8 @@ func Open(opt Options) (*Handle, error) {
 		h.prune.stop()
 		return nil, err
 	}
-	h.cur, h.dir, h.events = s, s.Env.Dir, s.Events()
-	h.startMCP(h.opt.Config, s.Env, s.Engine.SessionID)
+	h.cur, h.dir, h.events, h.label = s, s.Env.Dir, s.Events(), s.Provider.Label()
+	h.startMCP(s.Config, s.Env, h.opt.project, s.Engine.SessionID)
 	return h, nil
 }
 
@@ -127,7 +175,10 @@ func (h *Handle) Older() <-chan []event.Event {
 }
 
 func (h *Handle) Submit(text string) { h.do(func(s *engine.Session) { s.Submit(text) }) }
-func (h *Handle) Cancel()            { h.do(func(s *engine.Session) { s.Cancel() }) }
+func (h *Handle) SubmitCommand(command, text string) {
+	h.do(func(s *engine.Session) { s.SubmitCommand(command, text) })
+}
+func (h *Handle) Cancel() { h.do(func(s *engine.Session) { s.Cancel() }) }
 func (h *Handle) Answer(callID string, d event.Decision, reason string) {
 	h.do(func(s *engine.Session) { s.Answer(callID, d, reason) })
 }
@@ -227,7 +278,7 @@ func (h *Handle) Close() {
 	if cur, err := h.current(context.Background()); err == nil {
 		cur.Close()
 		if cur.Writer != nil && !cur.Discarded {
-			h.saved = cur.Writer.ID()
+			h.saved, h.saveErr = cur.Writer.ID(), cur.CloseErr
 		}
 		// The UI reads no more: the last events are drained (the session
 		// has stopped, so they end), which lets the engine's and the
@@ -237,16 +288,17 @@ func (h *Handle) Close() {
 	}
 	// After the session: its running calls to the servers are cancelled
 	// by then.
-	if h.mcp != nil {
-		h.mcp.Close()
+	if m := h.manager(); m != nil {
+		m.Close()
 	}
 	h.prune.stop()
 }
 
 // Saved is the id of the stored session after Close, or "" when nothing
-// was kept (no store, or no prompt).
-func (h *Handle) Saved() string {
+// was kept (no store, or no prompt); err says when its last events could
+// not be saved.
+func (h *Handle) Saved() (id string, err error) {
 	h.ops.Lock()
 	defer h.ops.Unlock()
-	return h.saved
+	return h.saved, h.saveErr
 }

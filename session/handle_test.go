@@ -58,7 +58,7 @@ func TestSwitchModelContinuesTheLog(t *testing.T) {
 	if h.cur.Writer.ID() != id {
 		t.Fatalf("the session changed from %s to %s", id, h.cur.Writer.ID())
 	}
-	if opt := h.AppOptions(); opt.Status.Model != "other-model" {
+	if opt := h.AppOptions(); opt.Status.Model != "openai-compatible/other-model" {
 		t.Fatalf("the status line would say %q", opt.Status.Model)
 	}
 }
@@ -226,8 +226,8 @@ func TestCloseWaitsForThePrune(t *testing.T) {
 	default:
 		t.Fatal("the prune still runs after Close")
 	}
-	if h.Saved() != "" {
-		t.Fatalf("an empty session was kept as %s", h.Saved())
+	if id, _ := h.Saved(); id != "" {
+		t.Fatalf("an empty session was kept as %s", id)
 	}
 }
 

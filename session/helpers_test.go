@@ -45,6 +45,8 @@ func recording() []event.Event {
 func testConfig(t *testing.T, srv *testserver.Server, approval string) *config.Config {
 	t.Helper()
 	t.Setenv("QUIRE_HOME", t.TempDir())
+	// The user's own hooks.json is not the test's.
+	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
 	return &config.Config{Model: "m", BaseURL: srv.URL(), APIKey: "k", Approval: approval, Sandbox: "off", ContextWindow: 100000, RetentionDays: 30}
 }
 

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"sort"
 	"strings"
 
 	"github.com/quire-sh/quire/app"
@@ -13,60 +12,30 @@ import (
 	"github.com/quire-sh/quire/ext/mcp"
 	"github.com/quire-sh/quire/sandbox"
 	"github.com/quire-sh/quire/tools"
-	"github.com/quire-sh/quire/trust"
 )
 
-// TrustKinds are the kinds of a project's own files quire uses only once
-// the user has trusted their content (package trust): the startup prompt
-// and `quire trust` ask about each.
-func TrustKinds() []trust.Kind {
-	return []trust.Kind{mcpKind}
-}
-
-// mcpKind is a project's .mcp.json.
-var mcpKind = trust.Kind{Name: mcp.ProjectFile, What: "MCP servers for quire to start (programs it runs, or addresses it connects to)"}
-
-// projectServers reads the project's .mcp.json if the user trusted its
-// current content. Otherwise none of its servers is used, and notice
-// says so and how to trust it ("" when there is no such file).
-func projectServers(store *trust.Store, dir string) (servers map[string]mcp.ServerConfig, notice string) {
-	files, err := store.Scan(dir, []trust.Kind{mcpKind})
-	if err != nil {
-		return nil, fmt.Sprintf("%s was not read: %v; its MCP servers are off", mcp.ProjectFile, err)
-	}
-	if len(files) == 0 {
+// projectServers are the servers of the project's .mcp.json when the user
+// trusted its content (ProjectFiles lists it, so the one trust question,
+// `quire trust` and the notices about files left out cover it). notice is
+// why a trusted file gives no servers, "" otherwise.
+func projectServers(p *Project) (servers map[string]mcp.ServerConfig, notice string) {
+	content, ok := p.trusted(mcp.ProjectFile)
+	if !ok {
 		return nil, ""
 	}
-	f := files[0]
-	parsed, perr := mcp.ParseProject(f.Content, os.Getenv)
-	if f.Decision != trust.Trusted {
-		names := make([]string, 0, len(parsed))
-		for n := range parsed {
-			names = append(names, mcp.Printable(n))
-		}
-		sort.Strings(names)
-		what := "its servers"
-		if len(names) > 0 {
-			what = "its servers (" + strings.Join(names, ", ") + ")"
-		}
-		how := "you have not trusted it yet"
-		if f.Decision == trust.Declined {
-			how = "you declined it"
-		}
-		return nil, fmt.Sprintf("This project's %s was not used and none of %s was started: %s. Review the file, then run `quire trust` here to use it.", mcp.ProjectFile, what, how)
+	servers, err := mcp.ParseProject(content, os.Getenv)
+	if err != nil {
+		return nil, err.Error() + "; its MCP servers are off"
 	}
-	if perr != nil {
-		return nil, perr.Error() + "; its MCP servers are off"
-	}
-	return parsed, ""
+	return servers, ""
 }
 
 // mcpOptions are what a session's MCP manager needs: the servers of the
-// settings and of a trusted .mcp.json, the sandbox, the environment and
-// the session's identity. Problems (a wrong server, an untrusted file)
-// are returned as notices, one line each.
-func mcpOptions(cfg *config.Config, env *tools.Env, reg *tools.Registry, sessionID, version string) (mcp.Options, []string) {
-	project, notice := projectServers(trust.Open(config.StateDir(os.Getenv)), env.Dir)
+// settings and of the project's trusted .mcp.json, the sandbox, the
+// environment and the session's identity. Problems (a wrong server, a
+// .mcp.json that does not read) are returned as notices, one line each.
+func mcpOptions(cfg *config.Config, env *tools.Env, reg *tools.Registry, p *Project, sessionID, version string) (mcp.Options, []string) {
+	project, notice := projectServers(p)
 	servers, problems := mcp.Servers(cfg.MCP, project)
 	if notice != "" {
 		problems = append(problems, notice)
@@ -96,77 +65,164 @@ func identity(sessionID, dir string) []string {
 	return out
 }
 
-// startMCP starts the handle's MCP servers in the background; their
-// news reaches the transcript as notices and the status line through
-// ExtensionsChanged.
-func (h *Handle) startMCP(cfg *config.Config, env *tools.Env, sessionID string) {
-	opt, problems := mcpOptions(cfg, env, h.opt.registry, sessionID, h.opt.Version)
-	opt.Notify = func(level, text string) {
-		h.do(func(s *engine.Session) { s.Notify(level, text) })
-	}
-	opt.Changed = func() {
-		select {
-		case h.extChanged <- struct{}{}:
-		default:
+// promptCommands are the MCP servers' prompts as commands from outside
+// the app's table: /mcp__SERVER__PROMPT sends the prompt's messages,
+// which run gets (it is called with the command's name and the words
+// typed after it, at the time the command runs).
+func promptCommands(prompts []mcp.PromptCommand, run func(ctx context.Context, name string, words []string) (string, error)) []app.Command {
+	out := make([]app.Command, 0, len(prompts))
+	for _, p := range prompts {
+		summary := p.Description
+		if summary == "" {
+			summary = "prompt " + mcp.Printable(p.Prompt) + " of MCP server " + p.Server
 		}
+		name := p.Name
+		out = append(out, app.Command{
+			Name: name, Args: strings.Join(p.Args, " "), Summary: summary,
+			Source: "mcp " + p.Server, Origin: "MCP server " + p.Server,
+			Expand: func(ctx context.Context, args string) (string, error) {
+				return run(ctx, name, strings.Fields(args))
+			},
+		})
 	}
-	h.mcp = mcp.Start(opt)
-	for _, p := range problems {
-		opt.Notify("warn", p)
+	return out
+}
+
+// startMCP starts the handle's MCP servers in the background for the
+// session running in env with the effective configuration cfg and the
+// project p: their news reaches the transcript as notices, the status
+// line through ExtensionsChanged and the app's commands through
+// CommandUpdates.
+func (h *Handle) startMCP(cfg *config.Config, env *tools.Env, p *Project, sessionID string) {
+	opt, problems := mcpOptions(cfg, env, h.opt.registry, p, sessionID, h.opt.Version)
+	opt.Notify = h.notify
+	opt.Changed = h.extensionsChanged
+	m := mcp.Start(opt)
+	h.extMu.Lock()
+	h.mcp = m
+	h.extMu.Unlock()
+	for _, text := range problems {
+		h.notify("warn", text)
+	}
+	// A change the servers announced before h.mcp was set found none.
+	h.extensionsChanged()
+}
+
+// stopMCP stops the handle's MCP servers and takes their tools and
+// prompts away.
+func (h *Handle) stopMCP() {
+	h.extMu.Lock()
+	m := h.mcp
+	h.mcp = nil
+	h.extMu.Unlock()
+	if m != nil {
+		m.Close()
+		h.extensionsChanged()
 	}
 }
 
-// ExtensionsChanged is signalled when the MCP servers' state or lists
-// changed.
+// manager is the handle's MCP manager, nil when it runs none.
+func (h *Handle) manager() *mcp.Manager {
+	h.extMu.Lock()
+	defer h.extMu.Unlock()
+	return h.mcp
+}
+
+// notify shows a notice in the current session's transcript.
+func (h *Handle) notify(level, text string) {
+	h.do(func(s *engine.Session) { s.Notify(level, text) })
+}
+
+// extensionsChanged is called, from any goroutine, when the MCP servers'
+// state or lists changed: the status line is told, and a new list of
+// commands (the custom commands, then the servers' prompts, checked with
+// app.CheckCommands) is sent when it differs from the last one. A list
+// the app has not read yet is replaced, so the latest always wins. It
+// never blocks.
+func (h *Handle) extensionsChanged() {
+	select {
+	case h.extChanged <- struct{}{}:
+	default:
+	}
+	// The list is made under the lock, so of two changes at once the
+	// later one's list is the one sent last.
+	h.cmdMu.Lock()
+	defer h.cmdMu.Unlock()
+	var prompts []mcp.PromptCommand
+	if m := h.manager(); m != nil {
+		prompts = m.Prompts()
+	}
+	cmds := append(append([]app.Command(nil), h.commands...), promptCommands(prompts, h.runPrompt)...)
+	kept, notices := app.CheckCommands(cmds)
+	sig := commandsSignature(kept)
+	if sig == h.sentSig {
+		return
+	}
+	h.sentSig = sig
+	for _, text := range notices {
+		if !h.told[text] {
+			h.told[text] = true
+			h.notify("warn", text)
+		}
+	}
+	select {
+	case <-h.cmdUpdates:
+	default:
+	}
+	h.cmdUpdates <- kept
+}
+
+// commandsSignature tells one list of commands from another, as /help and
+// Tab show them.
+func commandsSignature(cmds []app.Command) string {
+	var b strings.Builder
+	for _, c := range cmds {
+		fmt.Fprintf(&b, "%q %q %q %q\n", c.Name, c.Args, c.Summary, c.Source)
+	}
+	return b.String()
+}
+
+// runPrompt runs an MCP prompt's command with the servers of the moment.
+func (h *Handle) runPrompt(ctx context.Context, name string, words []string) (string, error) {
+	m := h.manager()
+	if m == nil {
+		return "", fmt.Errorf("/%s: this session runs no MCP servers", name)
+	}
+	return m.RunPrompt(ctx, name, words)
+}
+
+// ExtensionsChanged is signalled when the MCP servers' state changed.
 func (h *Handle) ExtensionsChanged() <-chan struct{} { return h.extChanged }
+
+// CommandUpdates delivers the commands from outside the app's table each
+// time the MCP servers' prompts change: the custom commands, then the
+// prompts.
+func (h *Handle) CommandUpdates() <-chan []app.Command { return h.cmdUpdates }
 
 // ExtensionSummary is the status line's word on the MCP servers.
 func (h *Handle) ExtensionSummary() string {
-	if h.mcp == nil {
+	m := h.manager()
+	if m == nil {
 		return ""
 	}
-	return mcp.Summary(h.mcp.Status())
-}
-
-// Commands are the MCP servers' prompts as slash commands.
-func (h *Handle) Commands() []app.ExtensionCommand {
-	if h.mcp == nil {
-		return nil
-	}
-	var out []app.ExtensionCommand
-	for _, p := range h.mcp.Prompts() {
-		help := p.Description
-		if help == "" {
-			help = "prompt " + mcp.Printable(p.Prompt) + " of MCP server " + p.Server
-		}
-		out = append(out, app.ExtensionCommand{Name: p.Name, Args: strings.Join(p.Args, " "), Help: help})
-	}
-	return out
+	return mcp.Summary(m.Status())
 }
 
 // MCP is /mcp: the servers, their tools, prompts and resources; with
 // "restart NAME" it reconnects one.
 func (h *Handle) MCP(ctx context.Context, args []string) (lines []string, notice string, err error) {
-	if h.mcp == nil {
+	m := h.manager()
+	if m == nil {
 		return nil, "", fmt.Errorf("this session runs no MCP servers")
 	}
 	switch {
 	case len(args) == 0:
-		return h.mcp.Lines(ctx), "", nil
+		return m.Lines(ctx), "", nil
 	case args[0] == "restart" && len(args) == 2:
-		if err := h.mcp.Restart(args[1]); err != nil {
+		if err := m.Restart(args[1]); err != nil {
 			return nil, "", err
 		}
 		return nil, "restarting MCP server " + args[1] + "…", nil
 	}
 	return nil, "", fmt.Errorf("/mcp takes nothing, or restart NAME")
-}
-
-// RunCommand runs an MCP prompt's command: the prompt's messages come
-// back as the text to send.
-func (h *Handle) RunCommand(ctx context.Context, name string, args []string) (string, error) {
-	if h.mcp == nil {
-		return "", fmt.Errorf("/%s: this session runs no MCP servers", name)
-	}
-	return h.mcp.RunPrompt(ctx, name, args)
 }

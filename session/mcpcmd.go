@@ -45,16 +45,18 @@ func MCPList(cfg *config.Config, dir string) []string {
 	for _, p := range problems {
 		lines = append(lines, "problem: "+mcp.Printable(p))
 	}
-	store := trust.Open(config.StateDir(os.Getenv))
-	files, err := store.Scan(dir, []trust.Kind{mcpKind})
+	proj := ScanProject(dir, TrustStore())
+	f, found := proj.file(mcp.ProjectFile)
 	switch {
-	case err != nil:
-		lines = append(lines, fmt.Sprintf("%s: %s", mcp.ProjectFile, mcp.Printable(err.Error())))
-	case len(files) == 1:
-		f := files[0]
+	case proj.Err != nil:
+		lines = append(lines, fmt.Sprintf("%s: %s", mcp.ProjectFile, mcp.Printable(proj.Err.Error())))
+	case found:
 		servers, perr := mcp.ParseProject(f.Content, os.Getenv)
 		note := ""
-		if f.Decision != trust.Trusted {
+		switch f.Decision {
+		case trust.Declined:
+			note = "off: you declined " + mcp.ProjectFile + " as it is now (`quire trust` here reviews it again)"
+		case trust.Unknown:
 			note = "off: " + mcp.ProjectFile + " is not trusted (run `quire trust` here to review it)"
 		}
 		if perr != nil {
@@ -84,16 +86,19 @@ func sortedNames(m map[string]mcp.ServerConfig) []string {
 }
 
 // MCPTest is `quire mcp test NAME`: it starts the one server as a
-// session would (the session's sandbox, a trusted .mcp.json only), waits
+// session would (the session's sandbox, with a trusted project's
+// settings; a trusted .mcp.json only), waits
 // for it and lists its tools, prompts and resources. The error is one
 // line saying why the server did not come up.
 func MCPTest(ctx context.Context, cfg *config.Config, dir, name, version string) ([]string, error) {
+	proj := ScanProject(dir, TrustStore())
+	cfg = wire(cfg, &proj, true, os.Getenv).cfg
 	env, err := newEnv(cfg, dir)
 	if err != nil {
 		return nil, err
 	}
 	reg := tools.NewRegistry()
-	opt, _ := mcpOptions(cfg, env, reg, "", version)
+	opt, _ := mcpOptions(cfg, env, reg, &proj, "", version)
 	var one []mcp.Server
 	for _, s := range opt.Servers {
 		if s.Name == name {

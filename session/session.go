@@ -11,8 +11,10 @@ import (
 	"github.com/quire-sh/quire/engine"
 	"github.com/quire-sh/quire/engine/event"
 	"github.com/quire-sh/quire/engine/llm"
-	"github.com/quire-sh/quire/engine/llm/chat"
 	"github.com/quire-sh/quire/engine/store"
+	"github.com/quire-sh/quire/ext/hooks"
+	"github.com/quire-sh/quire/provider"
+	"github.com/quire-sh/quire/redact"
 	"github.com/quire-sh/quire/tools"
 )
 
@@ -31,11 +33,23 @@ type Options struct {
 	// Unattended denies calls that would need the user's approval (quire
 	// exec), telling the model why.
 	Unattended bool
+	// AskTrust says the user will be asked about the project's files
+	// that are not trusted yet (an interactive session: Handle's
+	// TrustQuestion); otherwise the session says they were left out and
+	// how to trust them.
+	AskTrust bool
+
+	// project is the project's files as the Handle found them; prepare
+	// scans them when it is nil.
+	project *Project
 
 	// store, when set, is the store to use (a Handle's, shared by the
 	// sessions it switches between); otherwise prepare opens one and
 	// prunes it in the background.
 	store *store.Store
+	// ext, when set, are the skills and commands found already (a
+	// Handle's); otherwise prepare finds them.
+	ext *extensions
 	// registry, when set, is the tool registry to use: a Handle's, which
 	// its MCP servers fill and every session it switches to shares.
 	registry *tools.Registry
@@ -63,18 +77,26 @@ type turnRecorder struct {
 }
 
 func (r *turnRecorder) Record(e event.Event, durable bool) error {
-	switch e.Kind {
-	case event.TurnEnded:
-		if err := r.cps.EndTurn(e.Turn); err != nil {
-			return fmt.Errorf("closing the checkpoints of turn %d: %w", e.Turn, err)
+	err := r.w.Record(e, durable)
+	if e.Kind == event.TurnEnded {
+		// The event is kept even when its checkpoints cannot be closed.
+		if cerr := r.cps.EndTurn(e.Turn); cerr != nil && err == nil {
+			err = fmt.Errorf("closing the checkpoints of turn %d: %w", e.Turn, cerr)
 		}
 	}
-	return r.w.Record(e, durable)
+	return err
 }
+
+// Flush commits every event recorded so far; quire exec calls it before
+// it reports success.
+func (r *turnRecorder) Flush() error { return r.w.Flush() }
 
 // Prepared is an engine configuration wired to its tools, sandbox, store
 // and checkpoints, ready for engine.New, engine.Resume or engine.Exec.
 type Prepared struct {
+	// Config is the effective configuration: the one given, with the
+	// project's trusted settings laid over it.
+	Config      *config.Config
 	Engine      engine.Config
 	Store       *store.Store
 	Writer      *store.Writer
@@ -84,13 +106,28 @@ type Prepared struct {
 	Prior []event.Event
 	Tail  []event.Event
 	Env   *tools.Env
+	// Provider is the provider and model the session talks to.
+	Provider provider.Resolved
+	// ext are the skills and commands the session was wired with.
+	ext *extensions
+	// project is the project's files the session was wired with.
+	project *Project
+	// notices are what the wiring found to tell the user when the
+	// session starts.
+	notices []engine.Notice
 	// Discarded is set by Close when the session held no prompt and was
 	// removed.
 	Discarded bool
-	closed    bool
+	// CloseErr is set by Close when the session's last events could not
+	// be saved.
+	CloseErr error
+	closed   bool
 	// prune is the store's background prune when this Prepared opened the
 	// store; Close stops it and waits.
 	prune *pruner
+	// hooks runs the session's hooks (nil: there are none); Close waits
+	// for the last observed events' hooks.
+	hooks *hooks.Runner
 }
 
 // open starts the session: a new one, or a resumed one whose whole log is
@@ -124,7 +161,10 @@ func (p *Prepared) open() (*Opened, error) {
 func (p *Prepared) Close() {
 	if p.Writer != nil && !p.closed {
 		p.closed = true
-		p.Discarded, _ = p.Writer.CloseDiscardingEmpty()
+		p.Discarded, p.CloseErr = p.Writer.CloseDiscardingEmpty()
+	}
+	if p.hooks != nil {
+		p.hooks.Close()
 	}
 	p.prune.stop()
 }
@@ -142,24 +182,43 @@ const firstScreenTurns = 3
 // prepare is Prepare; without loadPrior a resumed session's log is not
 // decoded yet: Tail holds its latest turns, and open decodes the rest.
 func prepare(opt Options, loadPrior bool) (*Prepared, error) {
-	cwd := opt.Cwd
-	if cwd == "" {
-		var err error
-		if cwd, err = os.Getwd(); err != nil {
-			return nil, fmt.Errorf("finding the working directory: %w", err)
-		}
+	cwd, err := workingDir(opt)
+	if err != nil {
+		return nil, err
 	}
+	proj := opt.project
+	if proj == nil {
+		scanned := ScanProject(cwd, TrustStore())
+		proj = &scanned
+	}
+	wired := wire(opt.Config, proj, opt.AskTrust, os.Getenv)
+	opt.Config = wired.cfg
 	env, err := newEnv(opt.Config, cwd)
 	if err != nil {
 		return nil, err
 	}
-	ecfg, err := engineConfig(opt, env)
-	if err != nil {
-		return nil, err
+	if opt.ext == nil {
+		opt.ext = discoverExtensions(opt.Config, env.Dir)
 	}
-	p := &Prepared{Env: env, Engine: ecfg}
+	// The provider is resolved before anything is created on disk: an
+	// unknown provider or a missing key stores nothing. A resumed session
+	// is resolved once its log is open, since it goes on with its own
+	// model unless one is named.
+	settings := opt.Config.ProviderSettings(os.Getenv)
+	resuming := opt.Resume != "" || opt.Continue
+	p := &Prepared{Config: wired.cfg, Env: env, ext: opt.ext, project: proj, notices: wired.notices}
+	if wired.hooks.Len() > 0 {
+		p.hooks = hooks.NewRunner(wired.hooks, hooks.Options{})
+	}
+	if !resuming || opt.NoStore {
+		if err := p.configure(opt, settings); err != nil {
+			p.Close()
+			return nil, err
+		}
+	}
 	if opt.NoStore {
-		if opt.Resume != "" || opt.Continue {
+		if resuming {
+			p.Close()
 			return nil, errors.New("resuming needs the session store")
 		}
 		return p, nil
@@ -173,7 +232,7 @@ func prepare(opt Options, loadPrior bool) (*Prepared, error) {
 	}
 	p.Store = st
 	fail := func(err error) (*Prepared, error) {
-		p.prune.stop()
+		p.Close()
 		return nil, err
 	}
 	var w *store.Writer
@@ -190,6 +249,19 @@ func prepare(opt Options, loadPrior bool) (*Prepared, error) {
 			return fail(err)
 		}
 		if w, err = st.Append(id); err != nil {
+			return fail(err)
+		}
+		if !modelNamed(opt.Config) {
+			// The session goes on with the model it last used.
+			if sum := w.Summary(); sum.Model != "" {
+				settings.Model, settings.Provider = sum.Model, sum.Provider
+				if sum.Provider == provider.Compatible {
+					settings.Provider = ""
+				}
+			}
+		}
+		if err := p.configure(opt, settings); err != nil {
+			w.Close()
 			return fail(err)
 		}
 		if loadPrior {
@@ -210,11 +282,58 @@ func prepare(opt Options, loadPrior bool) (*Prepared, error) {
 		p.Engine.SessionID = id
 	}
 	p.Writer = w
-	cps := w.Checkpoints(env.Dir)
+	cps := w.Checkpoints(env.Dir, env.Writer)
 	p.Checkpoints = cps
 	env.BeforeWrite = cps.BeforeWrite
 	p.Engine.Recorder = &turnRecorder{w: w, cps: cps}
 	return p, nil
+}
+
+// configure resolves the provider of settings and builds the engine's
+// configuration for it.
+func (p *Prepared) configure(opt Options, settings provider.Settings) error {
+	res, err := provider.Resolve(settings)
+	if err != nil {
+		return err
+	}
+	ecfg, err := engineConfig(opt, p.Env, res)
+	if err != nil {
+		return err
+	}
+	// What the wiring found (a project file left out, a broken
+	// hooks.json, a skipped skill) is said once per session, when it
+	// starts.
+	ecfg.Notices = append(ecfg.Notices, p.notices...)
+	if opt.ext != nil {
+		for _, n := range opt.ext.notices {
+			ecfg.Notices = append(ecfg.Notices, engine.Notice{Level: "warn", Text: n})
+		}
+	}
+	if p.hooks != nil {
+		ecfg.Hooks = p.hooks
+	}
+	p.Engine, p.Provider = ecfg, res
+	return nil
+}
+
+// modelNamed reports whether the configuration names a model or provider
+// (a flag, the environment, config.toml, /model) rather than leaving it
+// to the default.
+func modelNamed(cfg *config.Config) bool {
+	return cfg.Source["model"] != "default" || cfg.Source["provider"] != "default"
+}
+
+// workingDir is the session's working directory: opt.Cwd, or the
+// process's.
+func workingDir(opt Options) (string, error) {
+	if opt.Cwd != "" {
+		return opt.Cwd, nil
+	}
+	cwd, err := os.Getwd()
+	if err != nil {
+		return "", fmt.Errorf("finding the working directory: %w", err)
+	}
+	return cwd, nil
 }
 
 // newEnv is what the tools run in: the working directory under the
@@ -229,44 +348,67 @@ func newEnv(cfg *config.Config, cwd string) (*tools.Env, error) {
 }
 
 // engineConfig is the one place an engine configuration is built from the
-// settings: the model and its transport, the tools and the approval
-// policy. The store's recorder and the session id are added by prepare;
-// /model builds the configuration of the next model here too.
-func engineConfig(opt Options, env *tools.Env) (engine.Config, error) {
+// settings: the resolved provider's model, transport, window and prices,
+// the tools and the approval policy. The store's recorder and the session
+// id are added by prepare; /model builds the configuration of the next
+// model here too.
+func engineConfig(opt Options, env *tools.Env, res provider.Resolved) (engine.Config, error) {
 	cfg := opt.Config
-	if cfg.BaseURL == "" {
-		return engine.Config{}, errors.New("no API base URL: set OPENAI_BASE_URL, or base_url in config.toml")
-	}
 	policy, err := tools.NewPolicy(cfg.Approval)
 	if err != nil {
 		return engine.Config{}, err
 	}
-	// The hints name this program's key and flags: the protocol package
-	// cannot know them.
-	sampler := chat.New(chat.Config{BaseURL: cfg.BaseURL, APIKey: cfg.APIKey, TransportConfig: llm.TransportConfig{
-		Hints: map[llm.Kind]string{llm.KindAuth: "check OPENAI_API_KEY", llm.KindModelNotFound: "check --model or QUIRE_MODEL"},
-	}})
-	return engine.Config{
-		Model:         cfg.Model,
-		Sampler:       sampler,
-		ContextWindow: cfg.ContextWindow,
-		Tools:         registry(opt),
-		Env:           env,
-		Approver:      policy,
-		Unattended:    opt.Unattended,
-		Version:       opt.Version,
-		Sandbox:       cfg.Sandbox,
-		ApprovalMode:  cfg.Approval,
-	}, nil
+	var instructions []string
+	if opt.ext != nil {
+		instructions = append(instructions, opt.ext.catalog.Prompt())
+	}
+	// The catalog's window for the model; context_window where the
+	// catalog knows none.
+	window := res.ContextWindow()
+	if window == 0 {
+		window = cfg.ContextWindow
+	}
+	ecfg := engine.Config{
+		Model:          res.Model.ID,
+		Provider:       res.Name,
+		Sampler:        res.Sampler(llm.TransportConfig{}),
+		Cost:           res.Model.Cost,
+		ContextWindow:  window,
+		CompactPercent: cfg.CompactPercent,
+		Tools:          registry(opt),
+		Instructions:   instructions,
+		Env:            env,
+		Approver:       policy,
+		Unattended:     opt.Unattended,
+		Version:        opt.Version,
+		Sandbox:        cfg.Sandbox,
+		ApprovalMode:   cfg.Approval,
+	}
+	if cfg.RedactToolOutput {
+		// The rules without the home directory: the model needs real paths.
+		ecfg.ToolOutput = redact.New("").String
+	}
+	return ecfg, nil
 }
 
 // registry is the handle's shared registry, or a new one holding the
-// built-in tools.
+// tools every session has.
 func registry(opt Options) *tools.Registry {
 	if opt.registry != nil {
 		return opt.registry
 	}
-	return tools.NewRegistry(tools.Builtin()...)
+	return newRegistry(opt.ext)
+}
+
+// newRegistry holds the tools every session has, which belong to no
+// source that comes and goes: the built-ins and, with the skills found,
+// load_skill. MCP servers add and replace groups of their own.
+func newRegistry(ext *extensions) *tools.Registry {
+	all := tools.Builtin()
+	if ext != nil {
+		all = append(all, ext.catalog.LoadTool())
+	}
+	return tools.NewRegistry(all...)
 }
 
 // openStore opens the session store in the state dir.

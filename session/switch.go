@@ -4,12 +4,15 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
+	"os"
 	"strings"
 
 	"github.com/quire-sh/quire/app"
 	"github.com/quire-sh/quire/engine"
 	"github.com/quire-sh/quire/engine/event"
 	"github.com/quire-sh/quire/engine/store"
+	"github.com/quire-sh/quire/provider"
 )
 
 // The operations below carry out the /commands that replace the running
@@ -37,16 +40,41 @@ func (h *Handle) SwitchModel(ctx context.Context, model string) (app.Switched, e
 	if cur.Writer == nil {
 		return app.Switched{}, errNoStore
 	}
-	cfg := *h.opt.Config
-	cfg.Model = model
+	// /model [PROVIDER/]MODEL: a model of this provider, or of the one
+	// named. An unusable provider is refused before the session is
+	// touched. The effective configuration (the project's settings in
+	// it) runs the next engine; the one given stays the base later
+	// sessions of this handle start from.
+	base, eff := *h.opt.Config, *cur.Config
+	src := maps.Clone(eff.Source)
+	if src == nil {
+		src = map[string]string{}
+	}
+	src["model"], src["provider"] = "/model", "/model"
+	eff.Source = src
+	if p, m := provider.SplitModel(model, eff.ProviderSettings(os.Getenv)); p != "" {
+		eff.Provider, eff.Model = p, m
+	} else {
+		eff.Provider = ""
+		if name := cur.Provider.Name; name != provider.Compatible {
+			eff.Provider = name
+		}
+		eff.Model = model
+	}
+	base.Provider, base.Model = eff.Provider, eff.Model
+	res, err := provider.Resolve(eff.ProviderSettings(os.Getenv))
+	if err != nil {
+		return app.Switched{}, err
+	}
 	opt := h.opt
-	opt.Config = &cfg
-	next, err := engineConfig(opt, cur.Env)
+	opt.Config = &eff
+	next, err := engineConfig(opt, cur.Env, res)
 	if err != nil {
 		return app.Switched{}, fmt.Errorf("switching to %s: %w", model, err)
 	}
 	next.SessionID, next.Recorder = cur.Engine.SessionID, cur.Engine.Recorder
 	next.Approver = cur.Engine.Approver // "yes for this session" holds across models
+	next.Hooks = cur.Engine.Hooks
 	h.hold()
 	cur.Session.Close()
 	prior, err := cur.Writer.ReadAll()
@@ -68,10 +96,17 @@ func (h *Handle) SwitchModel(ctx context.Context, model string) (app.Switched, e
 		h.release(&Opened{Session: back, Prepared: cur.Prepared})
 		return app.Switched{}, err
 	}
-	cur.Prepared.Engine = next
-	h.opt.Config = &cfg
+	cur.Prepared.Engine, cur.Prepared.Provider = next, res
+	cur.Prepared.Config = &eff
+	h.opt.Config, h.label = &base, res.Label()
 	h.release(&Opened{Session: s, Prepared: cur.Prepared})
-	return app.Switched{Notice: "model: " + model}, nil
+	// What the new model cannot take of the history is said, not dropped
+	// silently.
+	notice := "model: " + res.Label()
+	if dropped := res.ReasoningNotice(engine.ReasoningStates(s.History())); dropped != "" {
+		notice += "; " + dropped
+	}
+	return app.Switched{Notice: notice}, nil
 }
 
 // Clear starts a new session in place of this one, which is kept if it
@@ -212,5 +247,5 @@ func (h *Handle) Rewind(ctx context.Context, n int, what string) (app.Switched, 
 	}
 	h.replace(cur, next)
 	notes = append([]string{fmt.Sprintf("rewound to before prompt %d (new session %s)", n, forkID)}, notes...)
-	return app.Switched{Notice: strings.Join(notes, "; "), Rebuild: true, Prior: next.Prior, Prompt: target.Text}, nil
+	return app.Switched{Notice: strings.Join(notes, "; "), Rebuild: true, Prior: next.Prior, Prompt: target.Typed()}, nil
 }

@@ -45,6 +45,13 @@ type Caps struct {
 	// EmbeddedEditor: inside vim's or neovim's :terminal (libvterm), which
 	// does not understand tmux's passthrough envelope.
 	EmbeddedEditor bool
+	// NoScrollbackClear: the terminal ignores CSI 3 J (libvterm before
+	// 0.3, which the terminals of neovim, vim and emacs-libvterm embed),
+	// so the inline view must not rely on clearing the scrollback.
+	NoScrollbackClear bool
+	// TmuxClipboard: tmux's set-clipboard is on, so tmux takes a plain
+	// OSC 52 itself (and passes it on to the terminal outside).
+	TmuxClipboard bool
 	// XTVersion is the raw XTVERSION reply, when a probe got one.
 	XTVersion string
 }
@@ -118,6 +125,7 @@ func DetectCaps(env func(string) string) Caps {
 	c := Caps{Term: env("TERM")}
 	c.SSH = env("SSH_CONNECTION") != "" || env("SSH_CLIENT") != "" || env("SSH_TTY") != ""
 	c.EmbeddedEditor = env("NVIM") != "" || env("VIM_TERMINAL") != ""
+	c.NoScrollbackClear = c.EmbeddedEditor || env("INSIDE_EMACS") != ""
 	switch {
 	case env("TMUX") != "":
 		c.Multiplexer = "tmux"
@@ -145,10 +153,7 @@ func DetectCaps(env func(string) string) Caps {
 	}
 	switch c.Multiplexer {
 	case "tmux":
-		// tmux passes OSC 8 and understands mode 2026 from 3.4 on.
-		newEnough := versionAtLeast(c.MultiplexerVersion, 3, 4)
-		c.Hyperlinks = c.Hyperlinks && newEnough
-		c.SyncOutput = c.SyncOutput && newEnough
+		c.applyTmuxVersion()
 	case "screen":
 		c.Hyperlinks, c.SyncOutput = false, false
 	}
@@ -264,11 +269,41 @@ func versionAtLeast(v string, major, minor int) bool {
 	return maj > major || maj == major && mnr >= minor
 }
 
+// applyTmuxVersion decides what tmux lets through, by its version: OSC 8
+// links from 3.4 on (tmux drops them itself when the terminal outside has
+// none, so only a brand known to lack them says no), and mode 2026 from
+// 3.4 on. An unknown version lets nothing through.
+func (c *Caps) applyTmuxVersion() {
+	newEnough := versionAtLeast(c.MultiplexerVersion, 3, 4)
+	outer, known := brands[c.TermProgram]
+	c.Hyperlinks = newEnough && (!known || outer.hyperlinks)
+	if !c.SyncProbed {
+		c.SyncOutput = newEnough
+	}
+}
+
+// SyncUnsupported reports whether the terminal is known not to have
+// synchronized output: it answered DECRQM so, or it is GNU screen, or
+// tmux older than 3.4. Unknown is not unsupported: frames stay bracketed,
+// which a terminal without the mode ignores.
+func (c Caps) SyncUnsupported() bool {
+	switch {
+	case c.SyncProbed:
+		return !c.SyncOutput
+	case c.Multiplexer == "screen":
+		return true
+	case c.Multiplexer == "tmux" && c.MultiplexerVersion != "":
+		return !versionAtLeast(c.MultiplexerVersion, 3, 4)
+	}
+	return false
+}
+
 // ShouldProbeVersion reports whether an XTVERSION query is worth sending:
-// not through a multiplexer (it answers for itself, or swallows the query)
-// and not on a dumb terminal.
+// directly to a terminal, or to tmux, which answers with its own version
+// (what decides what it lets through); not through screen or zellij,
+// which swallow it, and not on a dumb terminal.
 func (c Caps) ShouldProbeVersion() bool {
-	return c.Multiplexer == "" && c.Term != "dumb" && c.TermProgram != "jetbrains"
+	return (c.Multiplexer == "" || c.Multiplexer == "tmux") && c.Term != "dumb" && c.TermProgram != "jetbrains"
 }
 
 // applyXTVersion refines c with an XTVERSION reply such as "kitty(0.35.2)",
@@ -277,6 +312,16 @@ func (c Caps) ShouldProbeVersion() bool {
 func (c *Caps) applyXTVersion(text string) {
 	c.XTVersion = text
 	name, version := splitXTVersion(text)
+	switch lower := strings.ToLower(name); {
+	case lower == "tmux":
+		c.Multiplexer, c.MultiplexerVersion = "tmux", version
+		c.applyTmuxVersion()
+		return
+	case strings.HasPrefix(lower, "nvim"), strings.HasPrefix(lower, "vim"), strings.HasPrefix(lower, "libvterm"), strings.HasPrefix(lower, "emacs"):
+		// Terminals built on libvterm: no CSI 3 J before libvterm 0.3.
+		c.NoScrollbackClear = true
+		return
+	}
 	brand := termProgramBrands[strings.ToLower(name)]
 	if brand == "" {
 		if _, ok := brands[strings.ToLower(name)]; ok {

@@ -54,8 +54,26 @@ func TestDetectCaps(t *testing.T) {
 				if !c.Hyperlinks || !c.SyncOutput {
 					t.Errorf("tmux 3.4 in kitty should pass links and sync: %+v", c)
 				}
-				if c.ShouldProbeVersion() {
-					t.Error("XTVERSION must not be sent through tmux")
+				if !c.ShouldProbeVersion() {
+					t.Error("tmux answers XTVERSION with its own version; it should be asked")
+				}
+			}},
+		{"tmux 3.4, terminal outside unknown", []string{"TERM", "tmux-256color", "TMUX", "x", "TERM_PROGRAM", "tmux", "TERM_PROGRAM_VERSION", "3.4"},
+			func(t *testing.T, c Caps) {
+				if !c.Hyperlinks || c.SyncUnsupported() {
+					t.Errorf("tmux 3.4 passes OSC 8 and has mode 2026: %+v", c)
+				}
+			}},
+		{"tmux 3.3a: no sync, no links", []string{"TERM", "tmux-256color", "TMUX", "x", "TERM_PROGRAM", "tmux", "TERM_PROGRAM_VERSION", "3.3a"},
+			func(t *testing.T, c Caps) {
+				if c.Hyperlinks || c.SyncOutput || !c.SyncUnsupported() {
+					t.Errorf("tmux 3.3a: %+v", c)
+				}
+			}},
+		{"emacs terminal keeps its scrollback", []string{"TERM", "eterm-color", "INSIDE_EMACS", "29.1,vterm"},
+			func(t *testing.T, c Caps) {
+				if !c.NoScrollbackClear {
+					t.Errorf("INSIDE_EMACS: %+v", c)
 				}
 			}},
 		{"old tmux blocks links", []string{"TERM", "screen-256color", "TMUX", "x", "TERM_PROGRAM", "tmux", "TERM_PROGRAM_VERSION", "3.2a", "WEZTERM_VERSION", "2024"},

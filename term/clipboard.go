@@ -25,13 +25,16 @@ var ErrClipboardTooLarge = errors.New("text too large for the terminal clipboard
 const tmuxLoadTimeout = 2 * time.Second
 
 // EncodeOSC52 returns the bytes that put text on the clipboard through the
-// terminal: "ESC ] 52 ; c ; <base64> BEL". Inside tmux (and not inside an
-// editor's :terminal, where libvterm would print the envelope) the
-// sequence is wrapped in tmux's DCS passthrough with its ESCs doubled;
+// terminal: "ESC ] 52 ; c ; <base64> BEL". Inside tmux with set-clipboard
+// on, tmux takes the plain sequence itself and passes it on; otherwise
+// inside tmux (and not inside an editor's :terminal, where libvterm would
+// print the envelope) the sequence is wrapped in tmux's DCS passthrough
+// with its ESCs doubled;
 // inside GNU screen it is cut into DCS chunks screen passes through.
 func EncodeOSC52(text string, c Caps) []byte {
 	seq := "\x1b]52;c;" + base64.StdEncoding.EncodeToString([]byte(text)) + "\x07"
 	switch {
+	case c.Multiplexer == "tmux" && c.TmuxClipboard:
 	case c.Multiplexer == "tmux" && !c.EmbeddedEditor:
 		return []byte("\x1bPtmux;" + strings.ReplaceAll(seq, "\x1b", "\x1b\x1b") + "\x1b\\")
 	case c.Multiplexer == "screen" && !c.EmbeddedEditor:
@@ -71,6 +74,20 @@ func (t *Terminal) Copy(text string) error {
 		return fmt.Errorf("copy %d bytes: %w", len(text), ErrClipboardTooLarge)
 	}
 	return t.submit(seq)
+}
+
+// tmuxShowOption returns the value of one of tmux's global options
+// (`tmux show-options -gv name`), for the probe.
+func tmuxShowOption(name string) (string, error) {
+	ctx, cancel := context.WithTimeout(context.Background(), tmuxLoadTimeout)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, "tmux", "show-options", "-gv", name)
+	cmd.WaitDelay = 100 * time.Millisecond
+	out, err := cmd.Output()
+	if err != nil {
+		return "", fmt.Errorf("tmux show-options %s: %w", name, err)
+	}
+	return strings.TrimSpace(string(out)), nil
 }
 
 // tmuxLoadBuffer runs `tmux load-buffer -` with text on stdin. The input

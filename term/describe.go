@@ -40,15 +40,23 @@ func (c Caps) Describe() []string {
 	if c.SyncProbed {
 		sync += " (probed)"
 	} else {
-		sync += " (from environment; frames are bracketed either way)"
+		sync += " (from environment)"
+	}
+	if c.SyncUnsupported() {
+		sync += "; frames are sent without the bracket"
+	} else {
+		sync += "; frames are bracketed"
 	}
 	lines = append(lines, "synchronized output (mode 2026): "+sync)
 	lines = append(lines, "bracketed paste: "+yesNo(c.BracketedPaste))
 	clip := "OSC 52"
 	if c.Multiplexer == "tmux" {
-		if c.EmbeddedEditor {
+		switch {
+		case c.EmbeddedEditor:
 			clip += " unwrapped (editor terminal inside tmux) + tmux load-buffer"
-		} else {
+		case c.TmuxClipboard:
+			clip += " to tmux (set-clipboard on) + tmux load-buffer"
+		default:
 			clip += " in tmux passthrough + tmux load-buffer (needs `set -g allow-passthrough on` on tmux ≥ 3.3)"
 		}
 	} else if c.Multiplexer == "screen" {
@@ -60,6 +68,9 @@ func (c Caps) Describe() []string {
 		clip += "; terminal support unverified"
 	}
 	lines = append(lines, "clipboard: "+clip)
+	if c.NoScrollbackClear {
+		lines = append(lines, "scrollback: the terminal cannot clear it (CSI 3 J); an inline width change redraws only the live region")
+	}
 	if c.XTVersion != "" {
 		lines = append(lines, "xtversion: "+c.XTVersion)
 	}

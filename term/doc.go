@@ -15,8 +15,11 @@
 // the tty itself and a key typed while it waits is never lost.
 //
 // Capabilities are decided from the environment first (DetectCaps: free,
-// and it survives tmux and ssh better than asking), and optionally
-// refined by Probe. The package knows nothing about what is drawn; the
+// and it survives tmux and ssh better than asking), then refined by what
+// the terminal answers: StartProbe asks in the background (DECRQM for
+// mode 2026, XTVERSION, which tmux answers with its own version, DA1 as
+// the end marker, and tmux's set-clipboard option) and delivers the
+// result as a CapsEvent, so the first frame never waits for it. The package knows nothing about what is drawn; the
 // renderer writes its bytes through Writer and term only adds the mode
 // switches around them.
 package term

@@ -63,6 +63,12 @@ type SignalEvent struct {
 	Signal os.Signal
 }
 
+// CapsEvent delivers what a probe started with StartProbe learnt: the
+// terminal's capabilities, refined by its answers.
+type CapsEvent struct {
+	Caps Caps
+}
+
 func (KeyEvent) isEvent()    {}
 func (PasteEvent) isEvent()  {}
 func (MouseEvent) isEvent()  {}
@@ -70,6 +76,7 @@ func (ResizeEvent) isEvent() {}
 func (FocusEvent) isEvent()  {}
 func (ResumeEvent) isEvent() {}
 func (SignalEvent) isEvent() {}
+func (CapsEvent) isEvent()   {}
 
 // Key names a key. KeyRune means "a character"; see KeyEvent.Rune.
 type Key int

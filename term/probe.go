@@ -90,8 +90,25 @@ wait:
 			break wait
 		}
 	}
+	if caps.Multiplexer == "tmux" && t.tmuxOption != nil {
+		// Whether tmux takes OSC 52 itself is an option, not a reply.
+		if v, err := t.tmuxOption("set-clipboard"); err == nil {
+			caps.TmuxClipboard = v == "on"
+			caps.Clipboard = caps.Clipboard || caps.TmuxClipboard
+		}
+	}
 	t.capsMu.Lock()
 	t.caps = caps
 	t.capsMu.Unlock()
 	return caps
+}
+
+// StartProbe runs Probe in the background and delivers its result as a
+// CapsEvent on Events, so that asking the terminal never delays the first
+// frame. Keys typed while it waits arrive as usual.
+func (t *Terminal) StartProbe(timeout time.Duration) {
+	go func() {
+		caps := t.Probe(timeout)
+		t.post(CapsEvent{Caps: caps})
+	}()
 }

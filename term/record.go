@@ -17,14 +17,22 @@ import (
 // show exactly what the terminal was sent, and it replays in any player.
 // What a program that quire hands the terminal to writes ($EDITOR) is not
 // quire's and is not recorded.
+//
+// With Options.RecordRedact, each write's text is redacted before it is
+// recorded. A write is one frame's changes, so a secret drawn whole in one
+// frame (a tool's output, a file, a pasted prompt) is caught; one drawn in
+// pieces across frames (a key the model streams token by token, a key
+// typed character by character) reaches the recording in pieces the rules
+// may not recognise.
 
 // recorder writes a recording. Writes come from the writer goroutine and
 // from restores, so it locks.
 type recorder struct {
-	mu    sync.Mutex
-	w     io.Writer
-	start time.Time
-	err   error // the first write error; later events are dropped
+	mu     sync.Mutex
+	w      io.Writer
+	start  time.Time
+	err    error               // the first write error; later events are dropped
+	redact func(string) string // applied to output text; nil: none
 }
 
 // castHeader is asciicast v2's first line.
@@ -60,6 +68,9 @@ func (r *recorder) event(kind, data string) {
 	defer r.mu.Unlock()
 	if r.err != nil {
 		return
+	}
+	if kind == "o" && r.redact != nil {
+		data = r.redact(data)
 	}
 	// json.Marshal keeps the text exact, escape bytes included (invalid
 	// UTF-8, which quire never writes, would become U+FFFD).

@@ -43,6 +43,10 @@ type Options struct {
 	// Record, if set, receives a recording of every byte written to the
 	// terminal, in asciicast v2 (see record.go).
 	Record io.Writer
+	// RecordRedact, if set, is applied to the text of every output event
+	// before it is recorded (quire passes package redact's rule set, since
+	// recordings are made to be shared).
+	RecordRedact func(string) string
 	// NoSignals leaves signal handling to the caller: no restore on
 	// SIGTERM/SIGHUP/SIGINT/SIGQUIT, no Ctrl+Z handling on SIGTSTP.
 	NoSignals bool
@@ -137,8 +141,9 @@ type Terminal struct {
 	signals *signalHandler
 	stderr  stderrRedirect // guarded by mu
 
-	tmuxLoad func(string) error
-	wg       sync.WaitGroup
+	tmuxLoad   func(string) error
+	tmuxOption func(string) (string, error)
+	wg         sync.WaitGroup
 }
 
 // Open takes the controlling terminal (/dev/tty), so quire can draw even
@@ -158,17 +163,18 @@ func Open(opts Options) (*Terminal, error) {
 func OpenTty(tty tcell.Tty, opts Options) (*Terminal, error) {
 	opts.fill()
 	t := &Terminal{
-		tty:      tty,
-		opts:     opts,
-		caps:     DetectCaps(opts.Env),
-		events:   make(chan Event, 64),
-		input:    make(chan []byte, 16),
-		inject:   make(chan Event, 16),
-		resized:  make(chan struct{}, 1),
-		done:     make(chan struct{}),
-		q:        newFrameQueue(),
-		tmuxLoad: tmuxLoadBuffer,
-		stderr:   stderrRedirect{to: opts.Stderr, saved: -1},
+		tty:        tty,
+		opts:       opts,
+		caps:       DetectCaps(opts.Env),
+		events:     make(chan Event, 64),
+		input:      make(chan []byte, 16),
+		inject:     make(chan Event, 16),
+		resized:    make(chan struct{}, 1),
+		done:       make(chan struct{}),
+		q:          newFrameQueue(),
+		tmuxLoad:   tmuxLoadBuffer,
+		tmuxOption: tmuxShowOption,
+		stderr:     stderrRedirect{to: opts.Stderr, saved: -1},
 	}
 	t.park.init()
 	t.modes = modes{
@@ -187,6 +193,7 @@ func OpenTty(tty tcell.Tty, opts Options) (*Terminal, error) {
 	if err == nil && opts.Record != nil {
 		t.rec, err = newRecorder(opts.Record, ws.Width, ws.Height, opts.Env, time.Now())
 		if err == nil {
+			t.rec.redact = opts.RecordRedact
 			tty = &recordingTty{Tty: tty, rec: t.rec}
 			t.tty = tty
 		}

@@ -233,20 +233,65 @@ func TestProbeSilentTerminal(t *testing.T) {
 	}
 }
 
-func TestProbeSkipsXTVersionInTmux(t *testing.T) {
+// TestProbeAsksTmuxForItsVersion: through tmux the probe asks XTVERSION,
+// which tmux answers itself, and decides links and synchronized output
+// by the version it names rather than by the environment.
+func TestProbeAsksTmuxForItsVersion(t *testing.T) {
+	for _, c := range []struct {
+		reply      string
+		links      bool
+		syncUnsupp bool
+		clipboard  string // tmux's set-clipboard
+	}{
+		{"\x1b[?2026;2$y\x1bP>|tmux 3.4\x1b\\\x1b[?1;2c", true, false, "on"},
+		// tmux 3.3a knows neither DECRQM 2026 nor the mode: DA1 alone.
+		{"\x1bP>|tmux 3.3a\x1b\\\x1b[?1;2c", false, true, "external"},
+	} {
+		p := openPTY(t)
+		term := openTerminal(t, p, Options{Env: envOf("TERM", "tmux-256color", "TMUX", "x")})
+		term.tmuxOption = func(name string) (string, error) {
+			if name != "set-clipboard" {
+				return "", errors.New("unknown option")
+			}
+			return c.clipboard, nil
+		}
+		go func() {
+			p.waitOutput(t, 0, seqSyncModeQuery+seqXTVersionQuery+seqDA1Query)
+			p.master.Write([]byte(c.reply))
+		}()
+		caps := term.Probe(10 * time.Second)
+		if caps.Hyperlinks != c.links || caps.SyncUnsupported() != c.syncUnsupp {
+			t.Errorf("after %q: links %v, sync unsupported %v; want %v, %v (%+v)", c.reply,
+				caps.Hyperlinks, caps.SyncUnsupported(), c.links, c.syncUnsupp, caps)
+		}
+		// With set-clipboard on tmux takes OSC 52 itself; otherwise only
+		// its passthrough envelope can carry it.
+		wrapped := strings.HasPrefix(string(EncodeOSC52("x", caps)), "\x1bPtmux;")
+		if caps.TmuxClipboard != (c.clipboard == "on") || wrapped != (c.clipboard != "on") {
+			t.Errorf("set-clipboard %s: TmuxClipboard %v, OSC 52 %q", c.clipboard, caps.TmuxClipboard, EncodeOSC52("x", caps))
+		}
+	}
+}
+
+// TestStartProbeDeliversCapsAsAnEvent: the probe runs in the background,
+// a key typed while it waits arrives first, and the answer comes as a
+// CapsEvent.
+func TestStartProbeDeliversCapsAsAnEvent(t *testing.T) {
 	p := openPTY(t)
-	term := openTerminal(t, p, Options{Env: envOf("TERM", "tmux-256color", "TMUX", "x")})
+	term := openTerminal(t, p, Options{})
 	go func() {
 		p.waitOutput(t, 0, seqDA1Query)
-		p.master.Write([]byte("\x1b[?2026;1$y\x1b[?1;2c"))
+		p.master.Write([]byte("k\x1b[?2026;2$y\x1b[?62;22c"))
 	}()
-	caps := term.Probe(10 * time.Second)
-	if strings.Contains(p.output(), seqXTVersionQuery) {
-		t.Error("XTVERSION sent through tmux")
+	term.StartProbe(10 * time.Second)
+	if got := nextEvent(t, term); !reflect.DeepEqual(got, char('k', 0)) {
+		t.Fatalf("the key typed during the probe: got %#v", got)
 	}
-	if !caps.SyncOutput {
-		t.Error("DECRPM 2026;1 not taken as supported")
+	ev, ok := nextEvent(t, term).(CapsEvent)
+	if !ok || !ev.Caps.SyncProbed || !ev.Caps.SyncOutput {
+		t.Fatalf("want a CapsEvent with mode 2026 supported, got %#v", ev)
 	}
+	noEvent(t, term, 100*time.Millisecond)
 }
 
 func TestHandOff(t *testing.T) {

@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/quire-sh/quire/fsguard"
 	"github.com/quire-sh/quire/sandbox"
 )
 
@@ -26,6 +27,11 @@ type Env struct {
 	// NewEnv; the shell tool refuses to run when Profile.Check(Support)
 	// fails.
 	Support sandbox.Support
+	// Writer is the guarded writer every file tool writes through, built
+	// by NewEnv for Profile; the session wiring hands the same one to the
+	// checkpoints, so /rewind writes the way the tools do. When nil, one
+	// is built for Profile at each write.
+	Writer *fsguard.Writer
 }
 
 // NewEnv returns an Env for the working directory dir (symlinks resolved)
@@ -39,7 +45,15 @@ func NewEnv(dir string, profile sandbox.Profile) (*Env, error) {
 	if err != nil {
 		return nil, fmt.Errorf("working directory %q: %w", dir, err)
 	}
-	return &Env{Dir: real, Profile: profile, Support: sandbox.Detect()}, nil
+	return &Env{Dir: real, Profile: profile, Support: sandbox.Detect(), Writer: fsguard.New(profile)}, nil
+}
+
+// writer is the guarded writer for this Env's profile.
+func (e *Env) writer() *fsguard.Writer {
+	if e.Writer != nil {
+		return e.Writer
+	}
+	return fsguard.New(e.Profile)
 }
 
 // abs interprets a path argument relative to the working directory.

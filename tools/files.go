@@ -5,8 +5,9 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
-	"path/filepath"
 	"strings"
+
+	"github.com/quire-sh/quire/fsguard"
 )
 
 // fileChange is one planned change to a file, computed in memory before
@@ -60,8 +61,9 @@ func (c fileChange) diff(env *Env) string {
 
 // commitChanges applies changes all or nothing: it checks the profile for
 // every path, checks that every file is still what the plan saw, calls the
-// checkpoint hook of turn for every path, and only then writes; if a write
-// fails, the files already written are restored.
+// checkpoint hook of turn for every path, and only then writes, through the
+// guarded writer (package fsguard: no link followed, mode bits limited); if
+// a write fails, the files already written are restored.
 func commitChanges(env *Env, turn int, changes []fileChange) error {
 	for _, c := range changes {
 		if _, err := env.Profile.CanWrite(c.path); err != nil {
@@ -78,10 +80,11 @@ func commitChanges(env *Env, turn int, changes []fileChange) error {
 			return err
 		}
 	}
+	w := env.writer()
 	for i, c := range changes {
-		if err := applyChange(c); err != nil {
+		if err := applyChange(w, c); err != nil {
 			for j := i - 1; j >= 0; j-- {
-				undoChange(changes[j])
+				undoChange(w, changes[j])
 			}
 			return fmt.Errorf("writing %s: %w (no file was changed)", env.display(c.path), err)
 		}
@@ -89,47 +92,19 @@ func commitChanges(env *Env, turn int, changes []fileChange) error {
 	return nil
 }
 
-func applyChange(c fileChange) error {
+func applyChange(w *fsguard.Writer, c fileChange) error {
 	if c.remove {
-		return os.Remove(c.path)
+		return w.Remove(c.path)
 	}
-	return writeAtomic(c.path, c.new, c.mode)
+	return w.WriteFile(c.path, c.new, c.mode)
 }
 
-func undoChange(c fileChange) {
+func undoChange(w *fsguard.Writer, c fileChange) {
 	if c.existed {
-		_ = writeAtomic(c.path, c.old, c.mode)
+		_ = w.WriteFile(c.path, c.old, c.mode)
 		return
 	}
-	_ = os.Remove(c.path)
-}
-
-// writeAtomic replaces path's content with data through a temporary file
-// in the same directory and a rename, so a crash never leaves half a file.
-func writeAtomic(path string, data []byte, mode fs.FileMode) error {
-	dir := filepath.Dir(path)
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return err
-	}
-	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+".quire-*")
-	if err != nil {
-		return err
-	}
-	name := tmp.Name()
-	_, werr := tmp.Write(data)
-	if werr == nil {
-		werr = tmp.Chmod(mode)
-	}
-	if cerr := tmp.Close(); werr == nil {
-		werr = cerr
-	}
-	if werr == nil {
-		werr = os.Rename(name, path)
-	}
-	if werr != nil {
-		os.Remove(name)
-	}
-	return werr
+	_ = w.Remove(c.path)
 }
 
 // lineEndings describes how a file ends its lines.

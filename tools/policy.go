@@ -2,6 +2,8 @@ package tools
 
 import (
 	"fmt"
+	"os/exec"
+	"path/filepath"
 	"strings"
 	"sync"
 )
@@ -108,6 +110,24 @@ func equalWords(a, b []string) bool {
 	return true
 }
 
+// Refusal is what the model is told about a call that needs approval when
+// nobody can give it (quire exec): the approval mode actually in force,
+// what that mode lets through, and why this call is not part of it.
+func (p *Policy) Refusal(spec Spec, plan Plan) string {
+	const tail = " Do not retry it; finish what you can without it and say what is left to do."
+	head := "denied: quire is running unattended (quire exec) with --approval " + p.mode + ", "
+	switch {
+	case p.mode == ModeAutoEdit && spec.Kind == KindExecute:
+		_, why := classifyCommand(plan.Command)
+		return head + "which runs without asking only the read-only commands on its allowlist; this command " + why + ", so it needs the user's approval and was not run." + tail
+	case p.mode == ModeAutoEdit:
+		return head + "which lets edits proceed without asking only inside the working directory; this call writes outside it, so it needs the user's approval and was not run." + tail
+	case p.mode == ModeAsk:
+		return head + "under which every write and every shell command needs the user's approval, so this call was not run." + tail
+	}
+	return head + "and this call needs the user's approval, so it was not run." + tail
+}
+
 // CommandPrefix is what "yes for this session" approves for a shell
 // command: its program, plus its subcommand when the second word looks
 // like one ("go test", "npm run"). It is "" for commands that are not one
@@ -136,91 +156,90 @@ func isSubcommand(w string) bool {
 	return true
 }
 
-// readOnlyPrograms are the programs auto-edit runs without asking when
-// they form a simple command. Each only reads; the options that would make
-// one write or run other programs are refused by readOnlyArgs. git is
-// absent on purpose: repository config (core.fsmonitor, diff.external,
-// textconv) can make even "git status" run arbitrary programs.
-var readOnlyPrograms = map[string]bool{
-	"ls": true, "pwd": true, "cat": true, "head": true, "tail": true, "wc": true,
-	"grep": true, "egrep": true, "fgrep": true, "rg": true, "find": true,
-	"file": true, "stat": true, "du": true, "df": true, "which": true,
-	"echo": true, "true": true, "date": true, "uname": true, "whoami": true,
-	"id": true, "basename": true, "dirname": true, "realpath": true,
-	"readlink": true, "diff": true, "cmp": true, "sort": true, "nl": true,
-	"tree": true, "sha256sum": true, "md5sum": true,
-}
-
 // ReadOnlyCommand reports whether cmd is a single simple command running
-// an allowlisted read-only program with no option that writes or runs
-// something else. Anything it cannot parse with certainty is not
+// an allowlisted read-only program with only options known to read (see
+// readOnlyPrograms). Anything it cannot parse with certainty is not
 // read-only: lists (;, &&, ||, &), pipes, redirections, command or process
 // substitution, variable expansion, subshells and newlines all fail.
 func ReadOnlyCommand(cmd string) bool {
-	words, ok := simpleWords(cmd)
-	if !ok || len(words) == 0 || !readOnlyPrograms[words[0]] {
-		return false
-	}
-	return readOnlyArgs(words[0], words[1:], cmd)
+	ok, _ := classifyCommand(cmd)
+	return ok
 }
 
-func readOnlyArgs(prog string, args []string, raw string) bool {
-	for _, a := range args {
-		switch prog {
-		case "find":
-			switch a {
-			case "-exec", "-execdir", "-ok", "-okdir", "-delete", "-fprint", "-fprint0", "-fprintf", "-fls":
-				return false
-			}
-		case "rg":
-			if strings.HasPrefix(a, "--pre") {
-				return false
-			}
-		case "sort":
-			// -o writes a file; --compress-program runs one.
-			if shortFlag(a, 'o') || strings.HasPrefix(a, "--output") || strings.HasPrefix(a, "--compress") {
-				return false
-			}
-		case "file":
-			// -C compiles a magic file, writing NAME.mgc.
-			if shortFlag(a, 'C') || a == "--compile" {
-				return false
-			}
-		case "date":
-			if shortFlag(a, 's') || strings.HasPrefix(a, "--set") {
-				return false
-			}
-		case "tree":
-			if shortFlag(a, 'o') {
-				return false
-			}
+// classifyCommand is ReadOnlyCommand with the reason a command is not
+// read-only, phrased to follow "it ".
+func classifyCommand(cmd string) (bool, string) {
+	words, globs, ok := shellWords(cmd)
+	if !ok {
+		return false, "is not one simple command (it has shell operators, expansions, redirections or quoting auto-edit does not judge)"
+	}
+	if len(words) == 0 {
+		return false, "is empty"
+	}
+	prog, found := readOnlyPrograms[words[0]]
+	if !found {
+		return false, fmt.Sprintf("runs %s, which is not on auto-edit's list of read-only programs", words[0])
+	}
+	if !prog.builtin && !systemProgram(words[0]) {
+		return false, fmt.Sprintf("runs %s from outside the system's program directories (%s), where a file in the working dir could stand in for it", words[0], strings.Join(systemBinDirs, ", "))
+	}
+	for i, g := range globs[1:] {
+		if g && !prog.globsSafe {
+			return false, fmt.Sprintf("has an unquoted pattern (%s) that could expand to a file named like an option of %s", words[i+1], words[0])
 		}
 	}
-	// A glob could expand to a file named like an option ("-delete").
-	if prog == "find" && strings.ContainsAny(raw, "*?[") {
-		return false
+	if why := prog.check(words[1:]); why != "" {
+		return false, why
 	}
-	return true
+	return true, ""
 }
 
-// shortFlag reports whether a is a cluster of short options ("-nro")
-// that contains c. Clusters are refused whole: telling an option's value
-// from further options would need each program's grammar.
-func shortFlag(a string, c byte) bool {
-	return len(a) > 1 && a[0] == '-' && a[1] != '-' && strings.IndexByte(a[1:], c) >= 0
+// systemBinDirs are where an allowlisted program must be found for
+// auto-edit to run it unasked: PATH could otherwise name a directory a
+// command or an edit can write (./node_modules/.bin, ~/bin), holding a
+// program of the same name that does anything.
+var systemBinDirs = []string{"/usr/bin", "/bin", "/usr/sbin", "/sbin", "/usr/local/bin", "/usr/local/sbin"}
+
+// systemProgram reports whether name, looked up in PATH as the shell will,
+// is a file in one of systemBinDirs once symlinks are resolved. A variable
+// so tests can stand in for the machine's PATH.
+var systemProgram = func(name string) bool {
+	path, err := exec.LookPath(name)
+	if err != nil || !filepath.IsAbs(path) {
+		return false
+	}
+	real, err := filepath.EvalSymlinks(path)
+	if err != nil {
+		return false
+	}
+	dir := filepath.Dir(real)
+	for _, d := range systemBinDirs {
+		if r, err := filepath.EvalSymlinks(d); err == nil && r == dir {
+			return true
+		}
+	}
+	return false
 }
 
 // simpleWords splits cmd into words if it is one simple command with
 // nothing the shell would interpret beyond quoting and globbing. ok is
 // false otherwise.
 func simpleWords(cmd string) (words []string, ok bool) {
+	words, _, ok = shellWords(cmd)
+	return words, ok
+}
+
+// shellWords is simpleWords that also reports, per word, whether it holds
+// an unquoted glob character (so the shell may replace it by file names).
+func shellWords(cmd string) (words []string, globs []bool, ok bool) {
 	var cur strings.Builder
-	inWord := false
+	inWord, glob := false, false
 	flush := func() {
 		if inWord {
 			words = append(words, cur.String())
+			globs = append(globs, glob)
 			cur.Reset()
-			inWord = false
+			inWord, glob = false, false
 		}
 	}
 	for i := 0; i < len(cmd); i++ {
@@ -231,7 +250,7 @@ func simpleWords(cmd string) (words []string, ok bool) {
 		case c == '\'':
 			end := strings.IndexByte(cmd[i+1:], '\'')
 			if end < 0 {
-				return nil, false
+				return nil, nil, false
 			}
 			cur.WriteString(cmd[i+1 : i+1+end])
 			inWord = true
@@ -241,28 +260,31 @@ func simpleWords(cmd string) (words []string, ok bool) {
 			for ; j < len(cmd) && cmd[j] != '"'; j++ {
 				switch cmd[j] {
 				case '$', '`', '\\', '!':
-					return nil, false
+					return nil, nil, false
 				}
 				cur.WriteByte(cmd[j])
 			}
 			if j == len(cmd) {
-				return nil, false
+				return nil, nil, false
 			}
 			inWord = true
 			i = j
 		case c == '\\':
 			if i+1 >= len(cmd) || cmd[i+1] == '\n' {
-				return nil, false
+				return nil, nil, false
 			}
 			cur.WriteByte(cmd[i+1])
 			inWord = true
 			i++
 		case strings.IndexByte(";&|<>()$`\n\r{}!#", c) >= 0:
 			// '#' may start a comment hiding the rest; braces expand.
-			return nil, false
+			return nil, nil, false
 		case c < 0x20 || c == 0x7f:
-			return nil, false
+			return nil, nil, false
 		default:
+			if c == '*' || c == '?' || c == '[' {
+				glob = true
+			}
 			cur.WriteByte(c)
 			inWord = true
 		}
@@ -270,7 +292,7 @@ func simpleWords(cmd string) (words []string, ok bool) {
 	flush()
 	// "VAR=value cmd" changes the program's environment (PAGER, LD_PRELOAD).
 	if len(words) > 0 && strings.Contains(words[0], "=") {
-		return nil, false
+		return nil, nil, false
 	}
-	return words, true
+	return words, globs, true
 }

@@ -120,6 +120,9 @@ func (Shell) Run(ctx context.Context, env *Env, call Call) Result {
 	default:
 		fmt.Fprintf(&b, "[exit code %d]", exit.Code)
 	}
+	if line := processCapLine(exit); line != "" {
+		b.WriteString("\n" + line)
+	}
 	res.Output = b.String()
 	return res
 }
@@ -139,4 +142,22 @@ func (t teeSink) Write(p []byte) (int, error) {
 	t.keep.Write(p)
 	t.stream(append([]byte(nil), p...))
 	return len(p), nil
+}
+
+// processCapLine tells the model about the sandbox's process cap when it
+// matters: when the command ran into it (cgroups count refused forks), or,
+// where the cap cannot tell (RLIMIT_NPROC), when the command failed, so a
+// "fork: Resource temporarily unavailable" has its explanation. Saying it
+// on every call would cost tokens for nothing.
+func processCapLine(exit sandbox.Exit) string {
+	c := exit.Processes
+	switch {
+	case c.Limit == 0:
+		return ""
+	case c.Reached:
+		return fmt.Sprintf("[the sandbox refused to start more processes: a command may have at most %d processes and threads at once (%s)]", c.Limit, c.Method)
+	case !c.Measured && exit.Code != 0:
+		return fmt.Sprintf("[a command may have at most %d processes and threads at once (%s); if a fork failed, that cap is why]", c.Limit, c.Method)
+	}
+	return ""
 }

@@ -14,6 +14,12 @@ import (
 type Kind struct {
 	Name string // relative to the project root, with forward slashes
 	What string // e.g. "MCP servers for quire to start"
+	// Summary, when set, says line by line what this content would make
+	// quire do (the settings it sets, the commands it runs), for the
+	// question put to the user; without it the question shows the
+	// content itself. It must not fail: content it cannot read is
+	// described as such.
+	Summary func(content []byte) []string
 }
 
 // File is one such file found in a project, with the decision about its

@@ -41,11 +41,19 @@ func runDoctor(std stdio, args []string) int {
 		fmt.Fprintf(std.out, "  custom profiles not read: %v\n", cerr)
 	}
 	fmt.Fprint(std.out, indent(sandbox.Report(s, cwd, profiles)))
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
 	ok := true
+	if cerr != nil {
+		ok = false
+	} else if p, err := profiles.Profile(cfg.Sandbox, cwd); err != nil {
+		fmt.Fprintf(std.out, "  profile %s: %v\n", cfg.Sandbox, err)
+		ok = false
+	} else {
+		fmt.Fprint(std.out, indent(sandbox.ProfileReport(ctx, p, s, os.Environ(), !*skip && p.Check(s) == nil)))
+	}
 	if !*skip {
 		fmt.Fprintln(std.out, "  Self-test (real commands through the launcher):")
-		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-		defer cancel()
 		for _, f := range sandbox.SelfTest(ctx, s) {
 			mark := "ok  "
 			if !f.OK {

@@ -11,7 +11,7 @@ import (
 // runExport is `quire export ID [-o FILE]`: a session as a portable JSONL
 // transcript (a versioned header line, then one event per line).
 func runExport(std stdio, args []string) int {
-	c := newCommandLine("quire export", "Usage: quire export ID [-o FILE]\n\nID may be a unique prefix of a session id (see `quire sessions`).")
+	c := newCommandLine("quire export", "Usage: quire export ID [-o FILE]\n\nID may be a unique prefix of a session id (see `quire sessions`).\nThe transcript is for sharing: API keys, tokens, private keys, passwords\nand secret URL parameters in it are replaced by [REDACTED], and your home\ndirectory by ~. The stored session keeps everything.")
 	out := c.fs.String("o", "", "write to `FILE` instead of standard output")
 	pos, err := c.parse(args)
 	if err != nil {

@@ -11,6 +11,7 @@ import (
 
 	"github.com/quire-sh/quire/app"
 	"github.com/quire-sh/quire/config"
+	"github.com/quire-sh/quire/render"
 	"github.com/quire-sh/quire/session"
 	xterm "golang.org/x/term"
 )
@@ -29,7 +30,8 @@ func newSessionFlags(name, synopsis string) *sessionFlags {
 	str := func(key, usage string) {
 		sf.fs.Func(strings.ReplaceAll(key, "_", "-"), usage, func(v string) error { sf.set[key] = v; return nil })
 	}
-	str("model", "model `name` (default $QUIRE_MODEL or config)")
+	str("model", "`model`, or PROVIDER/MODEL (default $QUIRE_MODEL or config)")
+	str("provider", "`provider` name; quire models lists them (default $QUIRE_PROVIDER or config)")
 	str("approval", "approval `mode`: ask, auto-edit or yolo")
 	str("sandbox", "sandbox `profile`: off, workspace, read-only, strict or a custom one")
 	str("theme", "markdown `theme`: dark or light")
@@ -66,7 +68,7 @@ func runDefault(std stdio, args []string) int {
 	if err != nil {
 		return fail(std, err)
 	}
-	return interactive(std, session.Options{Config: cfg, Version: version, Continue: *cont}, strings.Join(pos, " "))
+	return interactive(std, session.Options{Config: cfg, Version: version, Continue: *cont, AskTrust: true}, strings.Join(pos, " "))
 }
 
 // defaultFlags are the flags of `quire [flags] [PROMPT]`.
@@ -102,7 +104,7 @@ func runResume(std stdio, args []string) int {
 	if err != nil {
 		return fail(std, err)
 	}
-	opt := session.Options{Config: cfg, Version: version, Continue: len(pos) == 0}
+	opt := session.Options{Config: cfg, Version: version, Continue: len(pos) == 0, AskTrust: true}
 	if len(pos) == 1 {
 		opt.Resume = pos[0]
 	}
@@ -115,9 +117,6 @@ func interactive(std stdio, opt session.Options, prompt string) int {
 	if err := needTerminal(); err != nil {
 		return fail(std, err)
 	}
-	if err := needKey(opt.Config); err != nil {
-		return fail(std, fmt.Errorf("%w (try `quire demo` to see quire without one)", err))
-	}
 	h, err := session.Open(opt)
 	if err != nil {
 		return fail(std, err)
@@ -126,7 +125,12 @@ func interactive(std stdio, opt session.Options, prompt string) int {
 	aopt.Prompt = prompt
 	err = runApp(aopt, h)
 	h.Close()
-	if id := h.Saved(); id != "" {
+	switch id, serr := h.Saved(); {
+	case id != "" && serr != nil:
+		if err == nil {
+			err = fmt.Errorf("%w; what was not saved is lost, the rest can be continued with: quire resume %s", serr, id)
+		}
+	case id != "":
 		fmt.Fprintf(std.err, "session %s saved; continue it with: quire resume %s\n", id, id)
 	}
 	return exitStatus(std, err)
@@ -141,14 +145,6 @@ func runApp(opt app.Options, s app.Session) error {
 	}
 	defer closeTerm()
 	return app.Run(context.Background(), t, s, opt)
-}
-
-// needKey refuses the default endpoint without a key.
-func needKey(cfg *config.Config) error {
-	if cfg.APIKey == "" && strings.Contains(cfg.BaseURL, "api.openai.com") {
-		return errors.New("no API key: set OPENAI_API_KEY, or OPENAI_BASE_URL for a local OpenAI-compatible server")
-	}
-	return nil
 }
 
 // needTerminal refuses to start a full-screen or inline session without a
@@ -189,7 +185,13 @@ func runConfig(std stdio, args []string) int {
 	if err != nil {
 		return fail(std, err)
 	}
-	fmt.Fprintf(std.out, "config file: %s\n\n", cfg.File)
+	if cwd, err := os.Getwd(); err == nil {
+		cfg = session.ProjectConfig(cfg, cwd)
+	}
+	for _, l := range cfg.DescribeLayers() {
+		fmt.Fprintln(std.out, render.Sanitize(l))
+	}
+	fmt.Fprintln(std.out)
 	for _, l := range cfg.Describe() {
 		fmt.Fprintln(std.out, l)
 	}

@@ -35,9 +35,11 @@ func commands() []command {
 		{name: "export", summary: "write a session as a JSONL transcript", run: runExport},
 		{name: "help", summary: "show this help", run: runHelp},
 		{name: "mcp", summary: "list, add, remove or test MCP servers", run: runMCP},
+		{name: "models", summary: "list providers, whether their keys are set, and their models with windows and prices", run: runModels},
 		{name: "replay", summary: "play a stored session or exported transcript (--print to stdout)", run: runReplay},
 		{name: "resume", summary: "continue a stored session (the latest here without an ID)", run: runResume},
 		{name: "sessions", summary: "list stored sessions, newest first", run: runSessions},
+		{name: "trust", summary: "show, trust or forget this project's own config, hooks and servers", run: runTrust},
 		{name: "version", summary: "print quire's version", run: runVersion},
 	}
 }
@@ -45,7 +47,23 @@ func commands() []command {
 func main() {
 	// The sandbox launcher re-executes this binary; it never returns.
 	sandbox.MaybeLaunch()
-	os.Exit(run(os.Args[1:], stdio{in: os.Stdin, out: os.Stdout, err: os.Stderr}))
+	std := stdio{in: os.Stdin, out: os.Stdout, err: os.Stderr}
+	// Before any secret (the API key in the environment or the config)
+	// is read: nothing else running as this user may read quire's memory.
+	if err := sandbox.Harden(); err != nil {
+		os.Exit(fail(std, err))
+	}
+	stopProfile := startProfile()
+	code := runReporting(os.Args[1:], std)
+	stopProfile()
+	os.Exit(code)
+}
+
+// runReporting is run with a panic reported (redacted) instead of
+// crashing with the raw value.
+func runReporting(args []string, std stdio) (code int) {
+	defer reportPanic(&code)
+	return run(args, std)
 }
 
 func run(args []string, std stdio) int {
@@ -96,6 +114,6 @@ func usage(w io.Writer) {
 // fail prints the problem, starting with a line naming it, and returns
 // exit status 1.
 func fail(std stdio, err error) int {
-	fmt.Fprintln(std.err, "quire:", err)
+	fmt.Fprintln(redactingWriter(std.err), "quire:", err)
 	return 1
 }

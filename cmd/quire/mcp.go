@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"os/signal"
@@ -25,6 +26,10 @@ const mcpSynopsis = `Usage:
 
 A project's .mcp.json is listed too; its servers start only once you have
 trusted its content (quire trust).`
+
+// errNoConfigFile is why add and remove cannot edit config.toml without a
+// home directory.
+var errNoConfigFile = errors.New("there is no config.toml to edit: with neither $XDG_CONFIG_HOME nor $HOME an absolute path, quire reads no user config")
 
 // runMCP is `quire mcp`.
 func runMCP(std stdio, args []string) int {
@@ -153,6 +158,9 @@ func runMCPAdd(std stdio, args []string) int {
 	if err != nil {
 		return fail(std, err)
 	}
+	if cfg.File == "" {
+		return fail(std, errNoConfigFile)
+	}
 	if err := config.AppendTable(cfg.File, toml.Key{"mcp", "servers", name}, keys); err != nil {
 		return fail(std, err)
 	}
@@ -184,6 +192,9 @@ func runMCPRemove(std stdio, args []string) int {
 	cfg, err := loadConfig(nil)
 	if err != nil {
 		return fail(std, err)
+	}
+	if cfg.File == "" {
+		return fail(std, errNoConfigFile)
 	}
 	if err := config.RemoveTable(cfg.File, toml.Key{"mcp", "servers", pos[0]}); err != nil {
 		return fail(std, err)

@@ -1,11 +1,8 @@
 package main
 
 import (
-	"bytes"
 	"encoding/json"
-	"errors"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -15,23 +12,29 @@ import (
 	"github.com/quire-sh/quire/ext/mcp/mcptest"
 )
 
-// quireIn runs the binary with a fixed home, config and state dir, so
+// quireHome runs the binary with a fixed home, config and state dir, so
 // several runs share them.
-func quireIn(t *testing.T, bin, home, dir string, env []string, args ...string) (stdout, stderr string, code int) {
+func quireHome(t *testing.T, bin, home, dir string, env []string, args ...string) (stdout, stderr string, code int) {
 	t.Helper()
-	cmd := exec.Command(bin, args...)
-	cmd.Dir = dir
-	cmd.Env = append([]string{"HOME=" + home, "PATH=" + os.Getenv("PATH"), "XDG_CONFIG_HOME=" + filepath.Join(home, "config"), "QUIRE_HOME=" + filepath.Join(home, "state")}, env...)
-	var o, e bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &o, &e
-	err := cmd.Run()
-	var ee *exec.ExitError
-	if errors.As(err, &ee) {
-		code = ee.ExitCode()
-	} else if err != nil {
-		t.Fatal(err)
+	base := []string{"HOME=" + home, "PATH=" + os.Getenv("PATH"), "XDG_CONFIG_HOME=" + filepath.Join(home, "config"), "QUIRE_HOME=" + filepath.Join(home, "state")}
+	return quireAt(t, bin, dir, append(base, env...), args...)
+}
+
+// Without a home directory there is no config.toml to add a server to
+// or remove one from: one line says so, and nothing is written.
+func TestMCPAddWithoutAHome(t *testing.T) {
+	bin := buildQuire(t)
+	bare := t.TempDir()
+	env := []string{"PATH=" + os.Getenv("PATH"), "QUIRE_HOME=" + filepath.Join(bare, "state"), "QUIRE_MANAGED_CONFIG=" + filepath.Join(bare, "none.toml")}
+	for _, args := range [][]string{{"mcp", "add", "x", "--", "true"}, {"mcp", "remove", "x"}} {
+		_, errOut, code := quireAt(t, bin, bare, env, args...)
+		if code != 1 || !strings.Contains(errOut, "no config.toml to edit") || strings.Count(strings.TrimSpace(errOut), "\n") != 0 {
+			t.Errorf("%v: exit %d, stderr %q", args, code, errOut)
+		}
 	}
-	return o.String(), e.String(), code
+	if entries, _ := os.ReadDir(bare); len(entries) > 1 {
+		t.Errorf("something was written: %v", entries)
+	}
 }
 
 // quire mcp add, list, test and remove against the real everything
@@ -44,7 +47,7 @@ func TestMCPCommands(t *testing.T) {
 	os.MkdirAll(filepath.Dir(cfgFile), 0o700)
 	os.WriteFile(cfgFile, []byte("# mine\nmodel = \"m\"\n"), 0o600)
 	run := func(args ...string) (string, string, int) {
-		return quireIn(t, bin, home, dir, []string{"QUIRE_SANDBOX=off"}, args...)
+		return quireHome(t, bin, home, dir, []string{"QUIRE_SANDBOX=off"}, args...)
 	}
 	out, errOut, code := run("mcp", "add", "everything", "--env", "A=1", "--", npm.Node, npm.Everything, "stdio")
 	if code != 0 || !strings.Contains(out, "added MCP server everything") {
@@ -114,7 +117,7 @@ comand = "x"
 	}
 	defer srv.Close()
 	env := []string{"OPENAI_BASE_URL=" + srv.URL(), "OPENAI_API_KEY=k", "QUIRE_MODEL=test-model", "QUIRE_SANDBOX=off"}
-	out, errOut, code := quireIn(t, bin, home, dir, env, "exec", "--json", "--approval", "auto-edit", "echo something through MCP")
+	out, errOut, code := quireHome(t, bin, home, dir, env, "exec", "--json", "--approval", "auto-edit", "echo something through MCP")
 	if code != 0 {
 		t.Fatalf("exit %d\nstderr %s\nstdout %s", code, errOut, out)
 	}
@@ -160,14 +163,14 @@ comand = "x"
 		t.Errorf("the JSON events' result: %+v", r)
 	}
 	// And the log has it.
-	list, _, _ := quireIn(t, bin, home, dir, env, "sessions", "--json")
+	list, _, _ := quireHome(t, bin, home, dir, env, "sessions", "--json")
 	var sessions []struct {
 		ID string `json:"id"`
 	}
 	if err := json.Unmarshal([]byte(list), &sessions); err != nil || len(sessions) != 1 {
 		t.Fatalf("sessions: %v %q", err, list)
 	}
-	exported, errOut, code := quireIn(t, bin, home, dir, env, "export", sessions[0].ID)
+	exported, errOut, code := quireHome(t, bin, home, dir, env, "export", sessions[0].ID)
 	if code != 0 {
 		t.Fatalf("export: %d %q", code, errOut)
 	}

@@ -19,7 +19,7 @@ func runReplay(std stdio, args []string) int {
 	sf := newSessionFlags("quire replay", "Usage: quire replay [flags] ID|FILE\n\nPlays a stored session (by id or unique prefix) or an exported JSONL transcript.\nKeys: p pause/resume, . step one event, q quit, and every pager key.")
 	speed := sf.fs.Float64("speed", 1, "play at `N` times the recorded pace")
 	instant := sf.fs.Bool("instant", false, "show the finished transcript at once")
-	print := sf.fs.Bool("print", false, "write the rendered transcript to stdout instead of opening the pager")
+	print := sf.fs.Bool("print", false, "write the rendered transcript to stdout, secrets redacted, instead of opening the pager")
 	width := sf.fs.Int("width", 0, "with --print: the `width` to lay out at (default: the terminal's, or 80)")
 	color := sf.fs.String("color", "auto", "with --print: `when` to colour: auto, always or never")
 	pos, err := sf.parse(args)
@@ -50,7 +50,8 @@ func runReplay(std stdio, args []string) int {
 		return fail(std, fmt.Errorf("%s holds no events to replay", pos[0]))
 	}
 	if *print {
-		return printRecording(std, cfg, events, *width, *color)
+		// Printed transcripts are for sharing: secrets redacted.
+		return printRecording(std, cfg, redactEvents(events), *width, *color)
 	}
 	if !xterm.IsTerminal(int(os.Stdout.Fd())) {
 		return fail(std, fmt.Errorf("replay needs a terminal; use --print to write the transcript to a pipe or file"))

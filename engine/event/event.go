@@ -33,8 +33,9 @@ type Kind string
 const (
 	// SessionStarted opens every session log. Session is set.
 	SessionStarted Kind = "session_started"
-	// UserMessage is a prompt the user submitted. Text is set. The engine
-	// emits it only once the message is durable (if a store is attached).
+	// UserMessage is a prompt the user submitted. Text is set; Command is
+	// set when the prompt came from a custom /command. The engine emits it
+	// only once the message is durable (if a store is attached).
 	UserMessage Kind = "user_message"
 	// TurnStarted marks the start of a turn; Turn is the new turn number.
 	TurnStarted Kind = "turn_started"
@@ -73,6 +74,15 @@ const (
 	Error Kind = "error"
 )
 
+// Values of Event.Store.
+const (
+	// StoreFailing: saving the session failed; what happens now is kept
+	// in memory and saved once writing works again.
+	StoreFailing = "failing"
+	// StoreOK: saving works again; everything shown is saved.
+	StoreOK = "ok"
+)
+
 // Event is one entry of a session's log. Exactly the fields named by its
 // Kind are set; the others are zero and omitted from JSON.
 type Event struct {
@@ -85,6 +95,14 @@ type Event struct {
 	Text   string `json:"text,omitempty"`
 	CallID string `json:"call_id,omitempty"`
 	Level  string `json:"level,omitempty"` // for Notice: "info" or "warn"
+	// Store is set on a Notice or Error about saving the session: the
+	// status the UI shows until the next one (StoreFailing, StoreOK).
+	Store string `json:"store,omitempty"`
+
+	// Command, on a UserMessage sent by a custom /command, is the command
+	// line the user typed (/review main.go); Text is what it expanded to,
+	// which the model received. The transcript shows both.
+	Command string `json:"command,omitempty"`
 
 	// Reasoning and State, on an AssistantMessage, are the reasoning the
 	// model wrote before it and the protocol's opaque reasoning state
@@ -106,6 +124,16 @@ type Event struct {
 	Compaction *Compaction  `json:"compaction,omitempty"`
 }
 
+// Typed is what the user typed for a UserMessage: the /command line when
+// the prompt came from a custom command, else the prompt itself. Titles
+// and /rewind show it.
+func (e Event) Typed() string {
+	if e.Command != "" {
+		return e.Command
+	}
+	return e.Text
+}
+
 // SessionInfo describes a session when it starts (or resumes).
 type SessionInfo struct {
 	ID       string `json:"id"`
@@ -115,6 +143,9 @@ type SessionInfo struct {
 	Sandbox  string `json:"sandbox,omitempty"`  // profile name
 	Approval string `json:"approval,omitempty"` // approval mode
 	Resumed  bool   `json:"resumed,omitempty"`
+	// Provider names the provider Model is reached through, where one
+	// was named (quire models lists them).
+	Provider string `json:"provider,omitempty"`
 }
 
 // ToolCall is one call the model made.
@@ -149,6 +180,9 @@ type Approval struct {
 	Decision Decision `json:"decision,omitempty"`
 	Reason   string   `json:"reason,omitempty"` // the user's words to the model, on Deny
 	ByPolicy bool     `json:"by_policy,omitempty"`
+	// Hook is the hook (its command) that denied the call, when one did;
+	// Reason then holds its reason.
+	Hook string `json:"hook,omitempty"`
 }
 
 // ToolStatus is how a call ended.
@@ -173,6 +207,10 @@ type ToolResult struct {
 	Truncated  bool       `json:"truncated,omitempty"`
 	// Diff is a unified diff of what an edit changed, for display.
 	Diff string `json:"diff,omitempty"`
+	// StreamedBytes is how much output the call streamed in all, set
+	// when its ToolOutputDelta events carry only the beginning and the
+	// end of it.
+	StreamedBytes int64 `json:"streamed_bytes,omitempty"`
 }
 
 // TurnState is how a turn ended.
@@ -211,6 +249,9 @@ type TurnEnd struct {
 	// and ContextWindow the model's window, for the status line.
 	ContextTokens int `json:"context_tokens,omitempty"`
 	ContextWindow int `json:"context_window,omitempty"`
+	// Cost is what the turn's usage cost in US dollars at the model's
+	// catalog prices; absent when the price is unknown.
+	Cost *float64 `json:"cost,omitempty"`
 }
 
 // Compaction records a replacement of the model's history by a summary.

@@ -27,3 +27,19 @@ func TestNewerVersionRefused(t *testing.T) {
 		t.Fatalf("error %q does not name both versions", err)
 	}
 }
+
+func TestTypedIsTheCommandWhenThereIsOne(t *testing.T) {
+	plain := Event{Kind: UserMessage, Text: "fix it"}
+	cmd := Event{Kind: UserMessage, Text: "Review a.go closely.", Command: "/review a.go"}
+	if plain.Typed() != "fix it" || cmd.Typed() != "/review a.go" {
+		t.Fatalf("Typed: %q, %q", plain.Typed(), cmd.Typed())
+	}
+	js, _ := json.Marshal(cmd)
+	var back Event
+	if err := json.Unmarshal(js, &back); err != nil || back.Command != cmd.Command || !strings.Contains(string(js), `"command":"/review a.go"`) {
+		t.Fatalf("round trip %s: %+v %v", js, back, err)
+	}
+	if js, _ := json.Marshal(plain); strings.Contains(string(js), "command") {
+		t.Fatalf("a plain prompt writes a command field: %s", js)
+	}
+}

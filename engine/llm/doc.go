@@ -5,8 +5,10 @@
 // protocol's requests and reads its server-sent events.
 //
 // Each protocol lives in a subpackage that owns its wire types (package
-// chat for OpenAI chat completions) and turns a Request into an Exchange:
-// the URL, the headers, the body and a Decoder for the answer. The engine
+// chat for OpenAI chat completions, responses for the OpenAI Responses
+// API, anthropic for the Anthropic Messages API) and turns a Request into
+// an Exchange: the URL, the headers, the body and a Decoder for the
+// answer. The engine
 // depends only on this package and on a Sampler interface of its own;
 // adding a protocol does not touch the turn loop.
 //
@@ -14,7 +16,8 @@
 // failures and broken streams with exponential backoff and jitter
 // (honouring Retry-After and "try again in Xs" hints, every wait capped),
 // but only while nothing has been shown to the user yet; it never retries
-// 400, 401, 403 or 404, retries a client-side timeout or a malformed event
+// 400, 401, 403 or 404, nor a URL that does not serve the protocol (a
+// 404 naming no model, a web page), retries a client-side timeout or a malformed event
 // once only (the same malformed event twice is the server's answer, not
 // the network), and never an attempt that used its whole time limit. Each
 // attempt has deadlines of its own — for the first event, between events,

@@ -26,6 +26,7 @@ const (
 	KindNetwork         Kind = "network"          // connection refused, reset: retried
 	KindTimeout         Kind = "timeout"          // a client-side deadline: retried
 	KindStream          Kind = "stream"           // a broken or malformed stream: retried
+	KindEndpoint        Kind = "endpoint"         // the URL does not serve this protocol (404 without an API error, HTML); never retried
 	KindProvider        Kind = "provider"         // any other answer
 	KindCancelled       Kind = "cancelled"        // the caller cancelled
 )
@@ -74,6 +75,8 @@ func (e *Error) Error() string {
 		b.WriteString("the API did not answer in time")
 	case KindStream:
 		b.WriteString("the response stream broke")
+	case KindEndpoint:
+		b.WriteString("the server at this URL does not speak the protocol")
 	case KindCancelled:
 		b.WriteString("cancelled")
 	default:
@@ -161,7 +164,15 @@ func Classify(status int, header http.Header, body []byte) *Error {
 			e.Kind = KindQuota
 		}
 	case status == http.StatusNotFound:
-		e.Kind = KindModelNotFound
+		// A server that knows the route answers an unknown model with an
+		// error naming it; a 404 that names no model is a route the
+		// server does not have: another protocol, or a wrong base URL.
+		e.Kind = KindEndpoint
+		if strings.Contains(lower, "model") {
+			e.Kind = KindModelNotFound
+		}
+	case status == http.StatusMethodNotAllowed:
+		e.Kind = KindEndpoint
 	case status == http.StatusBadRequest || status == http.StatusRequestEntityTooLarge:
 		e.Kind = KindInvalidRequest
 		if hasAny(overflowMarkers) || status == http.StatusRequestEntityTooLarge {

@@ -27,6 +27,11 @@ func TestErrorMessages(t *testing.T) {
 	if got := e.Error(); !strings.HasSuffix(got, "Incorrect API key provided. (check DEEPSEEK_API_KEY)") {
 		t.Errorf("401 message with a hint: %q", got)
 	}
+	hinted := Classify(401, nil, []byte(`{"error":{"message":"invalid x-api-key"}}`))
+	hinted.Hint = "set ANTHROPIC_API_KEY"
+	if got := hinted.Error(); strings.Contains(got, "OPENAI_API_KEY") || !strings.Contains(got, "(set ANTHROPIC_API_KEY)") {
+		t.Errorf("hinted 401 message: %q", got)
+	}
 	long := Classify(400, nil, []byte(strings.Repeat("é", 300)))
 	if len(long.Detail) > 204 {
 		t.Errorf("detail not clipped: %d bytes", len(long.Detail))
@@ -46,6 +51,10 @@ func TestClassify(t *testing.T) {
 		{429, `{"error":{"message":"Resource has been exhausted","status":"RESOURCE_EXHAUSTED"}}`, KindQuota},
 		{429, `{"error":{"message":"Rate limit reached for requests"}}`, KindRateLimited},
 		{404, `{"error":{"message":"The model does not exist"}}`, KindModelNotFound},
+		{404, `{"error":{"message":"model \"qwen\" not found, try pulling it first"}}`, KindModelNotFound},
+		{404, `404 page not found`, KindEndpoint},
+		{404, `<html><body>Not Found</body></html>`, KindEndpoint},
+		{405, `Method Not Allowed`, KindEndpoint},
 		{400, `{"error":{"message":"This model's maximum context length is 4097 tokens"}}`, KindContextOverflow},
 		{413, `too large`, KindContextOverflow},
 		{400, `{"error":{"message":"Unrecognized request argument supplied: foo"}}`, KindInvalidRequest},

@@ -36,6 +36,9 @@ type Message struct {
 	// CallID and Name identify the call a tool message answers.
 	CallID string
 	Name   string
+	// IsError marks a tool message whose call did not succeed (it
+	// failed, was denied or was cancelled), for protocols that say so.
+	IsError bool
 }
 
 // ReasoningState is one protocol's opaque record of a model's reasoning,

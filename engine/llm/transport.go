@@ -314,7 +314,15 @@ func (t *Transport) attempt(ctx context.Context, ex Exchange, h Handler) (resp R
 
 	body := countingReader{r: hresp.Body, n: &prog.bytes}
 	dec := ex.NewDecoder()
-	if ct := hresp.Header.Get("Content-Type"); strings.HasPrefix(ct, "application/json") {
+	ct := hresp.Header.Get("Content-Type")
+	if strings.HasPrefix(ct, "text/html") {
+		// A web page (a proxy's login, a UI at the API's address) is never
+		// an answer: retrying would only fetch it again.
+		b, _ := io.ReadAll(io.LimitReader(hresp.Body, 200))
+		return dec.Response(), false, &Error{Kind: KindEndpoint, Status: hresp.StatusCode,
+			Detail: "it answered with a web page (" + Clip(strings.Join(strings.Fields(string(b)), " "), 60) + ")"}
+	}
+	if strings.HasPrefix(ct, "application/json") {
 		// The server ignored "stream": take the whole answer at once.
 		b, err := io.ReadAll(io.LimitReader(body, 64<<20))
 		if err != nil {

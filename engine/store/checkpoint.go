@@ -43,14 +43,37 @@ type fileCheckpoint struct {
 // recorded. All state lives in the session database, so a checkpoint
 // taken before a crash is there after it.
 type Checkpoints struct {
-	w    *Writer
-	root string
+	w     *Writer
+	root  string
+	files FileWriter
 }
 
+// FileWriter is how a rewind writes files back: the same guarded writer
+// the file tools use (the session wiring passes package fsguard's), so a
+// restore gets the sandbox profile's check, never follows a link that
+// replaced a directory since the checkpoint, and never restores setuid
+// bits or execute bits into git hooks. The store itself never writes a
+// working-directory file any other way.
+type FileWriter interface {
+	// WriteFile creates or replaces path atomically, making its parents.
+	WriteFile(path string, data []byte, mode fs.FileMode) error
+	// Remove removes the file at path.
+	Remove(path string) error
+	// Chmod changes the mode of the file at path.
+	Chmod(path string, mode fs.FileMode) error
+}
+
+// ErrNoFileWriter is returned by a rewind that would write files when the
+// Checkpoints were made without a FileWriter: it refuses rather than
+// write unguarded.
+var ErrNoFileWriter = errors.New("no guarded file writer was given to the checkpoints; refusing to write files")
+
 // Checkpoints returns the checkpoint keeper of this session for files
-// under root (the session's working directory).
-func (w *Writer) Checkpoints(root string) *Checkpoints {
-	return &Checkpoints{w: w, root: filepath.Clean(root)}
+// under root (the session's working directory). Rewinds write through
+// files; with nil files a rewind can still plan (a dry run) but refuses
+// to apply.
+func (w *Writer) Checkpoints(root string, files FileWriter) *Checkpoints {
+	return &Checkpoints{w: w, root: filepath.Clean(root), files: files}
 }
 
 // Hook returns BeforeWrite bound to one turn.
@@ -350,6 +373,9 @@ func (c *Checkpoints) Rewind(toTurn int, opts RewindOptions) (RewindReport, erro
 	if !opts.Apply {
 		return rep, nil
 	}
+	if c.files == nil {
+		return rep, fmt.Errorf("rewind: %w", ErrNoFileWriter)
+	}
 	var drop [][]byte
 	for i := range rep.Files {
 		f := &rep.Files[i]
@@ -366,7 +392,7 @@ func (c *Checkpoints) Rewind(toTurn int, opts RewindOptions) (RewindReport, erro
 				return rep, fmt.Errorf("rewind %s: %w (nothing was dropped; fix it and retry)", f.Path, err)
 			}
 		case Delete:
-			if err := os.Remove(f.Path); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			if err := c.files.Remove(f.Path); err != nil && !errors.Is(err, fs.ErrNotExist) {
 				return rep, fmt.Errorf("rewind %s: %w (nothing was dropped; fix it and retry)", f.Path, err)
 			}
 		}
@@ -424,9 +450,13 @@ func plan(path string, it *rewindItem) (FileRewind, error) {
 	return f, nil
 }
 
-// restore writes the before-state back atomically (temp file and rename),
-// with its old mode.
+// restore writes the before-state back through the FileWriter, with its
+// old mode (which the writer limits); a file whose content is already
+// right only gets its mode back.
 func (c *Checkpoints) restore(path string, before FileState) error {
+	if now, _, err := snapshot(path, false); err == nil && now.Exists && now.Hash == before.Hash && now.Mode.IsRegular() {
+		return c.files.Chmod(path, before.Mode)
+	}
 	h, err := ParseHash(before.Hash)
 	if err != nil {
 		return fmt.Errorf("%w: %v", ErrDamaged, err)
@@ -435,26 +465,5 @@ func (c *Checkpoints) restore(path string, before FileState) error {
 	if err != nil {
 		return err
 	}
-	dir := filepath.Dir(path)
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return err
-	}
-	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+".rewind-*")
-	if err != nil {
-		return err
-	}
-	_, err = tmp.Write(content)
-	if err == nil {
-		err = tmp.Chmod(before.Mode.Perm())
-	}
-	if cerr := tmp.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(tmp.Name(), path)
-	}
-	if err != nil {
-		os.Remove(tmp.Name())
-	}
-	return err
+	return c.files.WriteFile(path, content, before.Mode)
 }

@@ -28,7 +28,7 @@ func newCkFixture(t *testing.T) *ckFixture {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { w.Close() })
-	return &ckFixture{t: t, st: st, w: w, cp: w.Checkpoints(root), root: root}
+	return &ckFixture{t: t, st: st, w: w, cp: w.Checkpoints(root, plainFiles{}), root: root}
 }
 
 func (f *ckFixture) path(name string) string { return filepath.Join(f.root, name) }
@@ -246,7 +246,7 @@ func TestCheckpointsSurviveReopen(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer w.Close()
-	rep, err := w.Checkpoints(f.root).Rewind(1, RewindOptions{Apply: true})
+	rep, err := w.Checkpoints(f.root, plainFiles{}).Rewind(1, RewindOptions{Apply: true})
 	if err != nil || actions(rep) != "f:restore" {
 		t.Fatalf("rewind after reopen: %q, %v", actions(rep), err)
 	}
@@ -268,5 +268,47 @@ func TestCheckpointSkipsWhatItCannotKeep(t *testing.T) {
 	}
 	if _, err := os.Lstat(f.path("link")); errors.Is(err, fs.ErrNotExist) {
 		t.Fatal("the symlink was removed")
+	}
+}
+
+// A rewind writes only through the FileWriter it was given, and refuses
+// to write at all without one.
+func TestRewindWritesThroughTheFileWriter(t *testing.T) {
+	f := newCkFixture(t)
+	os.WriteFile(f.path("kept"), []byte("v0"), 0o644)
+	os.WriteFile(f.path("mode"), []byte("same"), 0o644)
+	f.write(1, "kept", "v1")
+	f.write(1, "new", "n1")
+	if err := f.cp.BeforeWrite(1, f.path("mode")); err != nil {
+		t.Fatal(err)
+	}
+	os.Chmod(f.path("mode"), 0o755)
+	f.endTurn(1)
+
+	bare := f.w.Checkpoints(f.root, nil)
+	if rep, err := bare.Rewind(1, RewindOptions{}); err != nil || len(rep.Files) != 3 {
+		t.Fatalf("a dry run without a writer: %+v, %v", rep, err)
+	}
+	if _, err := bare.Rewind(1, RewindOptions{Apply: true}); !errors.Is(err, ErrNoFileWriter) {
+		t.Fatalf("applying without a writer: %v, want ErrNoFileWriter", err)
+	}
+	if got := f.disk(); got != "kept=v1 mode=same new=n1" {
+		t.Fatalf("a refused rewind changed files: %q", got)
+	}
+	if pts, _ := f.cp.Points(); len(pts) != 1 {
+		t.Fatalf("a refused rewind dropped checkpoints: %+v", pts)
+	}
+
+	var calls []string
+	rep, err := f.w.Checkpoints(f.root, plainFiles{calls: &calls}).Rewind(1, RewindOptions{Apply: true})
+	if err != nil || !rep.Applied {
+		t.Fatalf("rewind: %+v, %v", rep, err)
+	}
+	sort.Strings(calls)
+	if got := strings.Join(calls, ", "); got != "chmod mode, remove new, write kept" {
+		t.Errorf("the writer was asked to %q", got)
+	}
+	if fi, _ := os.Stat(f.path("mode")); fi.Mode().Perm() != 0o644 {
+		t.Errorf("mode not restored: %v", fi.Mode())
 	}
 }

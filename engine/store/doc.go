@@ -1,7 +1,8 @@
 // Package store keeps quire's sessions on disk: every event of a session
 // in order, content-addressed blobs for large tool outputs and file
 // snapshots, and the checkpoints /rewind restores files from. It imports
-// only the event vocabulary (engine/event), never the engine.
+// only the event vocabulary (engine/event) and the leaf package redact
+// (an export is redacted), never the engine.
 //
 // # On-disk layout
 //
@@ -38,18 +39,30 @@
 // A Writer satisfies the engine's Recorder. Record(e, true) commits e and
 // everything recorded before it in one bbolt transaction (fsync) before it
 // returns: this is how a user message is acknowledged. Record(e, false)
-// joins a group commit that happens when GroupWindow (50 ms) has passed
+// joins a group commit that happens when GroupWindow (200 ms) has passed
 // since the first waiting event or GroupEvents (512) are waiting, whichever
 // comes first: a fast stream of text deltas costs one commit per 512
-// events, a slow one at most twenty commits a second. A full batch is
+// events, a slow one at most five commits a second. A full batch is
 // committed in the background while the stream goes on; only when eight
 // batches' worth are waiting (the disk is slower than the stream) does
 // Record commit in the caller's goroutine. bbolt commits are atomic (data
 // pages first, then a checksummed meta page), so a kill -9 at any moment
 // loses at most the events of the current window and never leaves a
 // half-written event: the session reopens at its last committed event and
-// Append continues after it. A failed commit is sticky: every later Record
-// returns it, so the log never has a hole in the middle.
+// Append continues after it.
+//
+// A commit the file system refuses (a full disk, an I/O error, a
+// read-only remount) loses nothing and leaves the file as it was (bbolt
+// rolls the transaction back), so every other session stays readable. The
+// batch goes back to the front of the queue, ahead of later events, so
+// the log never gets a hole; Record keeps accepting events into memory
+// and returns the *SaveError ("saving the session failed: no space left
+// on device (…/events.db)") until a commit succeeds: one is tried at every
+// durable Record and every second, so the session goes on by itself once
+// space returns. A durable Record that fails keeps nothing of its event
+// (the engine does not show a prompt it could not save). What a failure can
+// cost: the events waiting in memory are lost if quire exits, or is killed,
+// before a commit succeeds; Close then returns the error.
 
 // The summary inside events.db is written in the same transaction as the
 // events it describes. session.json is a cache of it for listings, rewritten
@@ -87,7 +100,12 @@
 // commits the snapshot before the write goes ahead; EndTurn records the
 // hash of what quire left, so Rewind can tell a file someone else changed
 // since (reported, and left alone unless Overwrite) from quire's own
-// writes. Rewind is a dry run unless Apply. The conversation part of
+// writes. Rewind is a dry run unless Apply. Applied, it writes only through
+// the FileWriter given to Checkpoints (the session wiring passes the same
+// guarded writer the file tools use, package fsguard), so a restore gets
+// the sandbox profile's check, refuses a path on which a directory was
+// replaced by a link since the checkpoint, and never restores setuid bits
+// or execute bits into git hooks; without a FileWriter it refuses. The conversation part of
 // /rewind is Fork: a new session holding a prefix of the events, with the
 // file checkpoints of the discarded turns folded into the last kept one.
 //
@@ -98,6 +116,14 @@
 // A session is renamed to a dot name before it is removed, so a prune cut
 // short leaves nothing a listing shows. Callers run it once per process,
 // in the background.
+//
+// # Export
+//
+// Export and WriteTranscript write a session as JSONL (a header line, then
+// one event per line) for people to share, so every text in it goes
+// through package redact first: keys, tokens, private key blocks,
+// secret assignments and URL parameters become [REDACTED] and the user's
+// home directory becomes ~. The session on disk keeps what happened.
 //
 // # Versions
 //

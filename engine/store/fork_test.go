@@ -84,7 +84,7 @@ func TestConversationOnlyRewindKeepsFileHistory(t *testing.T) {
 	if got := f.disk(); got != "a=a2 b=b2 c=c3" {
 		t.Fatalf("a conversation-only rewind changed files: %q", got)
 	}
-	cp := fw.Checkpoints(f.root)
+	cp := fw.Checkpoints(f.root, plainFiles{})
 	pts, _ := cp.Points()
 	if len(pts) != 1 || pts[0].Turn != 1 || len(pts[0].Files) != 3 {
 		t.Fatalf("fork checkpoints = %+v, want turns 2 and 3 merged into turn 1", pts)

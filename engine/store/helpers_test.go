@@ -4,6 +4,9 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -86,4 +89,36 @@ func wantErrIs(t testing.TB, err, target error) {
 	if !errors.Is(err, target) {
 		t.Fatalf("error = %v, want %v", err, target)
 	}
+}
+
+// plainFiles writes with the os package: the store's tests check what the
+// store asks for; package fsguard's tests check the guarded writer the
+// session wiring plugs in, restores included.
+type plainFiles struct{ calls *[]string }
+
+func (p plainFiles) note(s string) {
+	if p.calls != nil {
+		*p.calls = append(*p.calls, s)
+	}
+}
+
+func (p plainFiles) WriteFile(path string, data []byte, mode fs.FileMode) error {
+	p.note("write " + filepath.Base(path))
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return err
+	}
+	if err := os.WriteFile(path, data, mode.Perm()); err != nil {
+		return err
+	}
+	return os.Chmod(path, mode.Perm())
+}
+
+func (p plainFiles) Remove(path string) error {
+	p.note("remove " + filepath.Base(path))
+	return os.Remove(path)
+}
+
+func (p plainFiles) Chmod(path string, mode fs.FileMode) error {
+	p.note("chmod " + filepath.Base(path))
+	return os.Chmod(path, mode.Perm())
 }

@@ -24,7 +24,7 @@ func RewindPoints(events []event.Event) []RewindPoint {
 		case event.UserMessage:
 			if e.Turn > 0 && !claimed[e.Turn] {
 				claimed[e.Turn] = true
-				out = append(out, RewindPoint{Turn: e.Turn, Seq: e.Seq, Prompt: e.Text})
+				out = append(out, RewindPoint{Turn: e.Turn, Seq: e.Seq, Prompt: e.Typed()})
 				continue
 			}
 			queued = append(queued, e)
@@ -35,7 +35,7 @@ func RewindPoints(events []event.Event) []RewindPoint {
 			m := queued[0]
 			queued = queued[1:]
 			claimed[e.Turn] = true
-			out = append(out, RewindPoint{Turn: e.Turn, Seq: m.Seq, Prompt: m.Text})
+			out = append(out, RewindPoint{Turn: e.Turn, Seq: m.Seq, Prompt: m.Typed()})
 		}
 	}
 	return out

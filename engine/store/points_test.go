@@ -27,6 +27,8 @@ func TestRewindPoints(t *testing.T) {
 			[]RewindPoint{{1, 2, "a"}, {2, 4, "b"}}},
 		{"a turn without a prompt", []event.Event{msg(1, 0, "a"), start(2, 1), start(3, 2)},
 			[]RewindPoint{{1, 1, "a"}}},
+		{"a command's prompt is what was typed", []event.Event{{Seq: 1, Kind: event.UserMessage, Turn: 1, Text: "Review a.go closely.", Command: "/review a.go"}, start(2, 1)},
+			[]RewindPoint{{1, 1, "/review a.go"}}},
 		{"nothing", nil, nil},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -14,7 +14,7 @@ import (
 type Options struct {
 	// GroupWindow is how long an event recorded with durable=false may wait
 	// in memory before it is committed: the most a kill -9 can lose.
-	// Default 50ms.
+	// Default 200ms.
 	GroupWindow time.Duration
 	// GroupEvents is how many waiting events force a commit before the
 	// window ends, bounding memory and the size of one transaction.
@@ -29,7 +29,7 @@ type Options struct {
 
 // Defaults of Options.
 const (
-	DefaultGroupWindow = 50 * time.Millisecond
+	DefaultGroupWindow = 200 * time.Millisecond
 	DefaultGroupEvents = 512
 	DefaultRetention   = 30 * 24 * time.Hour
 )

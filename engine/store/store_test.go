@@ -488,11 +488,11 @@ var _ interface {
 	Close() error
 } = (*Writer)(nil)
 
-// TestFailedCommitIsSticky: once a commit fails, no later event is
-// accepted, so the log can never have a hole in the middle.
-func TestFailedCommitIsSticky(t *testing.T) {
+// TestClosedDatabaseFails: a database gone from under the writer fails
+// every commit, and Close says so.
+func TestClosedDatabaseFails(t *testing.T) {
 	st := newTestStore(t, Options{})
-	w, err := st.Create("sticky", "/p")
+	w, err := st.Create("gone", "/p")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -504,8 +504,8 @@ func TestFailedCommitIsSticky(t *testing.T) {
 	if err1 == nil || !strings.Contains(err1.Error(), w.path) {
 		t.Fatalf("commit to a closed database: %v", err1)
 	}
-	if err := w.Record(event.Event{V: 1, Seq: 3, Kind: event.AssistantDelta, Text: "c"}, false); err == nil {
-		t.Fatal("an event was accepted after a failed commit")
+	if err := w.Record(event.Event{V: 1, Seq: 2, Kind: event.AssistantDelta, Text: "c"}, false); err == nil {
+		t.Fatal("a failing writer reported nothing")
 	}
 	if err := w.Close(); err == nil {
 		t.Fatal("Close hid the failure")
@@ -552,5 +552,27 @@ func TestCloseDiscardingEmpty(t *testing.T) {
 	}
 	if len(list.Sessions) != 1 || list.Sessions[0].ID != used.ID() || len(list.Problems) != 0 {
 		t.Fatalf("listing after closing: %+v", list)
+	}
+}
+
+// A session started by a custom /command is titled with what was typed,
+// not with the text it expanded to.
+func TestTitleOfACommandIsWhatWasTyped(t *testing.T) {
+	st := newTestStore(t, Options{})
+	w, err := st.Create("", "/home/u/proj")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close()
+	recordAll(t, w, []event.Event{
+		{V: event.SchemaVersion, Seq: 1, Kind: event.SessionStarted, Session: &event.SessionInfo{ID: w.ID(), Cwd: "/home/u/proj"}},
+		{V: event.SchemaVersion, Seq: 2, Kind: event.UserMessage, Turn: 1, Text: "You are a careful reviewer.\nReview a.go.", Command: "/review a.go"},
+	})
+	if got := w.Summary().Title; got != "/review a.go" {
+		t.Fatalf("title %q", got)
+	}
+	all, err := w.ReadAll()
+	if err != nil || len(all) != 2 || all[1].Command != "/review a.go" || all[1].Text != "You are a careful reviewer.\nReview a.go." {
+		t.Fatalf("read back %+v, %v", all, err)
 	}
 }

@@ -17,10 +17,12 @@ import (
 // kept up to date by the writer so that nobody has to decode the log to
 // show it.
 type Summary struct {
-	ID      string `json:"id"`
-	Cwd     string `json:"cwd"`
-	Model   string `json:"model,omitempty"`
-	Version string `json:"version,omitempty"` // quire's version that started it
+	ID    string `json:"id"`
+	Cwd   string `json:"cwd"`
+	Model string `json:"model,omitempty"`
+	// Provider is the provider of the latest Model, where one was named.
+	Provider string `json:"provider,omitempty"`
+	Version  string `json:"version,omitempty"` // quire's version that started it
 	// Title is the first line of the first prompt, cut to titleLen runes.
 	Title      string    `json:"title,omitempty"`
 	Created    time.Time `json:"created"`
@@ -29,6 +31,10 @@ type Summary struct {
 	// reported by the turns that ended.
 	Turns  int `json:"turns"`
 	Tokens int `json:"tokens"`
+	// Cost is the sum in US dollars of the turns' costs that were known;
+	// CostUnknown reports turns that used tokens at an unknown price.
+	Cost        float64 `json:"cost,omitempty"`
+	CostUnknown bool    `json:"cost_unknown,omitempty"`
 	// LastSeq is the seq of the last committed event.
 	LastSeq    uint64 `json:"last_seq"`
 	ForkedFrom string `json:"forked_from,omitempty"`
@@ -51,7 +57,7 @@ func (s *Summary) observe(e event.Event) {
 	case event.SessionStarted:
 		if e.Session != nil {
 			if s.Model == "" || e.Session.Model != "" {
-				s.Model = e.Session.Model
+				s.Model, s.Provider = e.Session.Model, e.Session.Provider
 			}
 			if s.Version == "" {
 				s.Version = e.Session.Version
@@ -59,7 +65,7 @@ func (s *Summary) observe(e event.Event) {
 		}
 	case event.UserMessage:
 		if s.Title == "" {
-			s.Title = titleOf(e.Text)
+			s.Title = titleOf(e.Typed())
 		}
 	case event.TurnStarted:
 		if e.Turn > s.Turns {
@@ -68,6 +74,12 @@ func (s *Summary) observe(e event.Event) {
 	case event.TurnEnded:
 		if e.End != nil {
 			s.Tokens += e.End.Usage.TotalTokens
+			switch {
+			case e.End.Cost != nil:
+				s.Cost += *e.End.Cost
+			case e.End.Usage.TotalTokens > 0:
+				s.CostUnknown = true
+			}
 		}
 	}
 }

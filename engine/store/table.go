@@ -13,19 +13,19 @@ import (
 
 // WriteTable prints sessions as the table `quire sessions` shows: id, last
 // activity relative to now ("running" for a session open in a process),
-// turns, tokens, cwd (with home shortened to ~) and title. Text that came
+// turns, tokens, cost, cwd (with home shortened to ~) and title. Text that came
 // from users or the model is stripped of control characters, so a prompt
 // cannot move the cursor or change colours.
 func WriteTable(w io.Writer, sessions []Summary, now time.Time, home string) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "ID\tLAST ACTIVE\tTURNS\tTOKENS\tCWD\tTITLE")
+	fmt.Fprintln(tw, "ID\tLAST ACTIVE\tTURNS\tTOKENS\tCOST\tCWD\tTITLE")
 	for _, s := range sessions {
 		active := Ago(now, s.LastActive)
 		if s.Running {
 			active = "running"
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%d\t%s\t%s\t%s\n",
-			s.ID, active, s.Turns, Tokens(s.Tokens), printable(shortHome(s.Cwd, home)), printable(s.Title))
+		fmt.Fprintf(tw, "%s\t%s\t%d\t%s\t%s\t%s\t%s\n",
+			s.ID, active, s.Turns, Tokens(s.Tokens), Cost(s.Cost, s.CostUnknown), printable(shortHome(s.Cwd, home)), printable(s.Title))
 	}
 	return tw.Flush()
 }
@@ -57,6 +57,26 @@ func Ago(now, t time.Time) string {
 		return fmt.Sprintf("%dd ago", int(d/(24*time.Hour)))
 	}
 	return t.In(now.Location()).Format("2006-01-02")
+}
+
+// Cost is a cost in US dollars in a few characters: $0.42, $12.30, with
+// a + when part of it is unknown, and "-" when none of it is known or
+// there is none.
+func Cost(usd float64, partial bool) string {
+	plus := ""
+	if partial {
+		if usd == 0 {
+			return "-"
+		}
+		plus = "+"
+	}
+	switch {
+	case usd == 0 && !partial:
+		return "-"
+	case usd < 0.01:
+		return fmt.Sprintf("$%.3f%s", usd, plus)
+	}
+	return fmt.Sprintf("$%.2f%s", usd, plus)
 }
 
 // Tokens is a token count in a few characters: 950, 12.3k, 4.1M.

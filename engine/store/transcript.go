@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/quire-sh/quire/engine/event"
+	"github.com/quire-sh/quire/redact"
 	bolt "go.etcd.io/bbolt"
 )
 
@@ -52,7 +53,9 @@ func HeaderFor(s Summary, events int, exported time.Time) Header {
 	}
 }
 
-// WriteTranscript writes h and then each event as one JSON line.
+// WriteTranscript writes h and then each event as one JSON line. A
+// transcript is written to be shared, so secrets in it are redacted
+// (package redact, with the user's home directory shown as ~).
 func WriteTranscript(w io.Writer, h Header, events []event.Event) error {
 	tw := newTranscriptWriter(w)
 	if err := tw.header(h); err != nil {
@@ -67,18 +70,20 @@ func WriteTranscript(w io.Writer, h Header, events []event.Event) error {
 }
 
 type transcriptWriter struct {
-	bw  *bufio.Writer
-	enc *json.Encoder
+	bw     *bufio.Writer
+	enc    *json.Encoder
+	redact func(string) string
 }
 
 func newTranscriptWriter(w io.Writer) *transcriptWriter {
 	bw := bufio.NewWriterSize(w, 64<<10)
 	enc := json.NewEncoder(bw)
 	enc.SetEscapeHTML(false)
-	return &transcriptWriter{bw: bw, enc: enc}
+	return &transcriptWriter{bw: bw, enc: enc, redact: redact.ForUser().String}
 }
 
 func (t *transcriptWriter) header(h Header) error {
+	h.Cwd, h.Title = t.redact(h.Cwd), t.redact(h.Title)
 	if err := t.enc.Encode(h); err != nil {
 		return fmt.Errorf("write transcript header: %w", err)
 	}
@@ -86,7 +91,7 @@ func (t *transcriptWriter) header(h Header) error {
 }
 
 func (t *transcriptWriter) event(e event.Event) error {
-	if err := t.enc.Encode(e); err != nil {
+	if err := t.enc.Encode(e.MapText(t.redact)); err != nil {
 		return fmt.Errorf("write transcript event %d: %w", e.Seq, err)
 	}
 	return nil

@@ -1,10 +1,12 @@
 package store
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
 	"sync"
+	"syscall"
 	"time"
 
 	"github.com/quire-sh/quire/engine/event"
@@ -34,8 +36,13 @@ type Writer struct {
 	sum      Summary // includes pending events
 	timer    *time.Timer
 	flushing bool  // a background commit is running
-	err      error // sticky: a commit failed, nothing more is accepted
+	err      error // the last commit failed: events wait in pending
+	retry    *time.Timer
 	closed   bool
+
+	// commit writes a batch and the summary in one transaction; tests
+	// replace it to make the disk fail.
+	commit func(batch []encoded, sum Summary) error
 
 	commitMu     sync.Mutex // serialises commits, so batches land in order
 	written      Summary    // what session.json holds; guarded by commitMu
@@ -60,8 +67,32 @@ func newWriter(s *Store, dir string, lock *lockFile, db *bolt.DB, sum Summary) *
 	}
 	w.path = db.Path()
 	w.view = view{db: db, path: w.path}
+	w.commit = w.commitBatch
 	return w
 }
+
+// retryInterval is how often a writer whose commit failed tries again
+// while nothing else makes it.
+const retryInterval = time.Second
+
+// SaveError is a commit that failed (a full disk, an I/O error, a file
+// system remounted read-only). Nothing is lost by it: the events wait in
+// memory and go out with the next commit that succeeds.
+type SaveError struct {
+	Path string // the session's events.db
+	Err  error
+}
+
+func (e *SaveError) Error() string {
+	cause := e.Err.Error()
+	var errno syscall.Errno
+	if errors.As(e.Err, &errno) {
+		cause = errno.Error() // "no space left on device", without bbolt's stale file name
+	}
+	return fmt.Sprintf("saving the session failed: %s (%s)", cause, e.Path)
+}
+
+func (e *SaveError) Unwrap() error { return e.Err }
 
 // ID is the session's id.
 func (w *Writer) ID() string { return w.id }
@@ -86,7 +117,13 @@ func (w *Writer) Summary() Summary {
 // Record appends e. Seqs must increase strictly (gaps are allowed, so a
 // fork can continue its source's numbering). With durable set, e and all
 // events before it are committed when Record returns nil: this is the
-// acknowledgement of a user message.
+// acknowledgement of a user message. A durable Record that fails keeps
+// nothing of e (the caller does not show it), but keeps every event
+// before it for the next commit.
+//
+// When a commit has failed, Record still keeps e (in memory) and returns
+// the *SaveError until a commit succeeds again: one is tried at every
+// durable Record and every retryInterval.
 func (w *Writer) Record(e event.Event, durable bool) error {
 	enc, err := encodeEvent(e)
 	if err != nil {
@@ -97,25 +134,40 @@ func (w *Writer) Record(e event.Event, durable bool) error {
 	case w.closed:
 		w.mu.Unlock()
 		return ErrClosed
-	case w.err != nil:
-		err := w.err
-		w.mu.Unlock()
-		return err
 	case e.Seq <= w.last:
 		last := w.last
 		w.mu.Unlock()
 		return fmt.Errorf("record %s event: seq %d does not follow %d", e.Kind, e.Seq, last)
 	}
+	prevLast, prevSum := w.last, w.sum
 	w.last = e.Seq
 	w.pending = append(w.pending, enc)
 	w.sum.observe(e)
 	n := len(w.pending)
+	failing := w.err
 	switch {
-	case durable || n >= backlogFactor*w.maxPending:
-		// An acknowledgement, or the disk cannot keep up: commit now,
-		// in this goroutine.
+	case durable:
 		w.mu.Unlock()
-		return w.flush(durable)
+		if err := w.flush(true); err != nil {
+			w.mu.Lock()
+			if k := len(w.pending) - 1; k >= 0 && w.pending[k].seq == e.Seq {
+				w.pending = w.pending[:k]
+				w.last, w.sum = prevLast, prevSum
+			}
+			w.mu.Unlock()
+			return err
+		}
+		return nil
+	case failing != nil:
+		// The retry timer commits it; committing at every event would
+		// only repeat the failure.
+		w.scheduleRetryLocked()
+		w.mu.Unlock()
+		return failing
+	case n >= backlogFactor*w.maxPending:
+		// The disk cannot keep up: commit now, in this goroutine.
+		w.mu.Unlock()
+		return w.flush(false)
 	case n >= w.maxPending && !w.flushing:
 		// Enough for a transaction: commit in the background, so the
 		// stream goes on while the commit waits for the disk.
@@ -126,6 +178,31 @@ func (w *Writer) Record(e event.Event, durable bool) error {
 	}
 	w.mu.Unlock()
 	return nil
+}
+
+// Failing returns the error of the last commit if it failed and no commit
+// has succeeded since; nil when everything recorded is committed or on its
+// way.
+func (w *Writer) Failing() error {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.err
+}
+
+func (w *Writer) scheduleRetryLocked() {
+	if w.retry == nil && !w.closed {
+		w.retry = time.AfterFunc(retryInterval, w.retryFlush)
+	}
+}
+
+func (w *Writer) retryFlush() {
+	w.mu.Lock()
+	w.retry = nil
+	closed := w.closed
+	w.mu.Unlock()
+	if !closed {
+		w.flush(false) // a failure schedules the next try
+	}
 }
 
 // backlogFactor times GroupEvents waiting events make Record commit
@@ -155,28 +232,48 @@ func (w *Writer) backgroundFlush() {
 func (w *Writer) Flush() error { return w.flush(true) }
 
 // flush commits the waiting events in one transaction. urgent forces
-// session.json to be rewritten too (a prompt was acknowledged).
+// session.json to be rewritten too (a prompt was acknowledged). If the
+// commit fails, the batch goes back to the front of the queue, ahead of
+// anything recorded meanwhile, so the log never gets a hole and a later
+// commit writes it in order.
 func (w *Writer) flush(urgent bool) error {
 	w.commitMu.Lock()
 	defer w.commitMu.Unlock()
 
 	w.mu.Lock()
-	batch, sum, failed := w.pending, w.sum, w.err
+	batch, sum := w.pending, w.sum
 	w.pending = nil
 	if w.timer != nil {
 		w.timer.Stop()
 		w.timer = nil
 	}
 	w.mu.Unlock()
-	if failed != nil {
-		return failed
-	}
 	if len(batch) == 0 {
 		return nil
 	}
 	sum.LastActive = w.store.now()
 	sum.LastSeq = batch[len(batch)-1].seq
-	err := guard(func() error {
+	if err := w.commit(batch, sum); err != nil {
+		serr := &SaveError{Path: w.path, Err: fmt.Errorf("session %s: commit events %d–%d: %w", w.id, batch[0].seq, sum.LastSeq, err)}
+		w.mu.Lock()
+		w.pending = append(batch, w.pending...)
+		w.err = serr
+		w.scheduleRetryLocked()
+		w.mu.Unlock()
+		return serr
+	}
+	w.mu.Lock()
+	w.err = nil
+	w.sum.LastActive = sum.LastActive
+	w.mu.Unlock()
+	w.maybeWriteSummary(sum, urgent)
+	return nil
+}
+
+// commitBatch writes batch, its blobs and the summary in one bbolt
+// transaction.
+func (w *Writer) commitBatch(batch []encoded, sum Summary) error {
+	return guard(func() error {
 		return w.db.Update(func(tx *bolt.Tx) error {
 			events, blobs := tx.Bucket(bucketEvents), tx.Bucket(bucketBlobs)
 			events.FillPercent = 1 // keys only ever grow: pack pages full
@@ -193,18 +290,6 @@ func (w *Writer) flush(urgent bool) error {
 			return putSummary(tx.Bucket(bucketMeta), sum)
 		})
 	})
-	if err != nil {
-		err = fmt.Errorf("session %s: commit events %d–%d to %s: %w", w.id, batch[0].seq, sum.LastSeq, w.path, err)
-		w.mu.Lock()
-		w.err = err
-		w.mu.Unlock()
-		return err
-	}
-	w.mu.Lock()
-	w.sum.LastActive = sum.LastActive
-	w.mu.Unlock()
-	w.maybeWriteSummary(sum, urgent)
-	return nil
 }
 
 // maybeWriteSummary refreshes session.json when something a listing shows
@@ -245,6 +330,10 @@ func (w *Writer) close(discardEmpty bool) (bool, error) {
 		return false, nil
 	}
 	w.closed = true
+	if w.retry != nil {
+		w.retry.Stop()
+		w.retry = nil
+	}
 	w.mu.Unlock()
 	err := w.flush(true)
 

@@ -36,6 +36,11 @@ const (
 	// FaultNoFinish ends the stream cleanly but without a finish reason
 	// or [DONE], as a server that died gracefully would.
 	FaultNoFinish Fault = "no_finish"
+	// FaultError sends the protocol's error event inside the stream,
+	// carrying Error and Code (an Anthropic error type such as
+	// "overloaded_error", a Responses API code such as "server_error"),
+	// and ends it.
+	FaultError Fault = "error"
 )
 
 // Response is one scripted answer.
@@ -48,14 +53,18 @@ type Response struct {
 	RetryAfter string `json:"retry_after,omitempty"` // the Retry-After header
 
 	// Reasoning and Text are sent one element per chunk, reasoning first.
-	// ReasoningField names the delta field for reasoning:
-	// "reasoning_content" (the default) or "reasoning".
+	// ReasoningField names the chat delta field for reasoning:
+	// "reasoning_content" (the default) or "reasoning". The Responses API
+	// sends the reasoning as a summary of a reasoning item with encrypted
+	// content, the Messages API as a signed thinking block; the server
+	// refuses either if it comes back altered.
 	Reasoning      []string   `json:"reasoning,omitempty"`
 	ReasoningField string     `json:"reasoning_field,omitempty"`
 	Text           []string   `json:"text,omitempty"`
 	ToolCalls      []ToolCall `json:"tool_calls,omitempty"`
 	// FinishReason defaults to "tool_calls" when there are tool calls and
-	// "stop" otherwise.
+	// "stop" otherwise; "length" is each protocol's truncation
+	// (max_tokens, an incomplete response).
 	FinishReason string `json:"finish_reason,omitempty"`
 	// Usage is sent in a final chunk when set.
 	Usage *Usage `json:"usage,omitempty"`
@@ -78,10 +87,14 @@ type ToolCall struct {
 	Split int `json:"split,omitempty"`
 }
 
-// Usage is the token accounting the server reports.
+// Usage is the token accounting the server reports. PromptTokens
+// includes the cache reads and writes, as chat completions count them.
 type Usage struct {
 	PromptTokens     int `json:"prompt_tokens"`
 	CompletionTokens int `json:"completion_tokens"`
+	CacheReadTokens  int `json:"cache_read_tokens,omitempty"`
+	CacheWriteTokens int `json:"cache_write_tokens,omitempty"`
+	ReasoningTokens  int `json:"reasoning_tokens,omitempty"`
 }
 
 // Duration is a time.Duration written in JSON as a string such as "50ms".

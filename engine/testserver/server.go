@@ -10,8 +10,15 @@ import (
 	"time"
 )
 
-// Request is one request the server received.
+// Request is one request the server received, in chat completions' terms
+// whatever protocol it came in: the system prompt is the first message,
+// an assistant message's reasoning (thinking, or a reasoning summary it
+// was sent back with) is its ReasoningContent, and tool results are tool
+// messages. Body holds the request as sent.
 type Request struct {
+	// Protocol is the route it came to: "openai" (chat completions),
+	// "responses" or "anthropic".
+	Protocol string
 	Model    string
 	Messages []Message
 	Tools    []Tool
@@ -52,15 +59,22 @@ func Start(script Script) (*Server, error) {
 	}
 	s := &Server{script: script, ln: ln, done: make(chan struct{})}
 	mux := http.NewServeMux()
-	mux.HandleFunc("POST /v1/chat/completions", s.chat)
+	mux.HandleFunc("POST /v1/chat/completions", s.serve(chatWire{}))
+	mux.HandleFunc("POST /v1/responses", s.serve(responsesWire{}))
+	mux.HandleFunc("POST /v1/messages", s.serve(anthropicWire{}))
 	mux.HandleFunc("GET /v1/models", s.models)
 	s.srv = &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
 	go s.srv.Serve(ln)
 	return s, nil
 }
 
-// URL is the base URL to use as OPENAI_BASE_URL (it ends in /v1).
-func (s *Server) URL() string { return "http://" + s.ln.Addr().String() + "/v1" }
+// URL is the base URL to use as OPENAI_BASE_URL (it ends in /v1), for
+// chat completions and the Responses API.
+func (s *Server) URL() string { return s.Root() + "/v1" }
+
+// Root is the server's address without a path: the base URL of an
+// Anthropic-type provider, which appends /v1/messages.
+func (s *Server) Root() string { return "http://" + s.ln.Addr().String() }
 
 // Requests returns a copy of every request received so far, in order.
 func (s *Server) Requests() []Request {
@@ -80,53 +94,113 @@ func (s *Server) models(w http.ResponseWriter, r *http.Request) {
 	io.WriteString(w, `{"object":"list","data":[{"id":"test-model","object":"model","owned_by":"quire"}]}`)
 }
 
-func (s *Server) chat(w http.ResponseWriter, r *http.Request) {
-	body, err := io.ReadAll(r.Body)
-	if err != nil {
-		writeError(w, http.StatusBadRequest, "read body: "+err.Error(), "", "")
-		return
+// wire is one protocol's side of the server: how requests read, how
+// errors and answers are written.
+type wire interface {
+	protocol() string
+	// parse reads a request body, refusing what the real API refuses.
+	parse(body []byte, h http.Header) (Request, *refusal)
+	authorised(h http.Header, key string) bool
+	writeError(w http.ResponseWriter, status int, msg, code, retryAfter string)
+	// events renders resp as the stream's events.
+	events(model string, resp Response) []string
+	// malformed is an event whose data is not JSON; failed is an error
+	// event inside the stream; done closes a stream ("" for none).
+	malformed() string
+	failed(resp Response) string
+	done() string
+}
+
+// refusal is a request the real API would refuse.
+type refusal struct {
+	status    int
+	msg, code string
+}
+
+// serve answers one protocol's requests from the script.
+func (s *Server) serve(wr wire) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		body, err := io.ReadAll(r.Body)
+		if err != nil {
+			wr.writeError(w, http.StatusBadRequest, "read body: "+err.Error(), "", "")
+			return
+		}
+		req, bad := wr.parse(body, r.Header)
+		req.Protocol, req.Header, req.Body = wr.protocol(), r.Header.Clone(), body
+		authorised := s.script.APIKey == "" || wr.authorised(r.Header, s.script.APIKey)
+		s.mu.Lock()
+		s.requests = append(s.requests, req)
+		n := s.served
+		if authorised && bad == nil {
+			s.served++
+		}
+		s.mu.Unlock()
+		if !authorised {
+			wr.writeError(w, http.StatusUnauthorized, "Incorrect API key provided.", "invalid_api_key", "")
+			return
+		}
+		if bad != nil {
+			wr.writeError(w, bad.status, bad.msg, bad.code, "")
+			return
+		}
+		var resp Response
+		switch {
+		case s.script.Respond != nil:
+			resp = s.script.Respond(n, req)
+		case n < len(s.script.Responses):
+			resp = s.script.Responses[n]
+		default:
+			wr.writeError(w, http.StatusBadRequest, fmt.Sprintf("the test script has no response for request %d", n+1), "script_exhausted", "")
+			return
+		}
+		if resp.Status != 0 && resp.Status != http.StatusOK {
+			wr.writeError(w, resp.Status, resp.Error, resp.Code, resp.RetryAfter)
+			return
+		}
+		s.stream(w, r, wr, req.Model, resp)
 	}
+}
+
+// chatWire is OpenAI chat completions.
+type chatWire struct{}
+
+func (chatWire) protocol() string { return "openai" }
+
+func (chatWire) parse(body []byte, _ http.Header) (Request, *refusal) {
 	var creq chatRequest
 	if err := json.Unmarshal(body, &creq); err != nil {
-		writeError(w, http.StatusBadRequest, "the body is not a chat completion request: "+err.Error(), "", "")
-		return
+		return Request{}, &refusal{http.StatusBadRequest, "the body is not a chat completion request: " + err.Error(), ""}
 	}
 	req := Request{
 		Model: creq.Model, Messages: creq.Messages, Tools: creq.Tools,
 		Stream: creq.Stream, MaxTokens: max(creq.MaxCompletionTokens, creq.MaxTokens),
-		Header: r.Header.Clone(), Body: body,
 	}
 	if creq.StreamOptions != nil {
 		req.IncludeUsage = creq.StreamOptions.IncludeUsage
 	}
-	authorised := s.script.APIKey == "" || r.Header.Get("Authorization") == "Bearer "+s.script.APIKey
-	s.mu.Lock()
-	s.requests = append(s.requests, req)
-	n := s.served
-	if authorised {
-		s.served++
-	}
-	s.mu.Unlock()
-	if !authorised {
-		writeError(w, http.StatusUnauthorized, "Incorrect API key provided.", "invalid_api_key", "")
-		return
-	}
-	var resp Response
-	switch {
-	case s.script.Respond != nil:
-		resp = s.script.Respond(n, req)
-	case n < len(s.script.Responses):
-		resp = s.script.Responses[n]
-	default:
-		writeError(w, http.StatusBadRequest, fmt.Sprintf("the test script has no response for request %d", n+1), "script_exhausted", "")
-		return
-	}
-	if resp.Status != 0 && resp.Status != http.StatusOK {
-		writeError(w, resp.Status, resp.Error, resp.Code, resp.RetryAfter)
-		return
-	}
-	s.stream(w, r, creq.Model, resp)
+	return req, nil
 }
+
+func (chatWire) authorised(h http.Header, key string) bool {
+	return h.Get("Authorization") == "Bearer "+key
+}
+
+func (chatWire) writeError(w http.ResponseWriter, status int, msg, code, retryAfter string) {
+	writeError(w, status, msg, code, retryAfter)
+}
+
+func (chatWire) events(model string, resp Response) []string { return chunks(model, resp) }
+
+func (chatWire) malformed() string {
+	return "data: {\"choices\": [{\"delta\": {\"content\": \"oops\"\n\n"
+}
+
+func (chatWire) failed(resp Response) string {
+	b, _ := json.Marshal(map[string]any{"error": map[string]string{"message": resp.Error, "code": resp.Code}}) // strings always marshal
+	return "data: " + string(b) + "\n\n"
+}
+
+func (chatWire) done() string { return "data: [DONE]\n\n" }
 
 func writeError(w http.ResponseWriter, status int, msg, code, retryAfter string) {
 	if retryAfter != "" {
@@ -142,7 +216,7 @@ func writeError(w http.ResponseWriter, status int, msg, code, retryAfter string)
 }
 
 // stream plays resp as server-sent events.
-func (s *Server) stream(w http.ResponseWriter, r *http.Request, model string, resp Response) {
+func (s *Server) stream(w http.ResponseWriter, r *http.Request, wr wire, model string, resp Response) {
 	flusher, _ := w.(http.Flusher)
 	w.Header().Set("Content-Type", "text/event-stream")
 	w.Header().Set("Cache-Control", "no-cache")
@@ -150,7 +224,7 @@ func (s *Server) stream(w http.ResponseWriter, r *http.Request, model string, re
 	if flusher != nil {
 		flusher.Flush()
 	}
-	events := chunks(model, resp)
+	events := wr.events(model, resp)
 	sent := 0
 	for i, ev := range events {
 		wait := time.Duration(resp.Pace)
@@ -161,7 +235,7 @@ func (s *Server) stream(w http.ResponseWriter, r *http.Request, model string, re
 			return
 		}
 		if resp.Fault != "" && sent == resp.FaultAfter {
-			s.fault(w, r, resp.Fault)
+			s.fault(w, r, wr, resp)
 			return
 		}
 		if _, err := io.WriteString(w, ev); err != nil {
@@ -173,10 +247,10 @@ func (s *Server) stream(w http.ResponseWriter, r *http.Request, model string, re
 		sent++
 	}
 	if resp.Fault != "" {
-		s.fault(w, r, resp.Fault)
+		s.fault(w, r, wr, resp)
 		return
 	}
-	io.WriteString(w, "data: [DONE]\n\n")
+	io.WriteString(w, wr.done())
 }
 
 // pause waits d, reporting false when the client or the server went away.
@@ -195,15 +269,18 @@ func (s *Server) pause(r *http.Request, d time.Duration) bool {
 	return false
 }
 
-func (s *Server) fault(w http.ResponseWriter, r *http.Request, f Fault) {
+func (s *Server) fault(w http.ResponseWriter, r *http.Request, wr wire, resp Response) {
 	flush := func() {
 		if fl, ok := w.(http.Flusher); ok {
 			fl.Flush()
 		}
 	}
-	switch f {
+	switch resp.Fault {
 	case FaultMalformed:
-		io.WriteString(w, "data: {\"choices\": [{\"delta\": {\"content\": \"oops\"\n\n")
+		io.WriteString(w, wr.malformed())
+		flush()
+	case FaultError:
+		io.WriteString(w, wr.failed(resp))
 		flush()
 	case FaultCut:
 		flush()
@@ -267,7 +344,7 @@ func chunks(model string, resp Response) []string {
 			add(delta(map[string]any{"tool_calls": []any{call}}), nil)
 		}
 	}
-	if resp.Fault == FaultNoFinish {
+	if resp.Fault == FaultNoFinish || resp.Fault == FaultError {
 		return out
 	}
 	finish := resp.FinishReason

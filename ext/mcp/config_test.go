@@ -1,6 +1,7 @@
 package mcp
 
 import (
+	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -133,6 +134,41 @@ func TestProjectFile(t *testing.T) {
 	}
 }
 
+// The trust question says what a .mcp.json would start or reach, with
+// the references to the environment as written and no header's value.
+func TestProjectSummary(t *testing.T) {
+	t.Setenv("TOKEN", "t0k-secret")
+	tests := []struct {
+		name    string
+		content string
+		want    []string
+	}{
+		{"servers", `{"mcpServers": {
+			"remote": {"type": "http", "url": "https://example.com/mcp?k=${TOKEN}", "headers": {"Authorization": "Bearer ${TOKEN}", "X-Team": "infra"}},
+			"everything": {"command": "npx", "args": ["-y", "pkg", "${HOME}/x"], "env": {"K": "v", "A": "b"}, "cwd": "tools"},
+			"off": {"command": "x", "disabled": true}
+		}}`, []string{
+			"everything: npx -y pkg ${HOME}/x  (in tools; env A, K)",
+			"off: x  (disabled)",
+			"remote: http https://example.com/mcp?k=${TOKEN}  (headers Authorization, X-Team)",
+		}},
+		{"a wrong server", `{"mcpServers": {"w": {"type": "carrier-pigeon", "url": "http://x"}}}`,
+			[]string{`w: (.mcp.json server "w": type "carrier-pigeon" is not stdio, http or sse; it would be off)`}},
+		{"escape sequences", `{"mcpServers": {"e": {"command": "evil\u001b[2J"}}}`, []string{`e: evil\x1b[2J`}},
+		{"none", `{"mcpServers": {}}`, []string{"(no servers)"}},
+		{"not JSON", `{"mcpServers": [`, []string{"(.mcp.json is not valid JSON: syntax error at byte 16: it would be ignored)"}},
+	}
+	for _, tt := range tests {
+		got := ProjectSummary([]byte(tt.content))
+		if !reflect.DeepEqual(got, tt.want) {
+			t.Errorf("%s:\n got %q\nwant %q", tt.name, got, tt.want)
+		}
+		if strings.Contains(strings.Join(got, "\n"), "t0k-secret") {
+			t.Errorf("%s: the summary shows the environment's value", tt.name)
+		}
+	}
+}
+
 func TestServersMerge(t *testing.T) {
 	user := Settings{Servers: map[string]ServerConfig{"a": {Command: "user"}}}
 	project := map[string]ServerConfig{"a": {Command: "project"}, "b": {Command: "b"}}
@@ -150,6 +186,11 @@ func FuzzParseProject(f *testing.F) {
 	f.Add([]byte(`{"mcpServers":{"b":{"type":"http","url":"http://h/mcp","headers":{"X":"${Y}"}}}}`))
 	f.Add([]byte(`{"mcpServers":{"\u001b[31m":{}}}`))
 	f.Fuzz(func(t *testing.T, b []byte) {
+		for _, line := range ProjectSummary(b) {
+			if strings.ContainsAny(line, "\x1b\u009b\n") {
+				t.Fatalf("summary line %q", line)
+			}
+		}
 		servers, err := ParseProject(b, func(string) string { return "v" })
 		if err != nil {
 			return

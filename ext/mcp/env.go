@@ -9,8 +9,9 @@ import (
 // serverEnv is a stdio server's environment, in the order of spec §3.5:
 // quire's own environment as sandboxed commands get it (loader hooks and
 // quire's API keys dropped, the non-interactive settings, the tool caches
-// the profile needs), without any other variable whose name looks like
-// a credential unless the server's settings name it (env_vars passes one
+// the profile needs), without any other variable whose name or value
+// looks like a credential (sandbox.IsCredential; under every profile, off
+// included) unless the server's settings name it (env_vars passes one
 // through from quire's environment; env sets one); then the server's
 // configured env; then quire's identity variables last, so the settings
 // cannot forge them. A name set twice keeps its last value, once.
@@ -24,8 +25,8 @@ func serverEnv(environ []string, p sandbox.Profile, c ServerConfig, identity []s
 	}
 	var out envList
 	for _, kv := range sandbox.CommandEnv(environ, p) {
-		name, _, _ := strings.Cut(kv, "=")
-		if sandbox.CredentialName(name) && !named[name] {
+		name, value, _ := strings.Cut(kv, "=")
+		if sandbox.IsCredential(name, value, nil) && !named[name] {
 			continue
 		}
 		out.set(kv)

@@ -133,10 +133,22 @@ func Start(opt Options) *Manager {
 }
 
 // Close stops every server (a stdio server's input is closed, it gets a
-// moment to exit, then its process tree is killed) and waits for them.
+// moment to exit, then its process tree is killed), waits for them and
+// takes their tools out of the registry, which may outlive the manager
+// (a session starts its servers again on it once the user trusts the
+// project's .mcp.json). Calling it again does nothing more.
 func (m *Manager) Close() {
 	m.cancel()
 	m.wg.Wait()
+	for _, s := range m.servers {
+		m.opt.Registry.SetGroup(s.group, nil)
+	}
+	m.resMu.Lock()
+	defer m.resMu.Unlock()
+	if m.resOffered {
+		m.opt.Registry.SetGroup(resourcesGroup, nil)
+		m.resOffered = false
+	}
 }
 
 // Status lists the servers, sorted by name.

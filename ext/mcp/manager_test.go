@@ -488,6 +488,22 @@ func TestCloseEndsServers(t *testing.T) {
 	}
 }
 
+// A closed manager's tools leave the registry, which outlives it; the
+// built-ins stay, and a second Close changes nothing.
+func TestCloseWithdrawsTheTools(t *testing.T) {
+	f := start(t, sandbox.Off, testServer("t", "good"))
+	f.settle()
+	if _, ok := f.reg.Lookup("mcp__t__echo"); !ok {
+		t.Fatalf("no tool of the server: %v", specNames(f.reg))
+	}
+	f.m.Close()
+	f.m.Close()
+	builtin := tools.NewRegistry(tools.Builtin()...)
+	if got, want := specNames(f.reg), specNames(builtin); !slices.Equal(got, want) {
+		t.Errorf("after Close the registry offers %v, want the built-ins %v", got, want)
+	}
+}
+
 // waitTool waits until the registry offers name.
 func (f *fixture) waitTool(name string) {
 	f.t.Helper()

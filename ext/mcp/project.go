@@ -162,3 +162,52 @@ func Servers(user Settings, project map[string]ServerConfig) (servers []Server, 
 	sort.Slice(servers, func(i, j int) bool { return servers[i].Name < servers[j].Name })
 	return servers, problems
 }
+
+// ProjectSummary says what a project's .mcp.json would make quire do, one
+// line a server, for the question put to the user before it is trusted:
+// the server's name and the command it would run or the address it would
+// reach, with the names (never the values) of the environment and
+// headers it sets. ${VAR} references are shown as written, so no value of
+// the user's environment reaches the screen. It never fails: a file or a
+// server that cannot be used says so.
+func ProjectSummary(content []byte) []string {
+	servers, err := ParseProject(content, func(name string) string { return "${" + name + "}" })
+	if err != nil {
+		return []string{"(" + err.Error() + ": it would be ignored)"}
+	}
+	if len(servers) == 0 {
+		return []string{"(no servers)"}
+	}
+	var out []string
+	for _, name := range sortedKeys(servers) {
+		c := servers[name]
+		line := Printable(name) + ": "
+		switch {
+		case c.Problem != "":
+			out = append(out, line+"("+oneLine(c.Problem, 300)+"; it would be off)")
+			continue
+		case c.Command != "":
+			line += Printable(strings.Join(append([]string{c.Command}, c.Args...), " "))
+		default:
+			line += c.Transport + " " + Printable(c.URL)
+		}
+		var notes []string
+		if c.Cwd != "" {
+			notes = append(notes, "in "+Printable(c.Cwd))
+		}
+		if len(c.Env) > 0 {
+			notes = append(notes, "env "+Printable(strings.Join(sortedKeys(c.Env), ", ")))
+		}
+		if len(c.Headers) > 0 {
+			notes = append(notes, "headers "+Printable(strings.Join(sortedKeys(c.Headers), ", ")))
+		}
+		if !c.Enabled {
+			notes = append(notes, "disabled")
+		}
+		if len(notes) > 0 {
+			line += "  (" + strings.Join(notes, "; ") + ")"
+		}
+		out = append(out, line)
+	}
+	return out
+}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"image/color"
+	"io"
 	"strings"
 
 	uv "github.com/charmbracelet/ultraviolet"
@@ -28,8 +29,14 @@ type Oracle struct {
 
 // NewOracle returns a width×height terminal expecting true colour and
 // hyperlinks.
+//
+// The emulator answers queries (cursor position, DA1, DECRQM) as a
+// terminal would; the answers are read and dropped, so a recording that
+// holds queries plays without blocking.
 func NewOracle(width, height int) *Oracle {
-	return &Oracle{emu: vt.NewEmulator(width, height), Colors: render.ColorTrue, Hyperlinks: true}
+	emu := vt.NewEmulator(width, height)
+	go func() { _, _ = io.Copy(io.Discard, emu) }()
+	return &Oracle{emu: emu, Colors: render.ColorTrue, Hyperlinks: true}
 }
 
 // Write feeds p to the terminal.

@@ -1,0 +1,11 @@
+//go:build unix && !linux
+
+package fsguard
+
+import "golang.org/x/sys/unix"
+
+// dirFlags open a directory to name things inside it (no O_PATH here).
+const dirFlags = unix.O_RDONLY | unix.O_DIRECTORY | unix.O_CLOEXEC
+
+// defaultResolver walks: openat2 is Linux's.
+func defaultResolver() resolver { return walkResolver{} }
