@@ -338,6 +338,11 @@ func (m *Model) Tick(now time.Time) {
 	}
 	if m.running {
 		m.dirty = true // the spinner and the elapsed time move
+		if !m.status.Replay {
+			// Running subagents show how long they have run; a replay
+			// shows what the events said.
+			m.tr.SetNow(now)
+		}
 	}
 }
 

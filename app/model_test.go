@@ -340,6 +340,36 @@ func TestApprovalPanelShowsTheDiff(t *testing.T) {
 	}
 }
 
+// A subagent's call is asked about here too, marked with its agent, and
+// the answer goes back under the id it was asked with.
+func TestApprovalPanelNamesTheSubagent(t *testing.T) {
+	m := newTestModel()
+	startTurn(m)
+	m.HandleEvent(event.Event{Kind: event.ApprovalRequested, Turn: 1, Approval: &event.Approval{
+		CallID: "t1/w1", Tool: "write_file", Target: "notes.txt", Preview: "+hello\n", Subagent: "t1", Agent: "writer",
+	}}, t0)
+	all := strings.Join(screenText(m, 80, 24), "\n")
+	if !strings.Contains(all, "[writer] Allow write_file notes.txt ?") {
+		t.Fatalf("the approval panel does not name the subagent:\n%s", all)
+	}
+	if got := m.HandleInput(key('y'), t0); !reflect.DeepEqual(got, []Effect{AnswerEffect{CallID: "t1/w1", Decision: event.Approve}}) {
+		t.Fatalf("y: %v", got)
+	}
+}
+
+// While the session runs, the clock moves a running subagent's time.
+func TestTickMovesARunningSubagentsTime(t *testing.T) {
+	m := newTestModel()
+	startTurn(m)
+	m.HandleEvent(event.Event{Kind: event.ToolCallRequested, Turn: 1, Call: &event.ToolCall{ID: "t1", Name: "task", Target: "Look around"}}, t0)
+	m.HandleEvent(event.Event{Kind: event.SubagentUpdate, Turn: 1, CallID: "t1", Time: t0,
+		Subagent: &event.Subagent{Agent: "explorer", Description: "Look around", State: event.SubagentStarted}}, t0)
+	m.Tick(t0.Add(7 * time.Second))
+	if all := strings.Join(screenText(m, 80, 24), "\n"); !strings.Contains(all, "● explorer Look around  running · 7s") {
+		t.Fatalf("the subagent's time did not move:\n%s", all)
+	}
+}
+
 // A long command is shown whole, wrapped, in the approval panel: its end
 // is where something unwanted would hide.
 func TestApprovalPanelShowsALongCommandWhole(t *testing.T) {

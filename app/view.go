@@ -360,10 +360,20 @@ func approvalPreview(preview string, w int) []previewRow {
 	return rows
 }
 
-// drawApproval draws the question about the oldest pending call.
+// drawApproval draws the question about the oldest pending call, marked
+// with the agent's name when a subagent asks.
 func (m *Model) drawApproval(b *render.Buffer, w, y, rows int) {
 	a := m.approvals[0]
-	x := b.SetString(0, y, "Allow ", styleWarn, "")
+	x := 0
+	if a.Subagent != "" {
+		// A subagent's call, asked through this session: say whose.
+		who := a.Agent
+		if who == "" {
+			who = "subagent"
+		}
+		x += b.SetString(x, y, "["+fitWidth(who, 24)+"] ", styleAccent, "")
+	}
+	x += b.SetString(x, y, "Allow ", styleWarn, "")
 	x += b.SetString(x, y, a.Tool, render.Style{Attrs: render.Bold}, "")
 	if a.Target != "" {
 		// The question mark stays in view; the preview below shows the

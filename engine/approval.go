@@ -92,6 +92,9 @@ func firstLineOf(s string) string {
 }
 
 func (s *Session) answer(callID string, d event.Decision, reason string) {
+	if s.answerChild(callID, d, reason) {
+		return
+	}
 	t := s.turn
 	if t == nil || t.phase != phaseApproving || t.next >= len(t.calls) || t.calls[t.next].call.ID != callID {
 		return // stale: the call was already decided or the turn is over

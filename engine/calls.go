@@ -32,10 +32,10 @@ func (s *Session) prepareCalls(raw []llm.ToolCall, cut bool) []*callState {
 		seen[id] = true
 		c := &callState{call: event.ToolCall{ID: id, Name: tc.Name, Arguments: decodeArguments(tc.Arguments)}}
 		out = append(out, c)
-		tool, ok := s.cfg.Tools.Lookup(tc.Name)
+		tool, ok := s.lookupTool(tc.Name)
 		if !ok {
 			var names []string
-			for _, sp := range s.cfg.Tools.Specs() {
+			for _, sp := range s.toolSpecs() {
 				names = append(names, sp.Name)
 			}
 			c.problem = fmt.Sprintf("error: there is no tool named %q; the available tools are: %s", tc.Name, strings.Join(names, ", "))

@@ -14,8 +14,9 @@ import (
 )
 
 // Approver decides which tool calls need the user's yes and remembers a
-// "yes for this session". tools.Policy satisfies it. It is called from the
-// session's goroutine only.
+// "yes for this session". tools.Policy satisfies it. A session shares it
+// with the subagents it starts, whose goroutines call it too, so it must
+// be safe for concurrent use.
 type Approver interface {
 	NeedsApproval(spec tools.Spec, plan tools.Plan) bool
 	Remember(spec tools.Spec, plan tools.Plan)
@@ -73,6 +74,16 @@ type Config struct {
 	// the session found wrong or wants said (a broken hooks.json, a
 	// project file left out, a skipped skill).
 	Notices []Notice
+	// Subagents, when set, offers the model the task tool, which runs a
+	// child session prepared by it; nil offers no task tool. A child's
+	// own configuration never has one (MaxSubagentDepth).
+	Subagents Spawner
+	// Role, for a child session, is its part of the system prompt: that
+	// it is a subagent, and its agent's instructions.
+	Role string
+	// Parent, for a child session, names the session and task call that
+	// started it; SessionStarted carries it.
+	Parent *event.ParentLink
 	// Unattended means nobody can answer approvals (quire exec): a call
 	// the Approver wants asked about is denied the way a policy denies —
 	// ApprovalAnswered with ByPolicy set, the model told why — and, unlike

@@ -73,6 +73,23 @@
 // never awaited; a hook that fails is a warning notice in the log, and
 // nothing a hook says reaches the model but a refusal's reason.
 //
+// With Config.Subagents set, the model also has the task tool (task.go,
+// subagent.go): each call runs a child session, a Session like this one
+// with its own history (the task's prompt), a narrower tool set (the
+// read-only tools unless its agent names others, never more than the
+// parent's and never the task tool: children are one level deep), the
+// parent's sandbox profile, approver and approval mode, and its own model
+// when its agent names one (the Spawner, which the session wiring
+// implements, resolves each setting explicit > agent > parent and stores
+// the child as a session of its own). A task call plans like a read, so
+// several run in parallel; the call's goroutine drives its child, the
+// parent records SubagentUpdate events (started, each tool call, how it
+// ended) and asks the child's approvals in its own flow under the id
+// "TASKCALL/CHILDCALL", and the child's last answer (bounded, asked for
+// again when it is empty) is the call's result. A cancel of the parent's
+// turn cancels its children; a child's failure is only its call's
+// result; its tokens and cost roll up into the parent's TurnEnd.
+//
 // Before each request the history's size is estimated (the API's last
 // count plus bytes/4 of what came since); at 85 % of the window the
 // history is compacted: summarised by the model into nine sections and

@@ -95,12 +95,26 @@ func Exec(ctx context.Context, cfg Config, opt ExecOptions) (event.TurnState, er
 		case event.ApprovalAnswered:
 			if a := e.Approval; a != nil && a.Hook != "" && a.Decision == event.Deny {
 				fmt.Fprintf(opt.Stderr, "quire: a hook (%s) denied %s %s: %s\n", oneLine(a.Hook), a.Tool, oneLine(a.Target), oneLine(strings.TrimPrefix(a.Reason, "hook: ")))
-			} else if a != nil && a.ByPolicy && a.Decision == event.Deny {
+			} else if a != nil && a.ByPolicy && a.Decision == event.Deny && a.Tool != "" {
 				rerun := "auto-edit or yolo"
 				if cfg.ApprovalMode == tools.ModeAutoEdit {
 					rerun = "yolo"
 				}
-				fmt.Fprintf(opt.Stderr, "quire: denied %s %s: it needs approval under --approval %s, which quire exec cannot ask for (rerun with --approval %s to allow it)\n", a.Tool, a.Target, cmp.Or(cfg.ApprovalMode, tools.ModeAsk), rerun)
+				who := ""
+				if a.Subagent != "" {
+					who = "subagent " + cmp.Or(a.Agent, a.Subagent) + ": "
+				}
+				fmt.Fprintf(opt.Stderr, "quire: %sdenied %s %s: it needs approval under --approval %s, which quire exec cannot ask for (rerun with --approval %s to allow it)\n", who, a.Tool, a.Target, cmp.Or(cfg.ApprovalMode, tools.ModeAsk), rerun)
+			}
+		case event.SubagentUpdate:
+			if u := e.Subagent; opt.Progress && u != nil {
+				who := cmp.Or(u.Agent, "subagent")
+				switch {
+				case u.State == event.SubagentRunning:
+					fmt.Fprintf(opt.Stderr, "  %s → %s %s\n", who, u.Tool, oneLine(u.Target))
+				case u.State == event.SubagentFailed:
+					fmt.Fprintf(opt.Stderr, "  %s failed: %s\n", who, oneLine(u.Error))
+				}
 			}
 		case event.UserMessage:
 			started = true

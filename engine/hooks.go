@@ -90,6 +90,9 @@ type HookEvent struct {
 	Focus        string
 	BeforeTokens int
 	AfterTokens  int
+	// Subagent is the child session a task call runs, for SubagentStart
+	// and SubagentStop (its State then says how it ended).
+	Subagent *event.Subagent
 }
 
 // HookDecision is what PreToolUse hooks decided about a call.

@@ -21,6 +21,8 @@ type promptEnv struct {
 	Tools    []tools.Spec
 	// Instructions are more sections, each with its heading (Config).
 	Instructions []string
+	// Role is a child session's section (Config.Role).
+	Role string
 	// AgentsMD is the project's AGENTS.md, verbatim; empty when absent.
 	AgentsMD string
 }
@@ -52,6 +54,11 @@ func systemPrompt(p promptEnv) string {
 	}
 	if p.Approval != "" {
 		fmt.Fprintf(&b, "- Approval mode: %s\n", p.Approval)
+	}
+	if r := strings.TrimSpace(p.Role); r != "" {
+		b.WriteString("\n")
+		b.WriteString(r)
+		b.WriteString("\n")
 	}
 	for _, sec := range p.Instructions {
 		if sec = strings.TrimSpace(sec); sec != "" {

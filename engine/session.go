@@ -24,6 +24,8 @@ type Session struct {
 	defs        []llm.ToolSpec
 	defsVersion uint64
 	defsBuilt   bool
+	// task is the task tool, for a session with Subagents.
+	task *taskTool
 
 	cmds *mailbox
 	work chan any
@@ -59,6 +61,9 @@ type Session struct {
 	lastUsageLen int
 	suppress     suppression
 	recordFailed bool
+	// asks are the children's approval requests waiting for the user, by
+	// the id they are asked under (askID).
+	asks map[string]pendingAsk
 }
 
 // queued is work waiting for the current turn to end: a prompt, or a
@@ -141,9 +146,12 @@ func build(cfg Config, prior []event.Event) (*Session, error) {
 		out:  newOutbox(),
 		done: make(chan struct{}),
 	}
+	if cfg.Subagents != nil {
+		s.task = &taskTool{s: s, spec: taskSpec(cfg.Subagents)}
+	}
 	s.system = systemPrompt(promptEnv{
 		Dir: cfg.Env.Dir, OS: osName(), Date: cfg.Now(), Sandbox: cfg.Sandbox, Approval: cfg.ApprovalMode,
-		Tools: cfg.Tools.Fixed(), Instructions: cfg.Instructions, AgentsMD: readAgentsMD(cfg.Env.Dir),
+		Tools: s.fixedSpecs(), Instructions: cfg.Instructions, Role: cfg.Role, AgentsMD: readAgentsMD(cfg.Env.Dir),
 	})
 	for _, e := range prior {
 		if err := event.Upgrade(&e); err != nil {
@@ -154,10 +162,15 @@ func build(cfg Config, prior []event.Event) (*Session, error) {
 	s.seq, s.turnNo, s.resumed = s.hist.lastSeq, s.hist.lastTurn, prior != nil
 	s.emit(event.Event{Kind: event.SessionStarted, Session: &event.SessionInfo{
 		ID: cfg.SessionID, Cwd: cfg.Env.Dir, Model: cfg.Model, Provider: cfg.Provider, Version: cfg.Version,
-		Sandbox: cfg.Sandbox, Approval: cfg.ApprovalMode, Resumed: s.resumed,
+		Sandbox: cfg.Sandbox, Approval: cfg.ApprovalMode, Resumed: s.resumed, Parent: cfg.Parent,
 	}})
 	for _, n := range cfg.Notices {
 		s.notice(0, n.Level, n.Text)
+	}
+	if sp := cfg.Subagents; sp != nil {
+		for _, n := range sp.Notices() {
+			s.notice(0, "warn", n)
+		}
 	}
 	trigger := "startup"
 	if s.resumed {
@@ -459,7 +472,7 @@ func (s *Session) toolDefs() []llm.ToolSpec {
 	if s.defsBuilt && v == s.defsVersion {
 		return s.defs
 	}
-	specs := s.cfg.Tools.Specs()
+	specs := s.toolSpecs()
 	defs := make([]llm.ToolSpec, 0, len(specs))
 	for _, sp := range specs {
 		params := sp.Schema

@@ -138,6 +138,10 @@ func (s *Session) runTool(ctx context.Context, job, turn int, c *callState) (r e
 				res = tools.Result{Output: fmt.Sprintf("error: the tool crashed: %v", p), IsError: true}
 			}
 		}()
+		if _, ok := c.tool.(taskTool); ok {
+			res = s.runTask(ctx, job, turn, c)
+			return
+		}
 		res = c.tool.Run(ctx, s.cfg.Env, tools.Call{ID: c.call.ID, Turn: turn, Plan: c.plan, Output: out.write})
 	}()
 	out.flush()

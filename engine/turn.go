@@ -42,6 +42,13 @@ type turn struct {
 	// truncated: the turn's final answer was cut at the output limit.
 	truncated bool
 
+	// childUsage is what the subagents of the turn used, and childCost
+	// what it cost (childCostUnknown: some of it at an unknown price);
+	// TurnEnd rolls them up with the turn's own.
+	childUsage       event.Usage
+	childCost        float64
+	childCostUnknown bool
+
 	overflowRetried bool // a context overflow already led to a compaction
 	justCompacted   bool // skip the threshold check once
 	compactFailed   error
@@ -120,6 +127,9 @@ func (s *Session) handleWork(m any) {
 	}
 	t := s.turn
 	if t == nil {
+		return
+	}
+	if s.handleSubagent(m) {
 		return
 	}
 	switch m := m.(type) {
@@ -433,20 +443,41 @@ func (s *Session) endTurn(state event.TurnState, errText string) {
 			s.finish(c, event.ToolResult{CallID: c.call.ID, Name: c.call.Name, Status: event.ToolCancelled, Output: "not run: the turn ended"})
 		}
 	}
+	s.dropAsks("", "the turn ended")
 	end := &event.TurnEnd{
-		State: state, Usage: t.usage, Error: errText, Truncated: t.truncated,
+		State: state, Usage: addUsage(t.usage, t.childUsage), Error: errText, Truncated: t.truncated,
 		ContextTokens: s.estimate(), ContextWindow: s.cfg.ContextWindow,
 	}
-	if s.cfg.Cost != nil && t.usage.TotalTokens > 0 {
-		if usd, ok := s.cfg.Cost(t.usage); ok {
-			end.Cost = &usd
-		}
-	}
+	end.Cost = t.cost(s.cfg.Cost)
 	s.emit(event.Event{Kind: event.TurnEnded, Turn: t.n, End: end})
 	s.observe(HookEvent{Name: HookStop, Turn: t.n, State: state, Reason: errText})
-	s.usage = addUsage(s.usage, t.usage)
+	s.usage = addUsage(s.usage, end.Usage)
 	t.cancel()
 	s.setCancel(nil)
 	s.turn = nil
 	s.maybeStart()
+}
+
+// cost is what the turn cost in US dollars: its own requests at the
+// session's prices and its subagents' at theirs; nil when a part that
+// used tokens has an unknown price.
+func (t *turn) cost(price func(event.Usage) (float64, bool)) *float64 {
+	if t.usage.TotalTokens == 0 && t.childUsage.TotalTokens == 0 {
+		return nil
+	}
+	total := t.childCost
+	if t.childCostUnknown {
+		return nil
+	}
+	if t.usage.TotalTokens > 0 {
+		if price == nil {
+			return nil
+		}
+		usd, ok := price(t.usage)
+		if !ok {
+			return nil
+		}
+		total += usd
+	}
+	return &total
 }

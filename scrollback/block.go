@@ -21,6 +21,7 @@ const (
 	KindTool                      // one tool call: header, then output or diff
 	KindNotice                    // information (a retry, a compaction, a cancel)
 	KindError                     // a failure the user should see
+	KindSubagent                  // a task call's child session: progress, then its report
 )
 
 func (k Kind) String() string {
@@ -37,6 +38,8 @@ func (k Kind) String() string {
 		return "notice"
 	case KindError:
 		return "error"
+	case KindSubagent:
+		return "subagent"
 	}
 	return "unknown"
 }
@@ -70,6 +73,7 @@ type Block struct {
 	hidden    bool // excluded by the active filter
 	warn      bool // a notice at level "warn"
 	tool      *toolInfo
+	sub       *subInfo // set on a KindSubagent block (which has tool too)
 
 	// Rendering state at one width; see render.go.
 	body      BodyRenderer

@@ -4,12 +4,16 @@
 // app owns one Transcript per session, feeds it the engine's events and
 // draws what it returns.
 //
-// Blocks (prompts, answers, reasoning, tool calls, notices, errors) are
-// kept in insertion order with O(1) lookup by a stable ID that is never
-// reused in the process, not even after Clear. A prompt starts a turn;
-// everything up to the next prompt belongs to it. Apply reduces one
+// Blocks (prompts, answers, reasoning, tool calls, subagents, notices,
+// errors) are kept in insertion order with O(1) lookup by a stable ID that
+// is never reused in the process, not even after Clear. A prompt starts a
+// turn; everything up to the next prompt belongs to it. Apply reduces one
 // event.Event into the blocks, so the transcript is a pure function of the
-// event log and the width, and a replay draws what the live run drew.
+// event log and the width, and a replay draws what the live run drew. (One
+// thing a live session adds: SetNow moves the running time of a subagent
+// still at work, which a replay shows as of each event.) A subagent is
+// the block of its task call, showing the child's progress from the
+// parent's SubagentUpdate events and then its report (subagent.go).
 //
 // Layout is lazy and incremental. Each block has a height at the current
 // width, either exact (it was laid out) or a cheap estimate, and a

@@ -46,6 +46,9 @@ func (t *Transcript) filterMatch(b *Block) bool {
 	if re.MatchString(b.Source()) {
 		return true
 	}
+	if b.sub != nil && re.MatchString(b.sub.agent) {
+		return true
+	}
 	if b.tool != nil {
 		return re.MatchString(b.tool.name) || re.MatchString(b.tool.target)
 	}

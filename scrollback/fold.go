@@ -13,7 +13,7 @@ func (t *Transcript) ToggleCollapse() {
 	switch {
 	case b.collapsed:
 		t.setFold(b, false, false)
-	case b.kind == KindTool && !b.unfolded && t.view(i).foot != nil:
+	case (b.kind == KindTool || b.kind == KindSubagent) && !b.unfolded && t.view(i).foot != nil:
 		t.setFold(b, false, true)
 	default:
 		t.setFold(b, true, false)
@@ -32,7 +32,7 @@ func (t *Transcript) SetCollapsed(id ID, collapsed bool) {
 func (t *Transcript) CollapseAll(collapsed bool) {
 	for _, b := range t.blocks {
 		if b.kind != KindPrompt {
-			t.setFold(b, collapsed, !collapsed && b.kind == KindTool)
+			t.setFold(b, collapsed, !collapsed && (b.kind == KindTool || b.kind == KindSubagent))
 		}
 	}
 }

@@ -89,12 +89,12 @@ func (t *Transcript) Apply(e event.Event) {
 			t.toolBlock(e.Call.ID, e.Call.Name, e.Call.ToolKind, e.Call.Target)
 		}
 	case event.ApprovalRequested:
-		if a := e.Approval; a != nil {
+		if a := e.Approval; a != nil && !t.subagentAsks(a, true) {
 			b := t.toolBlock(a.CallID, a.Tool, "", a.Target)
 			t.setToolState(b, ToolAwaiting)
 		}
 	case event.ApprovalAnswered:
-		if a := e.Approval; a != nil {
+		if a := e.Approval; a != nil && !t.subagentAsks(a, false) {
 			b := t.toolBlock(a.CallID, a.Tool, "", a.Target)
 			if a.Decision == event.Deny {
 				b.tool.reason = a.Reason
@@ -113,6 +113,8 @@ func (t *Transcript) Apply(e event.Event) {
 		if res := e.Result; res != nil {
 			t.finishTool(res)
 		}
+	case event.SubagentUpdate:
+		t.applySubagent(e)
 	case event.TurnEnded:
 		t.endTurn(e.End)
 	case event.Compacted:

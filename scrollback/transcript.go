@@ -2,6 +2,7 @@ package scrollback
 
 import (
 	"strings"
+	"time"
 
 	"github.com/quire-sh/quire/engine/event"
 )
@@ -41,6 +42,9 @@ type Transcript struct {
 	width int
 	h     int
 	cwd   string
+	// now is the time a live session last gave (SetNow); zero in a
+	// replay.
+	now time.Time
 
 	blocks []*Block
 	index  map[ID]int
@@ -221,6 +225,16 @@ func (t *Transcript) estimate(b *Block) int {
 	case KindReasoning:
 		if b.collapsed {
 			return blockMargin + 1
+		}
+		return blockMargin + 1 + body
+	case KindSubagent:
+		switch {
+		case b.collapsed:
+			return blockMargin + 1
+		case !b.finished:
+			return blockMargin + 2 // the header and the progress line
+		case !b.unfolded && body > t.opt.FoldLines+1:
+			body = t.opt.FoldLines + 1
 		}
 		return blockMargin + 1 + body
 	case KindTool:

@@ -113,11 +113,13 @@ func (t *Transcript) layout(b *Block, width int) *blockView {
 		v.gutter = v.gutterFirst
 	case KindTool:
 		t.layoutTool(b, v, width)
+	case KindSubagent:
+		t.layoutSubagent(b, v, width)
 	}
 	for i := range v.head {
 		v.head[i] = truncate(v.head[i], width)
 	}
-	if b.collapsed && b.kind != KindReasoning && b.kind != KindTool && v.bodyN > 1 {
+	if b.collapsed && b.kind != KindReasoning && b.kind != KindTool && b.kind != KindSubagent && v.bodyN > 1 {
 		more := v.bodyN - 1
 		v.bodyN = 1
 		v.foot = append(v.foot, render.Line{Spans: []render.Span{muted("  ▸ " + plural(more, "more line", "more lines"))}})

@@ -15,7 +15,11 @@
 // of skills goes into the system prompt with the load_skill tool, the
 // commands to the app, and what was skipped becomes warnings when a
 // session starts. Project skills and commands are text and load without
-// the trust question, as AGENTS.md does. Open starts a session
+// the trust question, as AGENTS.md does, and so do agent definitions:
+// the spawner of the task tool's child sessions (subagent.go) reads the
+// definitions of the project and the user (package ext/agents), resolves
+// a definition's own model through the providers, and stores each child
+// as a session of its own linked to its parent. Open starts a session
 // and returns a Handle, which satisfies app.Session: commands never
 // block, a resumed session shows its latest turns at once while the rest
 // of its log is decoded in the background (the pending relay), and

@@ -221,6 +221,7 @@ func prepare(opt Options, loadPrior bool) (*Prepared, error) {
 			p.Close()
 			return nil, errors.New("resuming needs the session store")
 		}
+		p.Engine.Subagents = newSpawner(opt.Config, nil, env.Dir, os.Getenv)
 		return p, nil
 	}
 	st := opt.store
@@ -282,6 +283,7 @@ func prepare(opt Options, loadPrior bool) (*Prepared, error) {
 		p.Engine.SessionID = id
 	}
 	p.Writer = w
+	p.Engine.Subagents = newSpawner(opt.Config, st, env.Dir, os.Getenv)
 	cps := w.Checkpoints(env.Dir, env.Writer)
 	p.Checkpoints = cps
 	env.BeforeWrite = cps.BeforeWrite

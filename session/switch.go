@@ -75,6 +75,7 @@ func (h *Handle) SwitchModel(ctx context.Context, model string) (app.Switched, e
 	next.SessionID, next.Recorder = cur.Engine.SessionID, cur.Engine.Recorder
 	next.Approver = cur.Engine.Approver // "yes for this session" holds across models
 	next.Hooks = cur.Engine.Hooks
+	next.Subagents = cur.Engine.Subagents
 	h.hold()
 	cur.Session.Close()
 	prior, err := cur.Writer.ReadAll()
@@ -138,7 +139,8 @@ func (h *Handle) replace(cur, next *Opened) {
 	h.release(next)
 }
 
-// Sessions lists the stored sessions, newest first.
+// Sessions lists the stored sessions, newest first, leaving out the
+// child sessions of task calls.
 func (h *Handle) Sessions(ctx context.Context) ([]app.SessionSummary, error) {
 	if h.st == nil {
 		return nil, errors.New("there is no session store")
@@ -147,9 +149,12 @@ func (h *Handle) Sessions(ctx context.Context) ([]app.SessionSummary, error) {
 	if err != nil {
 		return nil, err
 	}
-	out := make([]app.SessionSummary, len(list.Sessions))
-	for i, s := range list.Sessions {
-		out[i] = app.SessionSummary{ID: s.ID, LastActive: s.LastActive, Turns: s.Turns, Title: s.Title}
+	out := make([]app.SessionSummary, 0, len(list.Sessions))
+	for _, s := range list.Sessions {
+		if s.Parent != "" {
+			continue // a subagent's session: quire sessions lists it under its parent
+		}
+		out = append(out, app.SessionSummary{ID: s.ID, LastActive: s.LastActive, Turns: s.Turns, Title: s.Title})
 	}
 	return out, nil
 }

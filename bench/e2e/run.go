@@ -117,7 +117,7 @@ func Run(p Program, w Workload) (Result, error) {
 	defer pt.close()
 	dump := os.Getenv("E2E_DUMP")
 	t := newTerminal(pt, w.Width, w.Height, dump != "")
-	defer t.emu.Close()
+	defer t.stopAnswering()
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = pt.slave, pt.slave, pt.slave
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true, Setctty: true, Ctty: 0}
 

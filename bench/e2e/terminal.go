@@ -78,6 +78,15 @@ func (t *terminal) answer() {
 	_, _ = io.Copy(t.pty.master, t.emu)
 }
 
+// stopAnswering ends answer by closing the emulator's reply pipe.
+// Emulator.Close would do the same but writes an unguarded flag that
+// answer's Read and read's Write both look at, which is a data race.
+func (t *terminal) stopAnswering() {
+	if c, ok := t.emu.InputPipe().(io.Closer); ok {
+		_ = c.Close()
+	}
+}
+
 func (t *terminal) checkMarks(now time.Time) {
 	pending := false
 	for _, m := range t.marks {

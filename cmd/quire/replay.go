@@ -16,7 +16,7 @@ import (
 // runReplay is `quire replay ID|FILE`: play a stored session or an
 // exported transcript in the pager, or print it with --print.
 func runReplay(std stdio, args []string) int {
-	sf := newSessionFlags("quire replay", "Usage: quire replay [flags] ID|FILE\n\nPlays a stored session (by id or unique prefix) or an exported JSONL transcript.\nKeys: p pause/resume, . step one event, q quit, and every pager key.")
+	sf := newSessionFlags("quire replay", "Usage: quire replay [flags] ID|FILE\n\nPlays a stored session (by id or unique prefix; a subagent's too, by the id\nquire sessions lists under its parent) or an exported JSONL transcript.\nKeys: p pause/resume, . step one event, q quit, and every pager key.")
 	speed := sf.fs.Float64("speed", 1, "play at `N` times the recorded pace")
 	instant := sf.fs.Bool("instant", false, "show the finished transcript at once")
 	print := sf.fs.Bool("print", false, "write the rendered transcript to stdout, secrets redacted, instead of opening the pager")

@@ -13,7 +13,7 @@ import (
 
 // runSessions is `quire sessions`: the stored sessions, newest first.
 func runSessions(std stdio, args []string) int {
-	c := newCommandLine("quire sessions", "Usage: quire sessions [--cwd DIR | --here] [-n N] [--json]")
+	c := newCommandLine("quire sessions", "Usage: quire sessions [--cwd DIR | --here] [-n N] [--json]\n\nLists the stored sessions, newest first. A subagent's session follows the\nsession that started it, marked └ (↳ when that session is not listed).")
 	cwd := c.fs.String("cwd", "", "only sessions started in `DIR`")
 	here := c.fs.Bool("here", false, "only sessions started in the current directory")
 	limit := c.fs.Int("n", 0, "show at most `N` sessions (0: all)")

@@ -72,6 +72,14 @@ const (
 	Notice Kind = "notice"
 	// Error is a failure the user should see. Text is set.
 	Error Kind = "error"
+	// SubagentUpdate reports on the child session a task call runs: once
+	// when it starts, at each tool call it makes, and once when it ends
+	// (before the task call's ToolFinished, whose output is its report).
+	// CallID is the task call; Subagent is set. The child's own events
+	// are the log of its own session (Subagent.Session); the parent's log
+	// carries these summaries, so the transcript of the parent is a
+	// function of the parent's events alone.
+	SubagentUpdate Kind = "subagent"
 )
 
 // Values of Event.Store.
@@ -122,6 +130,7 @@ type Event struct {
 	Result     *ToolResult  `json:"result,omitempty"`
 	End        *TurnEnd     `json:"end,omitempty"`
 	Compaction *Compaction  `json:"compaction,omitempty"`
+	Subagent   *Subagent    `json:"subagent,omitempty"`
 }
 
 // Typed is what the user typed for a UserMessage: the /command line when
@@ -146,6 +155,17 @@ type SessionInfo struct {
 	// Provider names the provider Model is reached through, where one
 	// was named (quire models lists them).
 	Provider string `json:"provider,omitempty"`
+	// Parent is set on a child session, one a task call started.
+	Parent *ParentLink `json:"parent,omitempty"`
+}
+
+// ParentLink names the session and the task call that started a child
+// session, with the agent it runs as and the task's short description.
+type ParentLink struct {
+	Session     string `json:"session"`
+	CallID      string `json:"call_id"`
+	Agent       string `json:"agent,omitempty"`
+	Description string `json:"description,omitempty"`
 }
 
 // ToolCall is one call the model made.
@@ -183,6 +203,11 @@ type Approval struct {
 	// Hook is the hook (its command) that denied the call, when one did;
 	// Reason then holds its reason.
 	Hook string `json:"hook,omitempty"`
+	// Subagent is set when a child session asks, through its parent: the
+	// parent's task call that runs it (CallID is then the task call and
+	// the child's call joined by "/"); Agent is the agent it runs as.
+	Subagent string `json:"subagent,omitempty"`
+	Agent    string `json:"agent,omitempty"`
 }
 
 // ToolStatus is how a call ended.
@@ -252,6 +277,44 @@ type TurnEnd struct {
 	// Cost is what the turn's usage cost in US dollars at the model's
 	// catalog prices; absent when the price is unknown.
 	Cost *float64 `json:"cost,omitempty"`
+}
+
+// SubagentState is where a child session stands.
+type SubagentState string
+
+const (
+	SubagentStarted   SubagentState = "started"
+	SubagentRunning   SubagentState = "running" // it made a tool call
+	SubagentCompleted SubagentState = "completed"
+	SubagentFailed    SubagentState = "failed"
+	SubagentCancelled SubagentState = "cancelled"
+)
+
+// Done reports whether the state is a final one.
+func (s SubagentState) Done() bool {
+	return s == SubagentCompleted || s == SubagentFailed || s == SubagentCancelled
+}
+
+// Subagent is one report on a child session (see SubagentUpdate).
+type Subagent struct {
+	// Session is the child session's id; Agent the agent definition it
+	// runs as ("" for none); Description the task's few words; Model the
+	// model it talks to.
+	Session     string        `json:"session,omitempty"`
+	Agent       string        `json:"agent,omitempty"`
+	Description string        `json:"description,omitempty"`
+	Model       string        `json:"model,omitempty"`
+	State       SubagentState `json:"state"`
+	// Tool and Target are the child's latest tool call, Calls how many
+	// it has made.
+	Tool   string `json:"tool,omitempty"`
+	Target string `json:"target,omitempty"`
+	Calls  int    `json:"calls,omitempty"`
+	// On the last report: the tokens the child used and what they cost
+	// (nil when the price is unknown), and why it did not complete.
+	Usage *Usage   `json:"usage,omitempty"`
+	Cost  *float64 `json:"cost,omitempty"`
+	Error string   `json:"error,omitempty"`
 }
 
 // Compaction records a replacement of the model's history by a summary.

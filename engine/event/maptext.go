@@ -8,8 +8,8 @@ import (
 // MapText returns e with f applied to every text a person or a tool
 // wrote: the event's text, the session's working directory, tool call
 // targets and every string inside their JSON arguments, approval previews
-// and reasons, tool outputs and diffs, turn errors and compaction
-// summaries. It is how a transcript is redacted before it is shared. e
+// and reasons, tool outputs and diffs, turn errors, compaction summaries
+// and what a subagent report says of its task. It is how a transcript is redacted before it is shared. e
 // itself is not changed; fields f leaves alone keep their memory (and
 // arguments their exact bytes).
 func (e Event) MapText(f func(string) string) Event {
@@ -17,6 +17,11 @@ func (e Event) MapText(f func(string) string) Event {
 	if s := e.Session; s != nil {
 		c := *s
 		c.Cwd = f(c.Cwd)
+		if p := c.Parent; p != nil {
+			cp := *p
+			cp.Description = f(cp.Description)
+			c.Parent = &cp
+		}
 		e.Session = &c
 	}
 	if len(e.Calls) > 0 {
@@ -44,6 +49,11 @@ func (e Event) MapText(f func(string) string) Event {
 		c := *end
 		c.Error = f(c.Error)
 		e.End = &c
+	}
+	if sa := e.Subagent; sa != nil {
+		c := *sa
+		c.Description, c.Target, c.Error = f(c.Description), f(c.Target), f(c.Error)
+		e.Subagent = &c
 	}
 	if cp := e.Compaction; cp != nil {
 		c := *cp

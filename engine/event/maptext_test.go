@@ -33,6 +33,8 @@ func TestMapText(t *testing.T) {
 	for _, e := range []Event{
 		{Session: &SessionInfo{Cwd: "/secret"}}, {Approval: &Approval{Preview: "secret"}}, {Result: &ToolResult{Output: "secret", Diff: "secret"}},
 		{End: &TurnEnd{Error: "secret"}}, {Compaction: &Compaction{Summary: "secret", Focus: "secret"}},
+		{Subagent: &Subagent{Description: "secret", Target: "secret", Error: "secret"}},
+		{Session: &SessionInfo{Parent: &ParentLink{Description: "secret"}}},
 	} {
 		b, _ := json.Marshal(e.MapText(up))
 		if strings.Contains(string(b), "secret") {

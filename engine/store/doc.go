@@ -109,6 +109,15 @@
 // /rewind is Fork: a new session holding a prefix of the events, with the
 // file checkpoints of the discarded turns folded into the last kept one.
 //
+// # Child sessions
+//
+// A task call's child session is a session like any other, created in its
+// parent's working directory; its SessionStarted names the parent session
+// and call, which its Summary keeps (Parent, ParentCall, Agent, and the
+// task's description as its Title). Latest never picks one (it is not a
+// conversation to continue), WriteTable lists each under its parent
+// (Nest), and Prune keeps one as long as its parent is in the store.
+//
 // # Retention
 //
 // Prune removes sessions idle for longer than Options.Retention (30 days)

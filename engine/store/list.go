@@ -154,14 +154,15 @@ func (s *Store) summaryOf(dir string, verify bool) (Summary, error) {
 }
 
 // Latest returns the most recently active session started in cwd that no
-// process has open: what `quire --continue` resumes.
+// process has open and no task call started: what `quire --continue`
+// resumes.
 func (s *Store) Latest(ctx context.Context, cwd string) (Summary, error) {
 	l, err := s.List(ctx, ListOptions{Cwd: cwd})
 	if err != nil {
 		return Summary{}, err
 	}
 	for _, sum := range l.Sessions {
-		if !sum.Running {
+		if !sum.Running && sum.Parent == "" {
 			return sum, nil
 		}
 	}

@@ -23,7 +23,8 @@ type PruneReport struct {
 
 // Prune removes sessions whose last activity is older than the retention
 // (Options.Retention, default 30 days), and leftovers of session creations
-// that crashed. It never removes a running session (it takes the session
+// that crashed. A child session (one a task call started) is kept as long
+// as its parent is. It never removes a running session (it takes the session
 // lock without waiting, and skips the session if that fails) nor one whose
 // files were modified in the last hour. Run it once per process, in the
 // background: it never blocks on another process.
@@ -75,7 +76,7 @@ func (s *Store) pruneOne(dir string, now time.Time) (bool, error) {
 		if err != nil {
 			return false, err
 		}
-		if now.Sub(last) < s.opts.Retention {
+		if now.Sub(last) < s.opts.Retention || s.parentKept(dir) {
 			return false, nil
 		}
 	}
@@ -106,6 +107,19 @@ func (s *Store) pruneOne(dir string, now time.Time) (bool, error) {
 		return false, fmt.Errorf("remove old session: %w", err)
 	}
 	return true, nil
+}
+
+// parentKept reports whether dir is a child session whose parent is still
+// in the store: a child goes with its parent, so the subagent blocks a
+// replay of the parent shows can still be opened.
+func (s *Store) parentKept(dir string) bool {
+	sum, err := readSummaryFile(dir)
+	if err != nil || sum.Parent == "" {
+		return false
+	}
+	// A child is created in its parent's working directory, so beside it.
+	st, err := os.Stat(filepath.Join(filepath.Dir(dir), sum.Parent))
+	return err == nil && st.IsDir() && validID(sum.Parent)
 }
 
 // lastActive is the session's last activity per its summary, falling back

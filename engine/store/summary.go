@@ -38,6 +38,12 @@ type Summary struct {
 	// LastSeq is the seq of the last committed event.
 	LastSeq    uint64 `json:"last_seq"`
 	ForkedFrom string `json:"forked_from,omitempty"`
+	// Parent, ParentCall and Agent are set on a child session: the
+	// session and task call that started it, and the agent it ran as.
+	// Its Title is then the task's description.
+	Parent     string `json:"parent,omitempty"`
+	ParentCall string `json:"parent_call,omitempty"`
+	Agent      string `json:"agent,omitempty"`
 	Format     int    `json:"format"`
 
 	// Running is set by List when a process has the session open; Dir is
@@ -61,6 +67,12 @@ func (s *Summary) observe(e event.Event) {
 			}
 			if s.Version == "" {
 				s.Version = e.Session.Version
+			}
+			if p := e.Session.Parent; p != nil && s.Parent == "" {
+				s.Parent, s.ParentCall, s.Agent = p.Session, p.CallID, p.Agent
+				if s.Title == "" {
+					s.Title = titleOf(p.Description)
+				}
 			}
 		}
 	case event.UserMessage:

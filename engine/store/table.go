@@ -13,21 +13,65 @@ import (
 
 // WriteTable prints sessions as the table `quire sessions` shows: id, last
 // activity relative to now ("running" for a session open in a process),
-// turns, tokens, cost, cwd (with home shortened to ~) and title. Text that came
-// from users or the model is stripped of control characters, so a prompt
-// cannot move the cursor or change colours.
+// turns, tokens, cost, cwd (with home shortened to ~) and title. A child
+// session (one a task call started) follows its parent, marked └ and
+// titled with its agent and task; one whose parent is not listed is
+// marked ↳ in its place. Text that came from users or the model is
+// stripped of control characters, so a prompt cannot move the cursor or
+// change colours.
 func WriteTable(w io.Writer, sessions []Summary, now time.Time, home string) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "ID\tLAST ACTIVE\tTURNS\tTOKENS\tCOST\tCWD\tTITLE")
-	for _, s := range sessions {
+	ids := idSet(sessions)
+	for _, s := range Nest(sessions) {
 		active := Ago(now, s.LastActive)
 		if s.Running {
 			active = "running"
 		}
+		id, title := s.ID, printable(s.Title)
+		if s.Parent != "" {
+			id = "↳ " + id
+			if ids[s.Parent] {
+				id = "└ " + s.ID
+			}
+			if s.Agent != "" {
+				title = printable(s.Agent) + ": " + title
+			}
+		}
 		fmt.Fprintf(tw, "%s\t%s\t%d\t%s\t%s\t%s\t%s\n",
-			s.ID, active, s.Turns, Tokens(s.Tokens), Cost(s.Cost, s.CostUnknown), printable(shortHome(s.Cwd, home)), printable(s.Title))
+			id, active, s.Turns, Tokens(s.Tokens), Cost(s.Cost, s.CostUnknown), printable(shortHome(s.Cwd, home)), title)
 	}
 	return tw.Flush()
+}
+
+// Nest orders a listing so each child session follows its parent (in the
+// order they were listed); children whose parent is not listed keep
+// their place.
+func Nest(sessions []Summary) []Summary {
+	ids := idSet(sessions)
+	children := map[string][]Summary{}
+	for _, s := range sessions {
+		if s.Parent != "" && ids[s.Parent] {
+			children[s.Parent] = append(children[s.Parent], s)
+		}
+	}
+	out := make([]Summary, 0, len(sessions))
+	for _, s := range sessions {
+		if s.Parent != "" && ids[s.Parent] {
+			continue
+		}
+		out = append(out, s)
+		out = append(out, children[s.ID]...)
+	}
+	return out
+}
+
+func idSet(sessions []Summary) map[string]bool {
+	ids := make(map[string]bool, len(sessions))
+	for _, s := range sessions {
+		ids[s.ID] = true
+	}
+	return ids
 }
 
 // WriteJSON prints sessions as a JSON array, newest first.

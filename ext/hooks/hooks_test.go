@@ -436,3 +436,26 @@ func TestMain(m *testing.M) {
 	}
 	os.Exit(m.Run())
 }
+
+// A subagent's hooks read which agent ran, its task, its own session
+// and, when it stopped, how it ended.
+func TestSubagentEventInput(t *testing.T) {
+	sub := &event.Subagent{Agent: "writer", Description: "Write notes", Session: "child-1", State: event.SubagentFailed}
+	var in map[string]any
+	if err := json.Unmarshal(encodeInput(engine.HookEvent{Name: engine.HookSubagentStop, Tool: engine.TaskTool, CallID: "t1", Reason: "boom", Subagent: sub}), &in); err != nil {
+		t.Fatal(err)
+	}
+	for k, want := range map[string]string{"hook_event_name": "SubagentStop", "tool_name": "task", "tool_use_id": "t1", "agent_type": "writer",
+		"description": "Write notes", "subagent_session_id": "child-1", "subagent_state": "failed", "reason": "boom"} {
+		if in[k] != want {
+			t.Errorf("%s = %v, want %q", k, in[k], want)
+		}
+	}
+	in = nil
+	if err := json.Unmarshal(encodeInput(engine.HookEvent{Name: engine.HookSubagentStart, Subagent: sub}), &in); err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := in["subagent_state"]; ok || in["agent_type"] != "writer" {
+		t.Errorf("SubagentStart says how the subagent ended: %v", in)
+	}
+}

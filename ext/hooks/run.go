@@ -48,6 +48,12 @@ type input struct {
 	CustomInstructions string `json:"custom_instructions,omitempty"`
 	BeforeTokens       int    `json:"before_tokens,omitempty"`
 	AfterTokens        int    `json:"after_tokens,omitempty"`
+	// The subagent a task call runs (SubagentStart, SubagentStop): its
+	// agent, its task, its own session and, on stop, how it ended.
+	AgentType         string `json:"agent_type,omitempty"`
+	Description       string `json:"description,omitempty"`
+	SubagentSessionID string `json:"subagent_session_id,omitempty"`
+	SubagentState     string `json:"subagent_state,omitempty"`
 }
 
 // toolResponse is a call's result, for PostToolUse.
@@ -86,6 +92,13 @@ func encodeInput(e engine.HookEvent) []byte {
 		in.TurnState, in.Reason = string(e.State), e.Reason
 	case engine.HookPermissionDenied:
 		in.Reason = e.Reason
+	case engine.HookSubagentStart, engine.HookSubagentStop:
+		if a := e.Subagent; a != nil {
+			in.AgentType, in.Description, in.SubagentSessionID = a.Agent, a.Description, a.Session
+			if e.Name == engine.HookSubagentStop {
+				in.SubagentState, in.Reason = string(a.State), e.Reason
+			}
+		}
 	}
 	b, err := json.Marshal(in)
 	if err != nil { // only strings and numbers: cannot happen

@@ -132,6 +132,8 @@ func Suites() []*Suite {
 					"LayoutStreamBottom", "100000", "LayoutStreamBottom", "100", 1.3),
 				cellRatioAtMost("frame cost scrolling in the middle: 100,000 blocks ≤ 1.3× 100 blocks", "cpu-ns/op",
 					"LayoutScrollMiddle", "100000", "LayoutScrollMiddle", "100", 1.3),
+				cellRatioAtMost("(added) frame cost of subagent progress: 100,000 blocks ≤ 1.3× 100 blocks", "cpu-ns/op",
+					"LayoutSubagentProgress", "100000", "LayoutSubagentProgress", "100", 1.3),
 			},
 		},
 		{Name: "store", Subject: "quire"},

@@ -1,0 +1,326 @@
+package agents
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path"
+	"path/filepath"
+	"sort"
+	"strings"
+	"unicode/utf8"
+)
+
+// Definition is one agent a task call can run its child session as.
+type Definition struct {
+	// Name is how a task call names it: the frontmatter's name, or the
+	// file's name without .md.
+	Name string
+	// Description says when to use it; the model reads it in the task
+	// tool's description.
+	Description string
+	// Tools are the names or patterns (path.Match syntax: mcp__github__*)
+	// of the tools its child may use, within the parent's; nil when the
+	// definition does not say (the read-only tools), empty for none.
+	Tools []string
+	// Model is the model its child talks to ([PROVIDER/]MODEL), "" for
+	// the parent's.
+	Model string
+	// Instructions is the markdown body: what the child is told about its
+	// role, in its system prompt.
+	Instructions string
+	// Path is the file it came from; Layer where that file was found.
+	Path  string
+	Layer Layer
+}
+
+// Layer is where a definition was found; a name found in an earlier
+// layer hides the same name in later ones.
+type Layer int
+
+const (
+	Local Layer = iota // the working directory's .quire/agents
+	Repo               // the repository root's .quire/agents
+	User               // the user's config dir's agents/
+)
+
+func (l Layer) String() string {
+	return [...]string{"project", "repository", "user"}[l]
+}
+
+// Options say where Load looks.
+type Options struct {
+	// Cwd is the working directory; the repository root is the nearest
+	// directory above it that holds .git.
+	Cwd string
+	// ConfigDir is quire's config dir (${XDG_CONFIG_HOME:-~/.config}/quire),
+	// whose agents/ holds the user's own definitions.
+	ConfigDir string
+	// Home shortens the paths notices name.
+	Home string
+}
+
+// Limits on what is read.
+const (
+	// MaxFileBytes is the largest definition read.
+	MaxFileBytes = 128 << 10
+	// MaxFiles is how many definitions one directory may offer.
+	MaxFiles = 200
+	// MaxDescription bounds a description, in characters.
+	MaxDescription = 1024
+)
+
+// Load finds the agent definitions opt points at, highest precedence
+// first: the working directory's .quire/agents/*.md, the repository
+// root's, then the user's. It never fails: each file that cannot be used
+// is one notice (naming the file and the problem) and is skipped, and
+// the definitions come sorted by name.
+func Load(opt Options) (defs []Definition, notices []string) {
+	type root struct {
+		dir   string
+		layer Layer
+	}
+	var roots []root
+	if opt.Cwd != "" {
+		roots = append(roots, root{filepath.Join(opt.Cwd, ".quire", "agents"), Local})
+		if r := repoRoot(opt.Cwd); r != "" && r != filepath.Clean(opt.Cwd) {
+			roots = append(roots, root{filepath.Join(r, ".quire", "agents"), Repo})
+		}
+	}
+	if opt.ConfigDir != "" {
+		roots = append(roots, root{filepath.Join(opt.ConfigDir, "agents"), User})
+	}
+	show := func(p string) string { return displayPath(p, opt.Cwd, opt.Home) }
+	seen := map[string]Definition{}
+	for _, r := range roots {
+		entries, err := os.ReadDir(r.dir)
+		if err != nil {
+			if !errors.Is(err, os.ErrNotExist) {
+				notices = append(notices, fmt.Sprintf("agent definitions in %s cannot be read: %v", show(r.dir), cause(err)))
+			}
+			continue
+		}
+		var files []string
+		for _, e := range entries {
+			if strings.HasSuffix(e.Name(), ".md") && !strings.HasPrefix(e.Name(), ".") {
+				files = append(files, e.Name())
+			}
+		}
+		sort.Strings(files)
+		if len(files) > MaxFiles {
+			notices = append(notices, fmt.Sprintf("%s holds %d agent definitions; only the first %d (by file name) are read", show(r.dir), len(files), MaxFiles))
+			files = files[:MaxFiles]
+		}
+		inDir := map[string]string{} // name → file, within this directory
+		for _, name := range files {
+			p := filepath.Join(r.dir, name)
+			d, err := ReadFile(p)
+			if err != nil {
+				notices = append(notices, fmt.Sprintf("agent definition %s: %v; it is skipped", show(p), err))
+				continue
+			}
+			d.Layer = r.layer
+			if other, dup := inDir[d.Name]; dup {
+				notices = append(notices, fmt.Sprintf("agent definition %s: %s already defines the agent %q; this one is skipped", show(p), other, d.Name))
+				continue
+			}
+			inDir[d.Name] = name
+			if _, hidden := seen[d.Name]; hidden {
+				continue // a definition of higher precedence has the name
+			}
+			seen[d.Name] = d
+		}
+	}
+	for _, d := range seen {
+		defs = append(defs, d)
+	}
+	sort.Slice(defs, func(i, j int) bool { return defs[i].Name < defs[j].Name })
+	return defs, notices
+}
+
+// ReadFile reads one definition: markdown with frontmatter giving at
+// least its description. Its errors say what is wrong in words a user
+// can act on, naming the file's line where there is one.
+func ReadFile(p string) (Definition, error) {
+	f, err := os.Open(p)
+	if err != nil {
+		return Definition{}, cause(err)
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return Definition{}, cause(err)
+	}
+	if !st.Mode().IsRegular() {
+		return Definition{}, errors.New("it is not a regular file")
+	}
+	data, err := io.ReadAll(io.LimitReader(f, MaxFileBytes+1))
+	if err != nil {
+		return Definition{}, cause(err)
+	}
+	if len(data) > MaxFileBytes {
+		return Definition{}, fmt.Errorf("it is larger than %d KiB", MaxFileBytes>>10)
+	}
+	stem := strings.TrimSuffix(filepath.Base(p), ".md")
+	d, err := Parse(stem, data)
+	d.Path = p
+	return d, err
+}
+
+// Parse reads a definition from its file's content; stem is the file's
+// name without .md, the agent's name when the frontmatter gives none.
+func Parse(stem string, data []byte) (Definition, error) {
+	if !utf8.Valid(data) {
+		return Definition{}, errors.New("it is not UTF-8 text")
+	}
+	keys, body, has, err := splitFront(data)
+	if err != nil {
+		return Definition{}, err
+	}
+	if !has {
+		return Definition{}, errors.New("it has no frontmatter: a definition starts with a --- line, then name:, description: (and optionally tools: and model:), then a --- line and the instructions")
+	}
+	text := func(key string) (string, error) {
+		v, ok := keys[key]
+		if !ok {
+			return "", nil
+		}
+		if v.kind != frontText {
+			return "", fmt.Errorf("line %d: %s must be text", v.line, key)
+		}
+		return strings.TrimSpace(v.text), nil
+	}
+	var problems []string
+	d := Definition{Instructions: strings.TrimSpace(string(body))}
+	name, err := text("name")
+	if err != nil {
+		problems = append(problems, err.Error())
+	}
+	if name == "" {
+		name = stem
+	}
+	if !ValidName(name) {
+		line := ""
+		if v, ok := keys["name"]; ok {
+			line = fmt.Sprintf("line %d: ", v.line)
+		}
+		problems = append(problems, fmt.Sprintf("%sthe name %q is not 1 to 64 letters, digits, '-' or '_'", line, clip(name)))
+	}
+	d.Name = name
+	if d.Description, err = text("description"); err != nil {
+		problems = append(problems, err.Error())
+	} else if d.Description == "" {
+		problems = append(problems, "it has no description: the model chooses an agent by it")
+	} else if n := utf8.RuneCountInString(d.Description); n > MaxDescription {
+		problems = append(problems, fmt.Sprintf("line %d: the description is %d characters long, more than %d", keys["description"].line, n, MaxDescription))
+	}
+	d.Description = strings.Join(strings.Fields(d.Description), " ")
+	if d.Model, err = text("model"); err != nil {
+		problems = append(problems, err.Error())
+	} else if strings.ContainsAny(d.Model, " \t") {
+		problems = append(problems, fmt.Sprintf("line %d: the model %q has blanks in it", keys["model"].line, clip(d.Model)))
+	}
+	if d.Model == "inherit" {
+		d.Model = "" // the spelling other agents use for "the parent's"
+	}
+	if v, ok := keys["tools"]; ok {
+		tools, err := toolList(v)
+		if err != nil {
+			problems = append(problems, err.Error())
+		}
+		d.Tools = tools
+	}
+	if len(problems) > 0 {
+		return Definition{}, errors.New(strings.Join(problems, "; "))
+	}
+	return d, nil
+}
+
+// toolList reads tools: as a list, or as text of comma-separated names.
+func toolList(v frontValue) ([]string, error) {
+	var items []string
+	switch v.kind {
+	case frontList:
+		items = v.list
+	case frontText:
+		if strings.TrimSpace(v.text) == "" {
+			return []string{}, nil
+		}
+		items = strings.Split(v.text, ",")
+	default:
+		return nil, fmt.Errorf("line %d: tools must be a list of tool names", v.line)
+	}
+	out := []string{}
+	for _, it := range items {
+		it = strings.TrimSpace(it)
+		if it == "" {
+			continue
+		}
+		if _, err := path.Match(it, ""); err != nil || strings.ContainsAny(it, " \t/") {
+			return nil, fmt.Errorf("line %d: %q is not a tool name or pattern (letters, digits, '_', '-', with * ? [ ] to match several)", v.line, clip(it))
+		}
+		out = append(out, it)
+	}
+	return out, nil
+}
+
+// ValidName reports whether s can name an agent: 1 to 64 letters,
+// digits, '-' and '_'.
+func ValidName(s string) bool {
+	if s == "" || len(s) > 64 {
+		return false
+	}
+	for _, r := range s {
+		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '-' || r == '_') {
+			return false
+		}
+	}
+	return true
+}
+
+// repoRoot is the nearest directory at or above dir holding .git, or "".
+func repoRoot(dir string) string {
+	dir = filepath.Clean(dir)
+	for {
+		if _, err := os.Lstat(filepath.Join(dir, ".git")); err == nil {
+			return dir
+		}
+		up := filepath.Dir(dir)
+		if up == dir {
+			return ""
+		}
+		dir = up
+	}
+}
+
+// displayPath is p relative to cwd when inside it, with the home
+// directory as ~ otherwise.
+func displayPath(p, cwd, home string) string {
+	if cwd != "" {
+		if rel, err := filepath.Rel(cwd, p); err == nil && rel != ".." && !strings.HasPrefix(rel, "../") {
+			return rel
+		}
+	}
+	if home != "" && home != "/" && strings.HasPrefix(p, home+string(filepath.Separator)) {
+		return "~" + p[len(home):]
+	}
+	return p
+}
+
+// cause is a file error without the path the notice names already.
+func cause(err error) error {
+	var pe *os.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
+}
+
+// clip shortens untrusted text quoted in a notice.
+func clip(s string) string {
+	if utf8.RuneCountInString(s) <= 40 {
+		return s
+	}
+	return string([]rune(s)[:39]) + "…"
+}
