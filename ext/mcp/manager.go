@@ -298,9 +298,11 @@ func (s *server) run(ctx context.Context) {
 			return
 		}
 		if err != nil {
-			reg.SetGroup(s.group, nil)
+			// Failed before the group settles: whoever waited for the
+			// start (Wait, a request) sees why it ended.
 			s.clearLists()
 			s.set(Failed, err.Error())
+			reg.SetGroup(s.group, nil)
 			s.m.syncResourceTools()
 			if announce {
 				s.m.notify("warn", fmt.Sprintf("MCP server %s did not start: %s (/mcp restart %s tries again)", s.name, err, s.name))
