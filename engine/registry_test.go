@@ -96,3 +96,55 @@ func TestNotify(t *testing.T) {
 		t.Fatalf("recorded %d notices", len(got))
 	}
 }
+
+// A session that may start subagents offers the task tool beside the
+// registry's tools of the moment, and its system prompt lists task with
+// the built-ins but none of the tools that come and go.
+func TestTaskToolBesideChangingTools(t *testing.T) {
+	var reg *tools.Registry
+	h := newHarness(t, testserver.Script{Responses: []testserver.Response{
+		testserver.Text("one"), testserver.Text("two"),
+	}}, func(c *Config) { reg = c.Tools; c.Subagents = &fakeSpawner{} })
+	h.s.Submit("first")
+	h.turnEnd(1)
+	reg.SetGroup("srv", []tools.Tool{&fakeTool{name: "mcp__srv__look", kind: tools.KindOther, writes: true}})
+	h.s.Submit("second")
+	h.turnEnd(2)
+	reqs := h.srv.Requests()
+	want := [][]string{{"read", TaskTool, "write"}, {"mcp__srv__look", "read", TaskTool, "write"}}
+	for i, r := range reqs {
+		if got := sentTools(r); !slices.Equal(got, want[i]) {
+			t.Errorf("request %d offered %v, want %v", i+1, got, want[i])
+		}
+	}
+	system := reqs[1].Messages[0].Content
+	if !strings.Contains(system, "- "+TaskTool+":") || strings.Contains(system, "- mcp__srv__look") {
+		t.Errorf("the system prompt's tools:\n%s", system)
+	}
+}
+
+// A child's tools are narrowed from the parent's registry as it is when
+// the call is planned: a server's tools while it offers them, none once
+// it took them away.
+func TestNarrowToolsFollowsTheRegistry(t *testing.T) {
+	parent := tools.NewRegistry(&fakeTool{name: "read_file"})
+	names := func() []string {
+		reg, warns := narrowTools(parent, []string{"read_file", "mcp__srv__*"})
+		if len(warns) != 0 {
+			t.Errorf("warnings %q", warns)
+		}
+		var out []string
+		for _, sp := range reg.Specs() {
+			out = append(out, sp.Name)
+		}
+		return out
+	}
+	parent.SetGroup("mcp:srv", []tools.Tool{&fakeTool{name: "mcp__srv__look", writes: true}})
+	if got := names(); !slices.Equal(got, []string{"mcp__srv__look", "read_file"}) {
+		t.Errorf("while the server offers its tools: %v", got)
+	}
+	parent.SetGroup("mcp:srv", nil)
+	if got := names(); !slices.Equal(got, []string{"read_file"}) {
+		t.Errorf("after it took them away: %v", got)
+	}
+}
