@@ -37,7 +37,9 @@ type Terminal interface {
 type LoopOptions struct {
 	// DrawInterval is the minimum time between frames the engine causes
 	// (default 16 ms, one a refresh of a 60 Hz display); frames caused by
-	// input do not wait for it.
+	// input do not wait for it. A change that comes sooner is drawn with
+	// the first event after the interval, or half an interval later at
+	// the latest: a stream draws on the wake-ups its own events cause.
 	DrawInterval time.Duration
 	// EventBatch bounds how many engine events are reduced between two
 	// looks at the input queue (default 256).
@@ -468,7 +470,11 @@ func (l *Loop) maybeDraw(now time.Time) bool {
 		return false
 	}
 	if next := l.lastDraw.Add(l.opt.DrawInterval); now.Before(next) && !l.urgent {
-		l.drawAt = next
+		// Too soon. Waking at next just to draw would cost a wake-up of
+		// its own per frame; an event arriving after next draws with it
+		// instead (maybeDraw runs after every event), and the timer is
+		// only for when none comes.
+		l.drawAt = next.Add(l.opt.DrawInterval / 2)
 		return false
 	}
 	if l.term.Pending() > maxPendingFrames {

@@ -234,3 +234,55 @@ func TestBellRingsInAFrame(t *testing.T) {
 		<-done
 	}
 }
+
+// TestStreamDrawsOnItsOwnEvents: a change that comes before the draw
+// interval has passed is drawn with the first event after it, not on a
+// timer of its own at the interval, and at the latest half an interval
+// later when no event comes. (No turn runs, so no spinner wakes the loop.)
+func TestStreamDrawsOnItsOwnEvents(t *testing.T) {
+	const interval = time.Second
+	ft := newFakeTerm(60, 16)
+	fs := &fakeSession{events: make(chan event.Event)}
+	tr := scrollback.New(scrollback.Options{Width: 60, Height: 16})
+	m := NewModel(tr, nil, Status{Model: "m", Sandbox: "workspace", Approval: "ask"}, true)
+	loop := NewLoop(m, ft, fs, LoopOptions{DrawInterval: interval})
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- loop.Run(ctx) }()
+	defer func() {
+		cancel()
+		<-done
+	}()
+	waitUntil(t, "the first frame", func() bool { return ft.frameCount() > 0 })
+	shows := func(s string) func() bool {
+		return func() bool {
+			oracle := rendertest.NewOracle(60, 16)
+			oracle.Write(ft.all())
+			return strings.Contains(strings.Join(oracle.ScreenText(), "\n"), s)
+		}
+	}
+	time.Sleep(interval + interval/10)
+	fs.events <- event.Event{Kind: event.UserMessage, Turn: 1, Text: "the question"}
+	waitUntil(t, "the question", shows("the question")) // after the interval: at once
+	start := time.Now()
+	send := func(text string) {
+		fs.events <- event.Event{Kind: event.AssistantDelta, Turn: 1, Text: text}
+	}
+	send("alpha ") // too soon: waits
+	time.Sleep(interval / 4)
+	if shows("alpha")() {
+		t.Fatal("drawn before the interval passed")
+	}
+	time.Sleep(time.Until(start.Add(interval + interval/10)))
+	send("beta ") // after the interval, before the timer: drawn with it
+	waitUntil(t, "beta", shows("beta"))
+	if d := time.Since(start); d >= interval+interval/2 {
+		t.Fatalf("the frame after the interval came %v after the last one, with the timer, not with the event", d)
+	}
+	start = time.Now()
+	send("gamma ") // nothing follows: the timer draws it
+	waitUntil(t, "gamma", shows("gamma"))
+	if d := time.Since(start); d < interval {
+		t.Fatalf("drawn %v after the last frame, within the interval", d)
+	}
+}

@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/quire-sh/quire/internal/editdist"
 )
 
 // slashCommand is one of the prompt's /commands.
@@ -99,32 +101,11 @@ func nearest(name string, external []Command) string {
 	}
 	best, bestD := "", 3
 	for _, n := range names {
-		if d := editDistance(name, n); d < bestD {
+		if d := editdist.Levenshtein(name, n); d < bestD {
 			best, bestD = n, d
 		}
 	}
 	return best
-}
-
-// editDistance is the Levenshtein distance between a and b, in bytes.
-func editDistance(a, b string) int {
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(b)]
 }
 
 // completeSlash returns the command names that start with prefix, the

@@ -74,7 +74,7 @@ func (p *trustPanel) lines(w int) []previewRow {
 	}
 	var text []previewRow
 	add := func(s string, st render.Style) {
-		for i, part := range wrapPrompt(expandTabs(s), max(w-4, 1)) {
+		for i, part := range wrapPrompt(render.ExpandTabs(s, previewTabWidth), max(w-4, 1)) {
 			text = append(text, previewRow{text: part, style: st, cont: i > 0})
 		}
 	}
@@ -119,23 +119,7 @@ func (m *Model) drawTrust(b *render.Buffer, w, y, rows int) {
 	}
 	b.SetString(0, y, fitWidth(title, w), styleWarn, "")
 	lines := p.lines(w)
-	first, count, above, below := previewWindow(len(lines), rows-3, p.top)
-	p.top = first
-	row := y + 1
-	if above {
-		b.SetString(2, row, fmt.Sprintf("↑ %d more rows", first), styleMuted, "")
-		row++
-	}
-	for _, l := range lines[first : first+count] {
-		if l.cont {
-			b.SetString(0, row, "↪", styleMuted, "")
-		}
-		b.SetString(2, row, l.text, l.style, "")
-		row++
-	}
-	if below {
-		b.SetString(2, row, fmt.Sprintf("↓ %d more rows · ↑↓ scroll", len(lines)-first-count), styleMuted, "")
-	}
+	p.top, _ = drawPreviewRows(b, y+1, rows-3, lines, p.top)
 	ask := "Trust them? " + p.q.Applies
 	if n == 1 {
 		ask = "Trust it? " + strings.ReplaceAll(p.q.Applies, " them ", " it ")

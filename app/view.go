@@ -18,13 +18,13 @@ var (
 	styleWarn     = render.Style{Fg: render.ANSI(3), Attrs: render.Bold}
 	styleRule     = render.Style{Fg: render.ANSI(8)}
 	styleFocusBar = render.Style{Fg: render.ANSI(6)}
-	styleDiffAdd  = render.Style{Fg: render.ANSI(2)}
-	styleDiffDel  = render.Style{Fg: render.ANSI(1)}
-	styleDiffHunk = render.Style{Fg: render.ANSI(6)}
 )
 
 // maxPromptRows caps the prompt's height; longer prompts scroll inside it.
 const maxPromptRows = 8
+
+// previewTabWidth is the tab stop of an approval's preview.
+const previewTabWidth = 4
 
 // spinnerFrames advance every spinnerInterval while work runs.
 var spinnerFrames = [...]string{"⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"}
@@ -325,7 +325,8 @@ func (m *Model) preview(w int) *previewState {
 		*p = previewState{id: a.CallID}
 	}
 	if !p.laid || p.width != w || p.text != a.Preview {
-		p.rows, p.text, p.width, p.laid = approvalPreview(a.Preview, w), a.Preview, w, true
+		th := m.tr.Theme()
+		p.rows, p.text, p.width, p.laid = approvalPreview(a.Preview, w, &th), a.Preview, w, true
 	}
 	return p
 }
@@ -342,19 +343,21 @@ type previewState struct {
 
 // approvalPreview lays a call's preview out at width w. Long lines are
 // wrapped, never clipped: a command is approved for all it says, and
-// the end of a long one is where something unwanted would hide.
-func approvalPreview(preview string, w int) []previewRow {
+// the end of a long one is where something unwanted would hide. Lines
+// are styled as the transcript styles a diff, in its theme.
+func approvalPreview(preview string, w int, th *scrollback.Theme) []previewRow {
 	if preview == "" {
 		return nil
 	}
 	var rows []previewRow
 	for _, l := range strings.Split(strings.TrimRight(preview, "\n"), "\n") {
-		shown := expandTabs(l)
+		shown := render.ExpandTabs(l, previewTabWidth)
 		if l != "" && strings.ContainsRune("+- ", rune(l[0])) && !strings.HasPrefix(l, "+++") && !strings.HasPrefix(l, "---") {
-			shown = l[:1] + expandTabs(l[1:]) // tab stops count from the text, not the diff marker
+			shown = l[:1] + render.ExpandTabs(l[1:], previewTabWidth) // tab stops count from the text, not the diff marker
 		}
+		style := th.DiffStyle(l)
 		for i, part := range wrapPrompt(shown, max(w-2, 1)) {
-			rows = append(rows, previewRow{text: part, style: diffStyle(l), cont: i > 0})
+			rows = append(rows, previewRow{text: part, style: style, cont: i > 0})
 		}
 	}
 	return rows
@@ -378,14 +381,35 @@ func (m *Model) drawApproval(b *render.Buffer, w, y, rows int) {
 	if a.Target != "" {
 		// The question mark stays in view; the preview below shows the
 		// target whole.
-		target := fitWidth(firstLine(a.Target), w-x-3)
+		target := fitWidth(render.FirstLine(a.Target), w-x-3)
 		b.SetString(x, y, " "+target+" ?", render.Style{}, "")
 	}
 	p := m.preview(w)
-	lines := p.rows
-	first, count, above, below := previewWindow(len(lines), rows-2, p.top)
-	p.top = first
-	row := y + 1
+	var unmarked bool
+	p.top, unmarked = drawPreviewRows(b, y+1, rows-2, p.rows, p.top)
+	keys := "[y] yes  [a] yes for this session  [n] no, with a reason  [Esc] no"
+	switch {
+	case unmarked:
+		// No room to mark the rows out of view: say here that there are.
+		keys = "[y] yes  [a] session  [n] no+reason  [Esc] no  [↑↓] more"
+	case render.StringWidth(keys) > w:
+		keys = "[y] yes  [a] session  [n] no+reason  [Esc] no"
+	}
+	b.SetString(0, y+rows-1, keys, styleAccent, "")
+}
+
+// previewWindow picks the rows of an n-row preview that show in room
+// rows when scrolled to top: count rows from first, and whether a row
+// above or below is spent marking what is out of view. A panel of fewer
+// than three rows has no marks: they would leave no room for the
+// preview.
+// drawPreviewRows draws the rows of a scrolled preview from screen row y,
+// in room rows, scrolled to top, with marks saying how many rows are
+// above and below. It returns the top clamped to what can show, and
+// whether rows are out of view with no room to mark them.
+func drawPreviewRows(b *render.Buffer, y, room int, lines []previewRow, top int) (int, bool) {
+	first, count, above, below := previewWindow(len(lines), room, top)
+	row := y
 	if above {
 		b.SetString(2, row, fmt.Sprintf("↑ %d more rows", first), styleMuted, "")
 		row++
@@ -400,22 +424,9 @@ func (m *Model) drawApproval(b *render.Buffer, w, y, rows int) {
 	if below {
 		b.SetString(2, row, fmt.Sprintf("↓ %d more rows · ↑↓ scroll", len(lines)-first-count), styleMuted, "")
 	}
-	keys := "[y] yes  [a] yes for this session  [n] no, with a reason  [Esc] no"
-	switch {
-	case count < len(lines) && !above && !below:
-		// No room to mark the rows out of view: say here that there are.
-		keys = "[y] yes  [a] session  [n] no+reason  [Esc] no  [↑↓] more"
-	case render.StringWidth(keys) > w:
-		keys = "[y] yes  [a] session  [n] no+reason  [Esc] no"
-	}
-	b.SetString(0, y+rows-1, keys, styleAccent, "")
+	return first, count < len(lines) && !above && !below
 }
 
-// previewWindow picks the rows of an n-row preview that show in room
-// rows when scrolled to top: count rows from first, and whether a row
-// above or below is spent marking what is out of view. A panel of fewer
-// than three rows has no marks: they would leave no room for the
-// preview.
 func previewWindow(n, room, top int) (first, count int, above, below bool) {
 	if n <= room {
 		return 0, n, false, false
@@ -449,48 +460,6 @@ func fitWidth(s string, w int) string {
 	}
 	rows := wrapPrompt(s, max(w-1, 1))
 	return rows[0] + "…"
-}
-
-func diffStyle(l string) render.Style {
-	switch {
-	case strings.HasPrefix(l, "+++"), strings.HasPrefix(l, "---"):
-		return render.Style{Attrs: render.Bold}
-	case strings.HasPrefix(l, "+"):
-		return styleDiffAdd
-	case strings.HasPrefix(l, "-"):
-		return styleDiffDel
-	case strings.HasPrefix(l, "@@"):
-		return styleDiffHunk
-	}
-	return render.Style{}
-}
-
-// expandTabs replaces tabs with spaces to the next multiple of 4 columns
-// (a raw tab would be drawn as a visible control character).
-func expandTabs(s string) string {
-	if !strings.Contains(s, "\t") {
-		return s
-	}
-	var b strings.Builder
-	col := 0
-	for _, r := range s {
-		if r == '\t' {
-			n := 4 - col%4
-			b.WriteString(strings.Repeat(" ", n))
-			col += n
-			continue
-		}
-		b.WriteRune(r)
-		col++
-	}
-	return b.String()
-}
-
-func firstLine(s string) string {
-	if i := strings.IndexByte(s, '\n'); i >= 0 {
-		return s[:i] + " …"
-	}
-	return s
 }
 
 // drawStatus draws the status line: activity, model, sandbox, approval

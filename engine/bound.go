@@ -3,6 +3,8 @@ package engine
 import (
 	"fmt"
 	"unicode/utf8"
+
+	"github.com/quire-sh/quire/internal/ring"
 )
 
 // What one call's streamed output (ToolOutputDelta events) carries at
@@ -22,10 +24,9 @@ const (
 // characters (utf8Carry), and every cut falls between characters.
 type streamBound struct {
 	emit  func(string)
-	sent  int    // bytes passed on before the cut
-	total int64  // bytes written
-	tail  []byte // ring of the last streamTail bytes after the cut
-	start int    // oldest byte of tail once full
+	sent  int        // bytes passed on before the cut
+	total int64      // bytes written
+	tail  *ring.Tail // the last streamTail bytes after the cut
 	cut   bool
 }
 
@@ -48,29 +49,9 @@ func (b *streamBound) write(text string) {
 		text = text[k:]
 		b.cut = true
 		b.emit(fmt.Sprintf("\n[… more output; its last %d KiB are shown when the call ends …]\n", streamTail>>10))
-		b.tail = make([]byte, 0, streamTail)
+		b.tail = ring.NewTail(streamTail)
 	}
-	b.keep(text)
-}
-
-// keep adds text to the tail ring.
-func (b *streamBound) keep(text string) {
-	if len(text) >= streamTail {
-		b.tail = append(b.tail[:0], text[len(text)-streamTail:]...)
-		b.start = 0
-		return
-	}
-	for len(text) > 0 {
-		if len(b.tail) < streamTail {
-			k := min(streamTail-len(b.tail), len(text))
-			b.tail = append(b.tail, text[:k]...)
-			text = text[k:]
-			continue
-		}
-		k := copy(b.tail[b.start:], text)
-		text = text[k:]
-		b.start = (b.start + k) % streamTail
-	}
+	b.tail.WriteString(text)
 }
 
 // flush passes on what was left out and the tail, after a cut.
@@ -78,10 +59,7 @@ func (b *streamBound) flush() {
 	if !b.cut {
 		return
 	}
-	tail := append(append([]byte(nil), b.tail[b.start:]...), b.tail[:b.start]...)
-	for len(tail) > 0 && !utf8.RuneStart(tail[0]) {
-		tail = tail[1:]
-	}
+	tail := b.tail.Text()
 	left := b.total - int64(b.sent) - int64(len(tail))
 	msg := ""
 	if left > 0 {

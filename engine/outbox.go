@@ -2,9 +2,9 @@ package engine
 
 import (
 	"strings"
-	"sync"
 
 	"github.com/quire-sh/quire/engine/event"
+	"github.com/quire-sh/quire/internal/queue"
 )
 
 // outbox delivers events to a consumer that may be slow without ever
@@ -13,16 +13,18 @@ import (
 // one call's output) are merged. Nothing else is merged or dropped. A
 // merged fragment carries the Seq and Time of its last part, so Seq stays
 // strictly increasing but may skip.
+//
+// When nothing waits and the consumer is already blocked receiving, push
+// hands the event over itself: the pump goroutine runs only while events
+// wait, so a stream the consumer keeps up with costs no extra goroutine
+// hand-off per event.
 type outbox struct {
-	mu     sync.Mutex
-	queue  []pending
-	closed bool
-	wake   chan struct{}
-	out    chan event.Event
+	q   *queue.Unbounded[pending]
+	out chan event.Event
 }
 
 func newOutbox() *outbox {
-	o := &outbox{wake: make(chan struct{}, 1), out: make(chan event.Event)}
+	o := &outbox{q: queue.NewUnbounded[pending](), out: make(chan event.Event)}
 	go o.pump()
 	return o
 }
@@ -34,104 +36,55 @@ type pending struct {
 	more *strings.Builder
 }
 
-func (o *outbox) push(e event.Event) {
-	o.mu.Lock()
-	if n := len(o.queue); n > 0 && mergeable(o.queue[n-1].e, e) {
-		last := &o.queue[n-1]
-		if last.more == nil {
-			last.more = &strings.Builder{}
-			last.more.WriteString(last.e.Text)
-		}
-		last.more.WriteString(e.Text)
-		last.e.Seq, last.e.Time = e.Seq, e.Time
-	} else {
-		o.queue = append(o.queue, pending{e: e})
-	}
-	o.mu.Unlock()
-	o.signal()
-}
+func (o *outbox) push(e event.Event) { o.q.PushOrGive(pending{e: e}, mergeInto, o.handOver) }
 
-func mergeable(a, b event.Event) bool {
-	if a.Kind != b.Kind || a.Turn != b.Turn {
+// handOver gives p to a consumer blocked receiving, without waiting for
+// one; the queue calls it only when nothing is ahead of p.
+func (o *outbox) handOver(p pending) bool {
+	select {
+	case o.out <- p.e:
+		return true
+	default:
 		return false
 	}
-	switch a.Kind {
-	case event.AssistantDelta, event.ReasoningDelta:
-		return true
-	case event.ToolOutputDelta:
-		return a.CallID == b.CallID
-	}
-	return false
 }
+
+// mergeInto folds p's text into last when they are fragments of one
+// stream.
+func mergeInto(last *pending, p pending) bool {
+	if !mergeable(last.e, p.e) {
+		return false
+	}
+	if last.more == nil {
+		last.more = &strings.Builder{}
+		last.more.WriteString(last.e.Text)
+	}
+	last.more.WriteString(p.e.Text)
+	last.e.Seq, last.e.Time = p.e.Seq, p.e.Time
+	return true
+}
+
+func mergeable(a, b event.Event) bool { return event.Mergeable(a, b) }
 
 // close delivers what is queued and then closes the channel.
-func (o *outbox) close() {
-	o.mu.Lock()
-	o.closed = true
-	o.mu.Unlock()
-	o.signal()
-}
-
-func (o *outbox) signal() {
-	select {
-	case o.wake <- struct{}{}:
-	default:
-	}
-}
+func (o *outbox) close() { o.q.Close() }
 
 func (o *outbox) pump() {
 	for {
-		o.mu.Lock()
-		if len(o.queue) == 0 {
-			closed := o.closed
-			o.mu.Unlock()
-			if closed {
+		p, ok := o.q.Hold()
+		if !ok {
+			if o.q.Drained() {
 				close(o.out)
 				return
 			}
-			<-o.wake
+			<-o.q.Wake()
 			continue
 		}
-		p := o.queue[0]
-		o.queue[0] = pending{}
-		o.queue = o.queue[1:]
-		o.mu.Unlock()
 		e := p.e
 		if p.more != nil {
 			e.Text = p.more.String()
 		}
 		o.out <- e
+		o.q.Release()
 	}
-}
-
-// mailbox is an unbounded command queue: senders never block, however
-// stalled the session is.
-type mailbox struct {
-	mu    sync.Mutex
-	items []command
-	wake  chan struct{}
-}
-
-func newMailbox() *mailbox { return &mailbox{wake: make(chan struct{}, 1)} }
-
-func (m *mailbox) put(c command) {
-	m.mu.Lock()
-	m.items = append(m.items, c)
-	m.mu.Unlock()
-	select {
-	case m.wake <- struct{}{}:
-	default:
-	}
-}
-
-func (m *mailbox) take() (command, bool) {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	if len(m.items) == 0 {
-		return nil, false
-	}
-	c := m.items[0]
-	m.items[0] = nil
-	m.items = m.items[1:]
-	return c, true
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/quire-sh/quire/engine/event"
 	"github.com/quire-sh/quire/engine/llm"
+	"github.com/quire-sh/quire/internal/queue"
 )
 
 // Session is one conversation with the model, owned by a single goroutine
@@ -27,7 +28,7 @@ type Session struct {
 	// task is the task tool, for a session with Subagents.
 	task *taskTool
 
-	cmds *mailbox
+	cmds *queue.Unbounded[command] // the mailbox: a sender never blocks, however stalled the session is
 	work chan any
 	out  *outbox
 	done chan struct{}
@@ -141,7 +142,7 @@ func build(cfg Config, prior []event.Event) (*Session, error) {
 	}
 	s := &Session{
 		cfg:  cfg,
-		cmds: newMailbox(),
+		cmds: queue.NewUnbounded[command](),
 		work: make(chan any, 256),
 		out:  newOutbox(),
 		done: make(chan struct{}),
@@ -206,13 +207,13 @@ func (s *Session) Events() <-chan event.Event { return s.out.out }
 // otherwise it waits its turn in order — except while the session waits
 // for an approval, where a new prompt also stops the calls not yet
 // approved and ends the running turn Cancelled.
-func (s *Session) Submit(text string) { s.cmds.put(cmdSubmit{text: text}) }
+func (s *Session) Submit(text string) { s.cmds.Push(cmdSubmit{text: text}) }
 
 // SubmitCommand sends the prompt a custom /command expanded to: text is
 // what the model receives, command the line the user typed, which the
 // UserMessage records beside it. It queues and interjects as Submit does.
 func (s *Session) SubmitCommand(command, text string) {
-	s.cmds.put(cmdSubmit{text: text, command: command})
+	s.cmds.Push(cmdSubmit{text: text, command: command})
 }
 
 // Cancel stops the running turn (or manual compaction) promptly: the
@@ -224,24 +225,24 @@ func (s *Session) Cancel() {
 		s.cancelFn()
 	}
 	s.cancelMu.Unlock()
-	s.cmds.put(cmdCancel{})
+	s.cmds.Push(cmdCancel{})
 }
 
 // Answer answers the ApprovalRequested event for callID. An answer for a
 // call that is not waiting is ignored.
 func (s *Session) Answer(callID string, d event.Decision, reason string) {
-	s.cmds.put(cmdAnswer{callID, d, reason})
+	s.cmds.Push(cmdAnswer{callID, d, reason})
 }
 
 // Compact replaces the history by a summary now (after the running turn,
 // if any), with focus added to the summary instructions. It runs even
 // when automatic compaction is suppressed.
-func (s *Session) Compact(focus string) { s.cmds.put(cmdCompact{focus}) }
+func (s *Session) Compact(focus string) { s.cmds.Push(cmdCompact{focus}) }
 
 // Info returns a snapshot of the session.
 func (s *Session) Info() Info {
 	reply := make(chan Info, 1)
-	s.cmds.put(cmdInfo{reply})
+	s.cmds.Push(cmdInfo{reply})
 	select {
 	case i := <-reply:
 		return i
@@ -256,7 +257,7 @@ func (s *Session) Info() Info {
 // (after the system prompt); nil once the session is closed.
 func (s *Session) History() []Message {
 	reply := make(chan []Message, 1)
-	s.cmds.put(cmdHistory{reply})
+	s.cmds.Push(cmdHistory{reply})
 	select {
 	case h := <-reply:
 		return h
@@ -268,14 +269,14 @@ func (s *Session) History() []Message {
 // Notify shows the user a notice (level "info" or "warn") in the
 // session's transcript and records it: news from outside the turn loop,
 // such as an MCP server that stopped.
-func (s *Session) Notify(level, text string) { s.cmds.put(cmdNotify{level, text}) }
+func (s *Session) Notify(level, text string) { s.cmds.Push(cmdNotify{level, text}) }
 
 // Close cancels the running turn, waits until it has ended (its events
 // are emitted), drops queued prompts and stops the session. Events is
 // closed after the last event.
 func (s *Session) Close() {
 	s.stopping.Store(true)
-	s.cmds.put(cmdShutdown{})
+	s.cmds.Push(cmdShutdown{})
 	s.Cancel()
 	<-s.done
 }
@@ -318,14 +319,14 @@ func (s *Session) run() {
 		if s.closing && s.turn == nil && s.manual == nil {
 			return
 		}
-		if c, ok := s.cmds.take(); ok {
+		if c, ok := s.cmds.Pop(); ok {
 			s.handleCommand(c)
 			continue
 		}
 		select {
 		case m := <-s.work:
 			s.handleWork(m)
-		case <-s.cmds.wake:
+		case <-s.cmds.Wake():
 		}
 	}
 }

@@ -300,7 +300,7 @@ func TestFinishedWorkBeatsCommands(t *testing.T) {
 	s.turn = &turn{n: 1, ctx: ctx, cancel: cancel, job: 7}
 	s.work <- sampleDone{job: 7, resp: llm.Response{Text: "done"}}
 	reply := make(chan Info, 1)
-	s.cmds.put(cmdInfo{reply})
+	s.cmds.Push(cmdInfo{reply})
 	go s.run()
 	defer s.Close()
 	go func() {

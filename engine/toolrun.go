@@ -3,12 +3,12 @@ package engine
 import (
 	"context"
 	"fmt"
-	"path/filepath"
 	"strings"
 	"time"
 	"unicode/utf8"
 
 	"github.com/quire-sh/quire/engine/event"
+	"github.com/quire-sh/quire/internal/pathx"
 	"github.com/quire-sh/quire/tools"
 )
 
@@ -201,19 +201,10 @@ func (u *utf8Carry) flush() {
 func overlaps(a, b []string) bool {
 	for _, x := range a {
 		for _, y := range b {
-			if within(x, y) || within(y, x) {
+			if pathx.Within(x, y) || pathx.Within(y, x) {
 				return true
 			}
 		}
 	}
 	return false
-}
-
-func within(path, dir string) bool {
-	path, dir = filepath.Clean(path), filepath.Clean(dir)
-	if path == dir {
-		return true
-	}
-	rel, err := filepath.Rel(dir, path)
-	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
 }

@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/quire-sh/quire/internal/pathx"
 	"github.com/quire-sh/quire/sandbox"
 )
 
@@ -107,7 +108,7 @@ func hooksPath(file string) string {
 // submodules (.git/modules/NAME/hooks).
 func inGitHooks(path string, hooks []string) bool {
 	for _, h := range hooks {
-		if within(path, h) {
+		if pathx.Within(path, h) {
 			return true
 		}
 	}
@@ -130,15 +131,6 @@ func relTo(base, p string) string {
 		return filepath.Clean(p)
 	}
 	return filepath.Join(base, p)
-}
-
-// within reports whether path is root or lies beneath it (both clean and
-// absolute).
-func within(path, root string) bool {
-	if root == "/" {
-		return strings.HasPrefix(path, "/")
-	}
-	return path == root || strings.HasPrefix(path, root+string(filepath.Separator))
 }
 
 func appendUnique(list []string, s string) []string {

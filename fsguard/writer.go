@@ -14,6 +14,7 @@ import (
 
 	"golang.org/x/sys/unix"
 
+	"github.com/quire-sh/quire/internal/pathx"
 	"github.com/quire-sh/quire/sandbox"
 )
 
@@ -185,11 +186,7 @@ func (w *Writer) check(path string) (root, rel string, err error) {
 		return "", "", &fs.PathError{Op: "write", Path: path, Err: fmt.Errorf("%w (it leads to %s)", ErrSymlink, resolved)}
 	}
 	for _, r := range w.roots {
-		if within(path, r) {
-			rel, err := filepath.Rel(r, path)
-			if err != nil {
-				return "", "", err
-			}
+		if rel, ok := pathx.Rel(r, path); ok {
 			if w.checked != nil {
 				w.checked(path)
 			}

@@ -205,7 +205,7 @@ func (r *renderer) code(lines []string, lang, fence string, settled bool, width 
 		out.lines = append(out.lines, r.codeHeader(cleanText(label), fence+cleanText(lang)))
 	}
 	for i := range lines {
-		lines[i] = expandTabs(lines[i])
+		lines[i] = render.ExpandTabs(lines[i], tabWidth)
 	}
 	var hl [][]render.Span
 	switch ll := r.lexers.get(lexer); {
@@ -328,25 +328,6 @@ func spanText(ss []render.Span) string {
 	var b strings.Builder
 	for _, s := range ss {
 		b.WriteString(s.Text)
-	}
-	return b.String()
-}
-
-func expandTabs(s string) string {
-	if strings.IndexByte(s, '\t') < 0 {
-		return s
-	}
-	var b strings.Builder
-	col := 0
-	for _, r := range s {
-		if r == '\t' {
-			n := tabWidth - col%tabWidth
-			b.WriteString(strings.Repeat(" ", n))
-			col += n
-			continue
-		}
-		b.WriteRune(r)
-		col++
 	}
 	return b.String()
 }

@@ -43,3 +43,20 @@ func DecideCursor(term, want CursorState, wrote bool) CursorAction {
 	}
 	return a
 }
+
+// cursorVisibility writes the show or hide command act holds, if any, and
+// records in visible what the terminal's cursor is after it. Every frame
+// and every Close shows and hides the cursor through it.
+func (e *encoder) cursorVisibility(act CursorAction, visible *bool) {
+	switch {
+	case act&CursorShow != 0:
+		e.buf = append(e.buf, "\x1b[?25h"...)
+		*visible = true
+	case act&CursorHide != 0:
+		e.buf = append(e.buf, "\x1b[?25l"...)
+		*visible = false
+	default:
+		return
+	}
+	e.stats.Cursor++
+}

@@ -239,16 +239,7 @@ func (v *Inline) Flush() (Stats, error) {
 	if act&CursorReposition != 0 || wrote && !want.Visible && outside {
 		e.moveTo(want.X, want.Y)
 	}
-	if act&CursorShow != 0 {
-		e.buf = append(e.buf, "\x1b[?25h"...)
-		e.stats.Cursor++
-		v.visible = true
-	}
-	if act&CursorHide != 0 {
-		e.buf = append(e.buf, "\x1b[?25l"...)
-		e.stats.Cursor++
-		v.visible = false
-	}
+	e.cursorVisibility(act, &v.visible)
 	e.end()
 	e.stats.Bytes = len(e.buf)
 	e.stats.Writes = 1
@@ -559,8 +550,7 @@ func (v *Inline) Close() error {
 		e.buf = append(e.buf, '\r', '\n')
 	}
 	if !v.visible {
-		e.buf = append(e.buf, "\x1b[?25h"...)
-		v.visible = true
+		e.cursorVisibility(CursorShow, &v.visible)
 	}
 	e.end()
 	v.started = false

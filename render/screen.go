@@ -188,16 +188,7 @@ func (s *Screen) applyCursor(act CursorAction, want CursorState) {
 	if act&CursorReposition != 0 {
 		e.moveTo(want.X, want.Y)
 	}
-	if act&CursorShow != 0 {
-		e.buf = append(e.buf, "\x1b[?25h"...)
-		e.stats.Cursor++
-		s.visible = true
-	}
-	if act&CursorHide != 0 {
-		e.buf = append(e.buf, "\x1b[?25l"...)
-		e.stats.Cursor++
-		s.visible = false
-	}
+	e.cursorVisibility(act, &s.visible)
 }
 
 // swap makes the frame just written the front and blanks the back.
@@ -387,8 +378,7 @@ func (s *Screen) Close() error {
 	e.setLink("")
 	e.setPen(Style{})
 	if !s.visible {
-		e.buf = append(e.buf, "\x1b[?25h"...)
-		s.visible = true
+		e.cursorVisibility(CursorShow, &s.visible)
 	}
 	e.buf = append(e.buf, "\x1b[?1049l"...)
 	e.end()

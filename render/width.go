@@ -90,3 +90,36 @@ func (l Line) Width() int {
 	}
 	return w
 }
+
+// ExpandTabs replaces each tab in s with the spaces that reach the next
+// multiple of width columns, counting one column a rune. A raw tab would
+// be drawn as a visible control character; code and previews keep their
+// indentation instead.
+func ExpandTabs(s string, width int) string {
+	if strings.IndexByte(s, '\t') < 0 {
+		return s
+	}
+	var b strings.Builder
+	col := 0
+	for _, r := range s {
+		if r == '\t' {
+			n := width - col%width
+			b.WriteString(strings.Repeat(" ", n))
+			col += n
+			continue
+		}
+		b.WriteRune(r)
+		col++
+	}
+	return b.String()
+}
+
+// FirstLine is s up to its first line break, marked " …" when more lines
+// follow: a multi-line command or target shown on one row says that it
+// goes on.
+func FirstLine(s string) string {
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		return s[:i] + " …"
+	}
+	return s
+}

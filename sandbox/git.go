@@ -9,6 +9,8 @@ import (
 	"path/filepath"
 	"strings"
 	"syscall"
+
+	"github.com/quire-sh/quire/internal/pathx"
 )
 
 // gitProtected lists what a command must not change for git run later,
@@ -142,7 +144,7 @@ func outermost(paths []string) []string {
 	for i, p := range paths {
 		inside := false
 		for j, q := range paths {
-			if i != j && p != q && within(p, q) {
+			if i != j && p != q && pathx.Within(p, q) {
 				inside = true
 				break
 			}

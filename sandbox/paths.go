@@ -7,6 +7,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/quire-sh/quire/internal/pathx"
 )
 
 // StateDir is quire's own state directory:
@@ -120,18 +122,9 @@ func Resolve(path string) (string, error) {
 	}
 }
 
-// within reports whether path is root or lies beneath it. Both must be
-// clean absolute paths.
-func within(path, root string) bool {
-	if root == "/" {
-		return strings.HasPrefix(path, "/")
-	}
-	return path == root || strings.HasPrefix(path, root+string(filepath.Separator))
-}
-
 func withinAny(path string, roots []string) bool {
 	for _, r := range roots {
-		if within(path, r) {
+		if pathx.Within(path, r) {
 			return true
 		}
 	}

@@ -12,6 +12,8 @@ import (
 	"time"
 
 	"golang.org/x/sys/unix"
+
+	"github.com/quire-sh/quire/internal/pathx"
 )
 
 // cgroupSeq numbers the cgroups this process creates.
@@ -143,7 +145,7 @@ func pidsHierarchies() (v2, v1 string, err error) {
 				v2 = mnt
 			}
 		case fstype == "cgroup" && v1 == "" && hasWord(strings.ReplaceAll(super, ",", " "), "pids"):
-			if path, ok := own["pids"]; ok && (root == "/" || within(path, root)) {
+			if path, ok := own["pids"]; ok && (root == "/" || pathx.Within(path, root)) {
 				rel := strings.TrimPrefix(path, root)
 				v1 = filepath.Join(mnt, rel)
 			}

@@ -8,6 +8,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/quire-sh/quire/internal/pathx"
 )
 
 // Built-in profile names.
@@ -236,7 +238,7 @@ func (p Profile) CanRead(path string) (string, error) {
 		// of it by Landlock's ptrace rules.
 		return r, &DeniedError{"read", r, p.Name, "quire's own process information is not readable from inside the sandbox"}
 	}
-	if within(r, "/dev") && r != "/dev" && !contains(devices, r) {
+	if pathx.Within(r, "/dev") && r != "/dev" && !contains(devices, r) {
 		// As for commands: a raw disk would bypass every path rule.
 		return r, &DeniedError{"read", r, p.Name, "device nodes other than /dev/null, /dev/zero, /dev/random and the like are not readable from inside the sandbox"}
 	}
@@ -270,7 +272,7 @@ func (p Profile) CanWrite(path string) (string, error) {
 
 // denyReason says why a denied path is out of reach.
 func (p Profile) denyReason(r string) string {
-	if cfg, err := Resolve(ConfigDir()); err == nil && within(r, cfg) {
+	if cfg, err := Resolve(ConfigDir()); err == nil && pathx.Within(r, cfg) {
 		return "quire's configuration, which may hold API keys, is out of reach from inside the sandbox"
 	}
 	return "it is on the profile's deny list"
@@ -278,7 +280,7 @@ func (p Profile) denyReason(r string) string {
 
 // protectReason says why a protected path is not writable.
 func (p Profile) protectReason(r string) string {
-	if cfg, err := Resolve(ConfigDir()); err == nil && within(r, cfg) {
+	if cfg, err := Resolve(ConfigDir()); err == nil && pathx.Within(r, cfg) {
 		return "quire's configuration is never writable from inside the sandbox"
 	}
 	if p.GitWrites {

@@ -7,6 +7,8 @@ import (
 
 	"github.com/landlock-lsm/go-landlock/landlock"
 	ll "github.com/landlock-lsm/go-landlock/landlock/syscall"
+
+	"github.com/quire-sh/quire/internal/pathx"
 )
 
 // configs are go-landlock's exact per-ABI configurations, V1 first. We pick
@@ -114,7 +116,7 @@ func (b *ruleBuilder) grant(path string, rights landlock.AccessFSSet) {
 func (b *ruleBuilder) holdsDenied(dir string) bool {
 	for _, list := range [][]string{b.deny, b.hide} {
 		for _, d := range list {
-			if within(d, dir) && d != dir {
+			if pathx.Within(d, dir) && d != dir {
 				return true
 			}
 		}

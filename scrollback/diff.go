@@ -22,25 +22,26 @@ func renderDiff(diff string, width int, th *Theme) []render.Line {
 	oldN, newN, maxN := 0, 0, 0
 	for _, l := range strings.Split(strings.TrimRight(diff, "\n"), "\n") {
 		l = strings.TrimSuffix(l, "\r")
-		switch {
-		case strings.HasPrefix(l, "--- "), strings.HasPrefix(l, "+++ "),
-			strings.HasPrefix(l, "diff "), strings.HasPrefix(l, "index "):
+		k := diffKindOf(l)
+		style := th.diffStyle(k)
+		switch k {
+		case diffHeader:
 			continue
-		case strings.HasPrefix(l, "@@"):
+		case diffHunk:
 			oldN, newN = parseHunk(l)
-			rows = append(rows, row{sign: '@', text: l, style: th.DiffHunk})
-		case strings.HasPrefix(l, "+"):
-			rows = append(rows, row{num: newN, sign: '+', text: l[1:], style: th.DiffAdd})
+			rows = append(rows, row{sign: '@', text: l, style: style})
+		case diffAdd:
+			rows = append(rows, row{num: newN, sign: '+', text: l[1:], style: style})
 			maxN = max(maxN, newN)
 			newN++
-		case strings.HasPrefix(l, "-"):
-			rows = append(rows, row{num: oldN, sign: '-', text: l[1:], style: th.DiffDel})
+		case diffDel:
+			rows = append(rows, row{num: oldN, sign: '-', text: l[1:], style: style})
 			maxN = max(maxN, oldN)
 			oldN++
-		case strings.HasPrefix(l, `\`):
-			rows = append(rows, row{sign: '\\', text: l, style: th.Muted})
+		case diffNote:
+			rows = append(rows, row{sign: '\\', text: l, style: style})
 		default:
-			rows = append(rows, row{num: newN, sign: ' ', text: strings.TrimPrefix(l, " "), style: th.Output})
+			rows = append(rows, row{num: newN, sign: ' ', text: strings.TrimPrefix(l, " "), style: style})
 			maxN = max(maxN, newN)
 			oldN++
 			newN++
@@ -85,6 +86,57 @@ func renderDiff(diff string, width int, th *Theme) []render.Line {
 	}
 	return out
 }
+
+// diffKind is what a line of a unified diff is.
+type diffKind uint8
+
+const (
+	diffContext diffKind = iota // unchanged, or not a diff line at all
+	diffHeader                  // "--- a/x", "+++ b/x", "diff …", "index …"
+	diffHunk                    // "@@ -a,b +c,d @@"
+	diffAdd
+	diffDel
+	diffNote // "\ No newline at end of file"
+)
+
+func diffKindOf(l string) diffKind {
+	switch {
+	case strings.HasPrefix(l, "--- "), strings.HasPrefix(l, "+++ "),
+		strings.HasPrefix(l, "diff "), strings.HasPrefix(l, "index "):
+		return diffHeader
+	case strings.HasPrefix(l, "@@"):
+		return diffHunk
+	case strings.HasPrefix(l, "+"):
+		return diffAdd
+	case strings.HasPrefix(l, "-"):
+		return diffDel
+	case strings.HasPrefix(l, `\`):
+		return diffNote
+	}
+	return diffContext
+}
+
+func (th *Theme) diffStyle(k diffKind) render.Style {
+	switch k {
+	case diffHeader:
+		return th.DiffHeader
+	case diffHunk:
+		return th.DiffHunk
+	case diffAdd:
+		return th.DiffAdd
+	case diffDel:
+		return th.DiffDel
+	case diffNote:
+		return th.Muted
+	}
+	return th.Output
+}
+
+// DiffStyle is the style of l, one line of a unified diff. The transcript's
+// diff blocks and the approval panel's preview both style their lines
+// with it, so a diff looks the same when it is approved and once it is
+// applied.
+func (th *Theme) DiffStyle(l string) render.Style { return th.diffStyle(diffKindOf(l)) }
 
 // parseHunk reads the starting old and new line numbers of "@@ -a,b +c,d @@".
 func parseHunk(l string) (oldStart, newStart int) {

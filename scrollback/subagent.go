@@ -74,7 +74,7 @@ func (t *Transcript) subagentAsks(a *event.Approval, asking bool) bool {
 	}
 	b.sub.asking = ""
 	if asking {
-		b.sub.asking = strings.TrimSpace(a.Tool + " " + firstLine(a.Target))
+		b.sub.asking = strings.TrimSpace(a.Tool + " " + render.FirstLine(a.Target))
 	}
 	t.changed(b)
 	return true
@@ -110,7 +110,7 @@ func (t *Transcript) layoutSubagent(b *Block, v *blockView, width int) {
 	}
 	head := render.Line{Spans: []render.Span{{Text: mark, Style: markStyle}, {Text: name, Style: th.ToolName}}}
 	if d := s.description; d != "" {
-		head.Spans = append(head.Spans, render.Span{Text: " "}, render.Span{Text: firstLine(d), Style: th.ToolTarget})
+		head.Spans = append(head.Spans, render.Span{Text: " "}, render.Span{Text: render.FirstLine(d), Style: th.ToolTarget})
 	}
 	var meta []string
 	if status != "" {
@@ -195,7 +195,7 @@ func (t *Transcript) progressLine(s *subInfo) render.Line {
 	case s.tool != "":
 		l := render.Line{Spans: []render.Span{{Text: "→ ", Style: th.Muted}, {Text: s.tool, Style: th.ToolName}}}
 		if s.target != "" {
-			l.Spans = append(l.Spans, render.Span{Text: " " + firstLine(s.target), Style: th.ToolTarget})
+			l.Spans = append(l.Spans, render.Span{Text: " " + render.FirstLine(s.target), Style: th.ToolTarget})
 		}
 		return l
 	}

@@ -19,6 +19,7 @@ type Theme struct {
 	DiffAdd      render.Style
 	DiffDel      render.Style
 	DiffHunk     render.Style
+	DiffHeader   render.Style // a diff's file names, where they are shown (the approval panel)
 	LineNumber   render.Style
 	Notice       render.Style
 	Warn         render.Style
@@ -45,6 +46,7 @@ func DefaultTheme() Theme {
 		DiffAdd:      render.Style{Fg: render.ANSI(2)},
 		DiffDel:      render.Style{Fg: render.ANSI(1)},
 		DiffHunk:     render.Style{Fg: render.ANSI(6)},
+		DiffHeader:   render.Style{Attrs: render.Bold},
 		LineNumber:   muted,
 		Notice:       muted,
 		Warn:         render.Style{Fg: render.ANSI(3)},

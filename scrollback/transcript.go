@@ -136,6 +136,10 @@ func (t *Transcript) TurnPrompt(i int) ID { return t.turns[i].prompt }
 // when the log did not say; rewinding and forking name turns this way.
 func (t *Transcript) TurnNumber(i int) int { return t.turns[i].number }
 
+// Theme is how the transcript looks, for views beside it that show the
+// same kinds of text (the approval panel's diffs).
+func (t *Transcript) Theme() Theme { return t.theme }
+
 // Width and Height are the viewport size.
 func (t *Transcript) Width() int  { return t.width }
 func (t *Transcript) Height() int { return t.h }

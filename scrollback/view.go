@@ -184,7 +184,7 @@ func (t *Transcript) layoutTool(b *Block, v *blockView, width int) {
 	head := render.Line{Spans: []render.Span{{Text: mark, Style: markStyle}, {Text: name, Style: th.ToolName}}}
 	if tl.target != "" {
 		head.Spans = append(head.Spans, render.Span{Text: " "},
-			render.Span{Text: firstLine(tl.target), Style: th.ToolTarget, Link: t.fileLink(tl.kind, tl.target)})
+			render.Span{Text: render.FirstLine(tl.target), Style: th.ToolTarget, Link: t.fileLink(tl.kind, tl.target)})
 	}
 	var meta []string
 	if status != "" {
@@ -252,13 +252,6 @@ func (t *Transcript) fileLink(kind, target string) string {
 		p = filepath.Join(t.cwd, p)
 	}
 	return (&url.URL{Scheme: "file", Path: p}).String()
-}
-
-func firstLine(s string) string {
-	if i := strings.IndexByte(s, '\n'); i >= 0 {
-		return s[:i] + " …"
-	}
-	return s
 }
 
 // staticBody is a finished body laid out once (a diff).

@@ -4,6 +4,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/quire-sh/quire/internal/queue"
 )
 
 // The writer goroutine owns every write of frame bytes to the tty, so the
@@ -38,19 +40,21 @@ const (
 var framePool = sync.Pool{New: func() any { b := make([]byte, 0, 4096); return &b }}
 
 type frameQueue struct {
+	frames *queue.Unbounded[*[]byte] // its Wake says frames are waiting
+
+	// mu makes a push's look at the queue's length and its watch of
+	// progress one step, so a frame finished in between is not missed.
 	mu       sync.Mutex
-	frames   []*[]byte
 	closed   bool
 	progress chan struct{} // closed and replaced when a frame is done and someone waits
 	watched  bool          // progress was handed to a waiter
 
-	wake      chan struct{} // cap 1: frames are waiting
 	submitted atomic.Uint64
 	written   atomic.Uint64
 }
 
 func newFrameQueue() *frameQueue {
-	return &frameQueue{progress: make(chan struct{}), wake: make(chan struct{}, 1)}
+	return &frameQueue{frames: queue.NewUnbounded[*[]byte](), progress: make(chan struct{})}
 }
 
 // push queues a copy of p, waiting up to budget while limit frames are
@@ -67,14 +71,12 @@ func (q *frameQueue) push(p []byte, limit int, budget time.Duration) bool {
 			framePool.Put(bp)
 			return false
 		}
-		if len(q.frames) < limit || expired {
-			q.frames = append(q.frames, bp)
+		if q.frames.Len() < limit || expired {
+			// Counted before it is queued, so the writer never finishes
+			// more frames than were submitted.
 			q.submitted.Add(1)
+			q.frames.Push(bp)
 			q.mu.Unlock()
-			select {
-			case q.wake <- struct{}{}:
-			default:
-			}
 			if timer != nil {
 				timer.Stop()
 			}
@@ -91,19 +93,6 @@ func (q *frameQueue) push(p []byte, limit int, budget time.Duration) bool {
 			expired = true
 		}
 	}
-}
-
-// pop takes the oldest frame, or nil.
-func (q *frameQueue) pop() *[]byte {
-	q.mu.Lock()
-	defer q.mu.Unlock()
-	if len(q.frames) == 0 {
-		return nil
-	}
-	f := q.frames[0]
-	q.frames[0] = nil
-	q.frames = q.frames[1:]
-	return f
 }
 
 // done marks one frame finished and wakes whoever waits on progress.
@@ -134,10 +123,7 @@ func (q *frameQueue) close() {
 	q.mu.Lock()
 	q.closed = true
 	q.mu.Unlock()
-	select {
-	case q.wake <- struct{}{}:
-	default:
-	}
+	q.frames.Close()
 }
 
 func (q *frameQueue) pending() int {
@@ -194,16 +180,16 @@ func (t *Terminal) writeLoop() {
 	defer t.wg.Done()
 	for {
 		select {
-		case <-t.q.wake:
+		case <-t.q.frames.Wake():
 		case <-t.done:
 			// Close has restored the terminal; account for leftovers so
 			// that nobody waits on them.
-			for bp := t.q.pop(); bp != nil; bp = t.q.pop() {
+			for bp, ok := t.q.frames.Pop(); ok; bp, ok = t.q.frames.Pop() {
 				t.q.done(bp)
 			}
 			return
 		}
-		for bp := t.q.pop(); bp != nil; bp = t.q.pop() {
+		for bp, ok := t.q.frames.Pop(); ok; bp, ok = t.q.frames.Pop() {
 			t.writeFrame(*bp)
 			t.q.done(bp)
 		}

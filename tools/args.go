@@ -8,6 +8,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/quire-sh/quire/internal/editdist"
 )
 
 // param describes one argument of a built-in tool. The JSON schema the
@@ -216,7 +218,7 @@ func paramList(params []param) string {
 func closest(name string, params []param) string {
 	best, bestD := "", 1<<30
 	for _, p := range params {
-		d := editDistance(strings.ToLower(name), strings.ToLower(p.name))
+		d := editdist.Levenshtein(strings.ToLower(name), strings.ToLower(p.name))
 		if d < bestD {
 			best, bestD = p.name, d
 		}
@@ -225,24 +227,4 @@ func closest(name string, params []param) string {
 		return best
 	}
 	return ""
-}
-
-func editDistance(a, b string) int {
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(b)]
 }

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/quire-sh/quire/internal/editdist"
 	"github.com/quire-sh/quire/tools/patch"
 )
 
@@ -214,7 +215,7 @@ func nearestLine(lines []string, old string) (int, string) {
 		if !strings.Contains(l, token) || len(l) > 4*maxLineBytes {
 			continue
 		}
-		if d := editDistance(strings.TrimSpace(l), first); d < bestD {
+		if d := editdist.Levenshtein(strings.TrimSpace(l), first); d < bestD {
 			best, bestD = i+1, d
 		}
 	}

@@ -3,9 +3,9 @@ package tools
 import (
 	"fmt"
 	"path/filepath"
-	"strings"
 
 	"github.com/quire-sh/quire/fsguard"
+	"github.com/quire-sh/quire/internal/pathx"
 	"github.com/quire-sh/quire/sandbox"
 )
 
@@ -101,8 +101,7 @@ func (e *Env) beforeWrite(turn int, path string) error {
 // inDir reports whether every path lies inside the working directory.
 func (e *Env) inDir(paths []string) bool {
 	for _, p := range paths {
-		rel, err := filepath.Rel(e.Dir, p)
-		if err != nil || rel == ".." || strings.HasPrefix(rel, "../") {
+		if !pathx.Within(p, e.Dir) {
 			return false
 		}
 	}
@@ -112,7 +111,7 @@ func (e *Env) inDir(paths []string) bool {
 // display is how a path is shown to the model and the user: relative to
 // the working directory when inside it, absolute otherwise.
 func (e *Env) display(p string) string {
-	if rel, err := filepath.Rel(e.Dir, p); err == nil && rel != ".." && !strings.HasPrefix(rel, "../") {
+	if rel, ok := pathx.Rel(e.Dir, p); ok {
 		return rel
 	}
 	return p

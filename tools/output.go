@@ -3,6 +3,8 @@ package tools
 import (
 	"fmt"
 	"unicode/utf8"
+
+	"github.com/quire-sh/quire/internal/ring"
 )
 
 // Output limits: what one call may put into the model's context. Every
@@ -51,13 +53,12 @@ func clipped(s string, full int) string {
 type headTail struct {
 	limit int
 	head  []byte
-	tail  []byte // ring buffer of capacity limit-limit/2
-	start int    // index of the oldest byte in tail once it is full
+	tail  *ring.Tail // the last limit-limit/2 bytes after the head
 	total int64
 }
 
 func newHeadTail(limit int) *headTail {
-	return &headTail{limit: limit, head: make([]byte, 0, limit/2), tail: make([]byte, 0, limit-limit/2)}
+	return &headTail{limit: limit, head: make([]byte, 0, limit/2), tail: ring.NewTail(limit - limit/2)}
 }
 
 func (h *headTail) Write(p []byte) (int, error) {
@@ -68,40 +69,21 @@ func (h *headTail) Write(p []byte) (int, error) {
 		h.head = append(h.head, p[:k]...)
 		p = p[k:]
 	}
-	c := cap(h.tail)
-	if len(p) >= c {
-		h.tail = append(h.tail[:0], p[len(p)-c:]...)
-		h.start = 0
-		return n, nil
-	}
-	for len(p) > 0 {
-		if len(h.tail) < c {
-			k := min(c-len(h.tail), len(p))
-			h.tail = append(h.tail, p[:k]...)
-			p = p[k:]
-			continue
-		}
-		k := copy(h.tail[h.start:], p)
-		p = p[k:]
-		h.start = (h.start + k) % c
-	}
+	h.tail.Write(p)
 	return n, nil
 }
 
 // truncated reports whether bytes were dropped.
-func (h *headTail) truncated() bool { return h.total > int64(len(h.head)+len(h.tail)) }
+func (h *headTail) truncated() bool { return h.total > int64(len(h.head)+h.tail.Len()) }
 
 // String renders the kept bytes, with a marker saying how much was cut
 // and how to see it. Invalid UTF-8 is replaced so the result is text.
 func (h *headTail) String() string {
-	tail := append(append([]byte(nil), h.tail[h.start:]...), h.tail[:h.start]...)
 	if !h.truncated() {
-		return toValidUTF8(append(append([]byte(nil), h.head...), tail...))
+		return toValidUTF8(append(append([]byte(nil), h.head...), h.tail.Bytes()...))
 	}
 	head := trimPartialRune(h.head)
-	for len(tail) > 0 && !utf8.RuneStart(tail[0]) {
-		tail = tail[1:]
-	}
+	tail := h.tail.Text()
 	omitted := h.total - int64(len(head)+len(tail))
 	return fmt.Sprintf("%s\n[… output truncated: %d of %d bytes omitted; showing the first %d and last %d bytes. Redirect the output to a file and grep or read_file it to see more.]\n%s",
 		toValidUTF8(head), omitted, h.total, len(head), len(tail), toValidUTF8(tail))

@@ -13,6 +13,8 @@ import (
 	"path/filepath"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/quire-sh/quire/internal/editdist"
 )
 
 // ReadFile is the read_file tool: a window of numbered lines.
@@ -197,7 +199,7 @@ func similarNames(path string) []string {
 	var out []string
 	for _, e := range entries {
 		n := e.Name()
-		if editDistance(strings.ToLower(n), base) <= max(2, len(base)/4) || strings.Contains(strings.ToLower(n), base) {
+		if editdist.Levenshtein(strings.ToLower(n), base) <= max(2, len(base)/4) || strings.Contains(strings.ToLower(n), base) {
 			out = append(out, n)
 			if len(out) == 3 {
 				break

@@ -115,6 +115,26 @@ func TestSearchToolsHonourGitignore(t *testing.T) {
 	}
 }
 
+// A name that starts with two dots lies inside its directory, so the
+// directory's ignore rules apply to it. (The walk once took any relative
+// path starting with ".." for one above the rule's directory, and
+// searched such files whatever the rules said; it now asks pathx.Rel,
+// which only takes ".." or "../…" for above.)
+func TestIgnoreRulesCoverNamesStartingWithTwoDots(t *testing.T) {
+	te := newTestEnv(t, "workspace")
+	te.write(t, ".git/HEAD", "ref: refs/heads/main\n")
+	te.write(t, ".gitignore", "..cache\n")
+	te.write(t, "..cache", "TODO cached\n")
+	te.write(t, "..kept", "TODO kept\n")
+	res := run(t, Grep{}, te.Env, obj{"pattern": "TODO"})
+	if res.IsError {
+		t.Fatal(res.Output)
+	}
+	if !strings.Contains(res.Output, "..kept:1:TODO kept") || strings.Contains(res.Output, "cached") {
+		t.Errorf("grep found:\n%s\nwant ..kept and not the ignored ..cache", res.Output)
+	}
+}
+
 func TestSearchErrorsAndLimits(t *testing.T) {
 	te := newTestEnv(t, "workspace")
 	for i := 0; i < searchLimitEntries+5; i++ {

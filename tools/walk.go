@@ -10,6 +10,8 @@ import (
 	"strings"
 
 	gitignore "github.com/sabhiram/go-gitignore"
+
+	"github.com/quire-sh/quire/internal/pathx"
 )
 
 // ignoreRule is one directory's .gitignore, matched against paths relative
@@ -36,8 +38,8 @@ func (s ignoreSet) ignored(path string, isDir bool) bool {
 		return true
 	}
 	for _, r := range s {
-		rel, err := filepath.Rel(r.dir, path)
-		if err != nil || strings.HasPrefix(rel, "..") {
+		rel, ok := pathx.Rel(r.dir, path)
+		if !ok {
 			continue
 		}
 		rel = filepath.ToSlash(rel)

@@ -58,7 +58,15 @@ func rounds() int {
 // (make bench-peers).
 func BenchmarkStream(b *testing.B) {
 	w := workload()
-	progs := QuirePrograms(buildQuire(b, b.TempDir()))
+	bin := buildQuire(b, b.TempDir())
+	progs := QuirePrograms(bin)
+	if spec := os.Getenv("E2E_VARIANTS"); spec != "" {
+		vs, err := Variants(spec, bin)
+		if err != nil {
+			b.Fatal(err)
+		}
+		progs = append(progs, vs...)
+	}
 	if os.Getenv("E2E_PEERS") != "" {
 		progs = append(progs, PeerPrograms(b.TempDir())...)
 	}

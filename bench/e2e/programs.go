@@ -1,6 +1,7 @@
 package e2e
 
 import (
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -27,10 +28,15 @@ func baseEnv(home string) []string {
 }
 
 // QuirePrograms are quire full-screen and quire --minimal, run from bin.
-func QuirePrograms(bin string) []Program {
+func QuirePrograms(bin string) []Program { return quireVariant("quire", bin, nil) }
+
+// quireVariant is QuirePrograms under another name, with env added to
+// quire's environment: one build or setting of several compared in the
+// same interleaved run (E2E_VARIANTS).
+func quireVariant(name, bin string, env []string) []Program {
 	mk := func(mode string, args ...string) Program {
 		return Program{
-			Name: "quire", Mode: mode,
+			Name: name, Mode: mode,
 			Command: func(baseURL, home string) (*exec.Cmd, error) {
 				// E2E_WRAP runs quire under a tool, for a profile
 				// ("perf record -g -o quire.perf --").
@@ -45,8 +51,9 @@ func QuirePrograms(bin string) []Program {
 				// E2E_QUIRE_ENV adds settings for an experiment
 				// ("QUIRE_DRAW_INTERVAL_MS=50 QUIRE_THEME=light").
 				cmd.Env = append(cmd.Env, strings.Fields(os.Getenv("E2E_QUIRE_ENV"))...)
+				cmd.Env = append(cmd.Env, env...)
 				if prof := os.Getenv("QUIRE_BENCH_CPUPROFILE"); prof != "" {
-					cmd.Env = append(cmd.Env, "QUIRE_CPUPROFILE="+prof+"."+mode)
+					cmd.Env = append(cmd.Env, "QUIRE_CPUPROFILE="+prof+"."+name+"."+mode)
 				}
 				return cmd, nil
 			},
@@ -57,4 +64,28 @@ func QuirePrograms(bin string) []Program {
 		}
 	}
 	return []Program{mk("fullscreen"), mk("inline", "--minimal")}
+}
+
+// Variants are the quire builds and settings E2E_VARIANTS names, each
+// run beside the others in the same rounds, so that a comparison does not
+// depend on how busy the machine was from one run to the next. The list
+// is space-separated, each item name=binary, optionally followed by
+// settings for quire's environment: "old=/tmp/quire-old
+// new=/tmp/quire-new,GOMAXPROCS=1". A binary of "-" is the one under
+// test.
+func Variants(spec, bin string) ([]Program, error) {
+	var progs []Program
+	for _, item := range strings.Fields(spec) {
+		name, rest, ok := strings.Cut(item, "=")
+		if !ok || name == "" {
+			return nil, fmt.Errorf("E2E_VARIANTS: %q is not name=binary[,KEY=VALUE...]", item)
+		}
+		parts := strings.Split(rest, ",")
+		b := parts[0]
+		if b == "-" {
+			b = bin
+		}
+		progs = append(progs, quireVariant("quire-"+name, b, parts[1:])...)
+	}
+	return progs, nil
 }

@@ -3,14 +3,13 @@ package renderbench
 import (
 	"bytes"
 	"fmt"
-	"image/color"
 	"strings"
 
 	uv "github.com/charmbracelet/ultraviolet"
-	"github.com/charmbracelet/x/ansi"
 	"github.com/charmbracelet/x/vt"
 
 	"github.com/quire-sh/quire/render"
+	"github.com/quire-sh/quire/render/rendertest"
 )
 
 // Oracle is a headless terminal that a renderer writes into, and the
@@ -172,7 +171,7 @@ func (o *Oracle) compareRow(where string, r *Row, at func(x int) *uv.Cell) error
 		}
 		wantStyle := o.w.Styles[want.Style]
 		wantLink := o.w.Links[want.Link]
-		ws, gs := visible(wantStyle, want.Grapheme), visible(styleOf(gotStyle), gotText)
+		ws, gs := rendertest.Visible(want.Grapheme == " ", canonical(wantStyle)), rendertest.Visible(gotText == " ", rendertest.StyleOf(&gotStyle))
 		if gotText != want.Grapheme || gotWidth != int(want.Width) || ws != gs || gotLink != wantLink {
 			return fmt.Errorf("%s col %d: shows %q (width %d, %s, link %q), want %q (width %d, %s, link %q); row wants %q",
 				where, x, gotText, gotWidth, describe(gs), gotLink,
@@ -182,60 +181,15 @@ func (o *Oracle) compareRow(where string, r *Row, at func(x int) *uv.Cell) error
 	return nil
 }
 
-// visible is the part of a style a user can see on a cell holding text:
-// a blank shows no foreground unless reversed, and no bold, dim or italic.
-func visible(s render.Style, text string) render.Style {
-	s.Fg, s.Bg = canonical(s.Fg), canonical(s.Bg)
-	if text == " " {
-		s.Attrs &= render.Reverse | render.Underline | render.Strikethrough
-		if s.Attrs&render.Reverse == 0 {
-			s.Fg = render.DefaultColor
+// canonical folds the first 16 palette entries onto the basic colours they
+// are, as rendertest.StyleOf does for what the terminal shows.
+func canonical(s render.Style) render.Style {
+	for _, c := range []*render.Color{&s.Fg, &s.Bg} {
+		if c.Kind() == render.KindIndexed && c.Index() < 16 {
+			*c = render.ANSI(c.Index())
 		}
 	}
 	return s
-}
-
-// canonical folds the first 16 palette entries onto the basic colours they
-// are.
-func canonical(c render.Color) render.Color {
-	if c.Kind() == render.KindIndexed && c.Index() < 16 {
-		return render.ANSI(c.Index())
-	}
-	return c
-}
-
-func styleOf(s uv.Style) render.Style {
-	out := render.Style{Fg: colorOf(s.Fg), Bg: colorOf(s.Bg)}
-	for _, m := range []struct {
-		uv uint8
-		a  render.Attr
-	}{
-		{uv.AttrBold, render.Bold}, {uv.AttrFaint, render.Dim}, {uv.AttrItalic, render.Italic},
-		{uv.AttrReverse, render.Reverse}, {uv.AttrStrikethrough, render.Strikethrough},
-	} {
-		if s.Attrs&m.uv != 0 {
-			out.Attrs |= m.a
-		}
-	}
-	if s.Underline != uv.UnderlineNone {
-		out.Attrs |= render.Underline
-	}
-	return out
-}
-
-func colorOf(c color.Color) render.Color {
-	switch c := c.(type) {
-	case nil:
-		return render.DefaultColor
-	case ansi.BasicColor:
-		return render.ANSI(uint8(c))
-	case ansi.IndexedColor:
-		return render.Indexed(uint8(c))
-	case ansi.RGBColor:
-		return render.RGB(c.R, c.G, c.B)
-	}
-	r, g, b, _ := c.RGBA()
-	return render.RGB(uint8(r>>8), uint8(g>>8), uint8(b>>8))
 }
 
 func describe(s render.Style) string {

@@ -47,6 +47,7 @@ func commands() []command {
 func main() {
 	// The sandbox launcher re-executes this binary; it never returns.
 	sandbox.MaybeLaunch()
+	capProcs()
 	std := stdio{in: os.Stdin, out: os.Stdout, err: os.Stderr}
 	// Before any secret (the API key in the environment or the config)
 	// is read: nothing else running as this user may read quire's memory.

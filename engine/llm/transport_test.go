@@ -70,9 +70,7 @@ func events(pace time.Duration, pieces ...string) func(w http.ResponseWriter, r 
 				return
 			}
 			w.(http.Flusher).Flush()
-			select {
-			case <-time.After(pace):
-			case <-r.Context().Done():
+			if SleepContext(r.Context(), pace) != nil {
 				return
 			}
 		}
@@ -87,9 +85,7 @@ func drip(pace time.Duration, first, piece string) func(w http.ResponseWriter, r
 		io.WriteString(w, first)
 		w.(http.Flusher).Flush()
 		for {
-			select {
-			case <-time.After(pace):
-			case <-r.Context().Done():
+			if SleepContext(r.Context(), pace) != nil {
 				return
 			}
 			if _, err := io.WriteString(w, piece); err != nil {

@@ -12,6 +12,8 @@ import (
 	"strings"
 
 	bolt "go.etcd.io/bbolt"
+
+	"github.com/quire-sh/quire/internal/pathx"
 )
 
 // maxSnapshot is the largest file whose content a checkpoint keeps. A
@@ -95,12 +97,6 @@ func parseCheckpointKey(k []byte) (int, string, bool) {
 	return int(binary.BigEndian.Uint32(k)), string(k[4:]), true
 }
 
-// inside reports whether path is root or below it.
-func (c *Checkpoints) inside(path string) bool {
-	rel, err := filepath.Rel(c.root, path)
-	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) && !filepath.IsAbs(rel)
-}
-
 // BeforeWrite records path's current content (or its absence) as the
 // state before turn, unless the turn already recorded it: the first write
 // of a turn wins. It returns once the snapshot is committed, so the write
@@ -110,7 +106,7 @@ func (c *Checkpoints) BeforeWrite(turn int, path string) error {
 		return fmt.Errorf("checkpoint %q: need an absolute path and a turn ≥ 0", path)
 	}
 	path = filepath.Clean(path)
-	if !c.inside(path) {
+	if !pathx.Within(path, c.root) {
 		return nil
 	}
 	key := checkpointKey(turn, path)

@@ -41,8 +41,13 @@
 // returns: this is how a user message is acknowledged. Record(e, false)
 // joins a group commit that happens when GroupWindow (200 ms) has passed
 // since the first waiting event or GroupEvents (512) are waiting, whichever
-// comes first: a fast stream of text deltas costs one commit per 512
-// events, a slow one at most five commits a second. A full batch is
+// comes first: a fast stream of events costs one commit per 512, a slow
+// one at most five commits a second. Text fragments recorded in a row
+// (event.Mergeable: an answer's deltas, one call's output) wait as one
+// event that takes in each fragment's text, and are encoded once, at the
+// commit, as one event with the last fragment's Seq and Time: the log keeps
+// every byte of the stream, in order, and skips the Seqs in between, so a
+// streamed answer costs a few stored events, not one per chunk. A full batch is
 // committed in the background while the stream goes on; only when eight
 // batches' worth are waiting (the disk is slower than the stream) does
 // Record commit in the caller's goroutine. bbolt commits are atomic (data

@@ -70,8 +70,13 @@ func recordAll(t testing.TB, w *Writer, events []event.Event) {
 	}
 }
 
+// mustEqualEvents checks that got is want as the store keeps it: text
+// fragments recorded in a row may be stored as one event (how many
+// depends on when commits happened), so both sides are compared with
+// every run of mergeable fragments joined.
 func mustEqualEvents(t testing.TB, got, want []event.Event) {
 	t.Helper()
+	got, want = joinFragments(got), joinFragments(want)
 	if len(got) != len(want) {
 		t.Fatalf("got %d events, want %d", len(got), len(want))
 	}
@@ -83,6 +88,44 @@ func mustEqualEvents(t testing.TB, got, want []event.Event) {
 		}
 	}
 }
+
+// joinFragments joins every run of mergeable text fragments into one
+// event, as the store may, with the last fragment's Seq and Time.
+func joinFragments(evs []event.Event) []event.Event {
+	var out []event.Event
+	for _, e := range evs {
+		if n := len(out); n > 0 && event.Mergeable(out[n-1], e) {
+			out[n-1].Text += e.Text
+			out[n-1].Seq, out[n-1].Time = e.Seq, e.Time
+			continue
+		}
+		out = append(out, e)
+	}
+	return out
+}
+
+// holeFree reports the first hole in evs, a log as the store keeps it
+// from after seq on: each event's seq follows the one before it, unless the event is a text
+// fragment that stands for fragments recorded in a row and stored as
+// one, in which case parts (how many fragments its text holds) must
+// account for every seq it skips.
+func holeFree(evs []event.Event, after uint64, parts func(text string) int) error {
+	last := after
+	for i, e := range evs {
+		want := uint64(1)
+		if event.Mergeable(e, e) {
+			want = uint64(parts(e.Text))
+		}
+		if e.Seq-last != want {
+			return fmt.Errorf("event %d has seq %d after %d and holds %d seqs: a hole in the log", i, e.Seq, last, want)
+		}
+		last = e.Seq
+	}
+	return nil
+}
+
+// wordParts counts the fragments of sessionEvents' answers.
+func wordParts(text string) int { return strings.Count(text, "word") }
 
 func wantErrIs(t testing.TB, err, target error) {
 	t.Helper()

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -96,8 +97,10 @@ func TestGroupCommit(t *testing.T) {
 			time.Sleep(2 * time.Millisecond)
 		}
 	}
+	// Notices, not text fragments: fragments recorded in a row join
+	// into one waiting event (TestFragmentsJoinWhileTheyWait).
 	delta := func(seq uint64) event.Event {
-		return event.Event{V: 1, Seq: seq, Kind: event.AssistantDelta, Text: "x"}
+		return event.Event{V: 1, Seq: seq, Kind: event.Notice, Text: "x"}
 	}
 
 	// By count: the window is an hour, so only the count can commit.
@@ -156,26 +159,40 @@ func TestTailAndRange(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer r.Close()
+	// The answers' fragments were stored joined: each turn keeps 9
+	// events of the 13 recorded (TestFragmentsJoinWhileTheyWait).
+	stored, err := r.ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	mustEqualEvents(t, stored, events)
+	if want := 1 + 9*10; len(stored) != want {
+		t.Fatalf("%d events stored, want %d", len(stored), want)
+	}
 	for _, tc := range []struct {
 		name     string
 		got      func() ([]event.Event, error)
-		from, to int // indexes into events, to exclusive
+		from, to int // indexes into stored, to exclusive
 	}{
-		{"tail 5", func() ([]event.Event, error) { return r.Tail(5) }, len(events) - 5, len(events)},
-		{"tail beyond", func() ([]event.Event, error) { return r.Tail(10000) }, 0, len(events)},
+		{"tail 5", func() ([]event.Event, error) { return r.Tail(5) }, len(stored) - 5, len(stored)},
+		{"tail beyond", func() ([]event.Event, error) { return r.Tail(10000) }, 0, len(stored)},
 		{"tail 0", func() ([]event.Event, error) { return r.Tail(0) }, 0, 0},
-		{"range 3..7", func() ([]event.Event, error) { return r.Events(3, 7) }, 2, 7},
-		{"range 50..end", func() ([]event.Event, error) { return r.Events(50, 0) }, 49, len(events)},
+		// seqs 3..9 are the first turn's start, its answer (seqs 4..8,
+		// stored as 8) and its message
+		{"range 3..9", func() ([]event.Event, error) { return r.Events(3, 9) }, 2, 5},
+		{"range inside a joined answer", func() ([]event.Event, error) { return r.Events(5, 7) }, 0, 0},
+		// seq 50 is the fourth turn's approval request, its sixth event
+		{"range 50..end", func() ([]event.Event, error) { return r.Events(50, 0) }, 1 + 9*3 + 5, len(stored)},
 		{"range past end", func() ([]event.Event, error) { return r.Events(1000, 0) }, 0, 0},
-		{"last 2 turns", func() ([]event.Event, error) { return r.TailTurns(2) }, len(events) - 26, len(events)},
-		{"more turns than there are", func() ([]event.Event, error) { return r.TailTurns(50) }, 0, len(events)},
+		{"last 2 turns", func() ([]event.Event, error) { return r.TailTurns(2) }, len(stored) - 18, len(stored)},
+		{"more turns than there are", func() ([]event.Event, error) { return r.TailTurns(50) }, 0, len(stored)},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			got, err := tc.got()
 			if err != nil {
 				t.Fatal(err)
 			}
-			mustEqualEvents(t, got, events[tc.from:tc.to])
+			mustEqualEvents(t, got, stored[tc.from:tc.to])
 		})
 	}
 }
@@ -574,5 +591,65 @@ func TestTitleOfACommandIsWhatWasTyped(t *testing.T) {
 	all, err := w.ReadAll()
 	if err != nil || len(all) != 2 || all[1].Command != "/review a.go" || all[1].Text != "You are a careful reviewer.\nReview a.go." {
 		t.Fatalf("read back %+v, %v", all, err)
+	}
+}
+
+// TestFragmentsJoinWhileTheyWait: text fragments recorded in a row
+// (assistant or reasoning text of one turn, output of one call) are
+// stored as one event holding all their text, with the last one's seq and
+// time, so a streamed answer costs one stored event per commit instead of
+// one per fragment; nothing else joins, and a commit in between keeps the
+// fragments before it apart from those after.
+func TestFragmentsJoinWhileTheyWait(t *testing.T) {
+	st := newTestStore(t, Options{GroupWindow: time.Hour})
+	w, err := st.Create("", "/p")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close()
+	var seq uint64
+	rec := func(kind event.Kind, turn int, call, text string, durable bool) {
+		t.Helper()
+		seq++
+		e := event.Event{V: event.SchemaVersion, Seq: seq, Time: baseTime.Add(time.Duration(seq) * time.Second), Kind: kind, Turn: turn, CallID: call, Text: text}
+		if err := w.Record(e, durable); err != nil {
+			t.Fatal(err)
+		}
+	}
+	rec(event.UserMessage, 1, "", "go", true)           // 1
+	rec(event.ReasoningDelta, 1, "", "th", false)       // 2
+	rec(event.ReasoningDelta, 1, "", "ink", false)      // 3
+	rec(event.AssistantDelta, 1, "", "Hel", false)      // 4
+	rec(event.AssistantDelta, 1, "", "lo, ", false)     // 5
+	rec(event.AssistantDelta, 1, "", "wörld", false)    // 6
+	rec(event.Notice, 1, "", "a notice", false)         // 7
+	rec(event.AssistantDelta, 1, "", "!", false)        // 8
+	rec(event.ToolOutputDelta, 1, "c1", "out ", false)  // 9
+	rec(event.ToolOutputDelta, 1, "c1", "put", false)   // 10
+	rec(event.ToolOutputDelta, 1, "c2", "other", false) // 11
+	rec(event.AssistantDelta, 2, "", "next ", false)    // 12: another turn
+	if err := w.Flush(); err != nil {
+		t.Fatal(err)
+	}
+	rec(event.AssistantDelta, 2, "", "turn", false) // 13: after a commit
+	rec(event.UserMessage, 3, "", "again", true)    // 14
+	got, err := w.ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b strings.Builder
+	for _, e := range got {
+		fmt.Fprintf(&b, "%d:%s:%s|", e.Seq, e.Kind, e.Text)
+		if want := baseTime.Add(time.Duration(e.Seq) * time.Second); !e.Time.Equal(want) {
+			t.Errorf("event %d has the time %v, want its last fragment's %v", e.Seq, e.Time, want)
+		}
+	}
+	want := "1:user_message:go|3:reasoning_delta:think|6:assistant_delta:Hello, wörld|7:notice:a notice|8:assistant_delta:!|" +
+		"10:tool_output:out put|11:tool_output:other|12:assistant_delta:next |13:assistant_delta:turn|14:user_message:again|"
+	if b.String() != want {
+		t.Fatalf("stored:\n%s\nwant:\n%s", b.String(), want)
+	}
+	if w.LastSeq() != 14 || w.Summary().LastSeq != 14 {
+		t.Fatalf("last seq %d, summary's %d, want 14", w.LastSeq(), w.Summary().LastSeq)
 	}
 }

@@ -9,6 +9,8 @@ import (
 	"text/tabwriter"
 	"time"
 	"unicode"
+
+	"github.com/quire-sh/quire/internal/pathx"
 )
 
 // WriteTable prints sessions as the table `quire sessions` shows: id, last
@@ -138,12 +140,8 @@ func shortHome(path, home string) string {
 	if home == "" || home == "/" {
 		return path
 	}
-	home = filepath.Clean(home)
-	if path == home {
-		return "~"
-	}
-	if strings.HasPrefix(path, home+string(filepath.Separator)) {
-		return "~" + path[len(home):]
+	if rel, ok := pathx.Rel(home, path); ok {
+		return filepath.Join("~", rel)
 	}
 	return path
 }

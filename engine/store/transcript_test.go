@@ -32,7 +32,7 @@ func TestExportRoundTrip(t *testing.T) {
 	}
 	mustEqualEvents(t, got, events)
 	want := Header{Format: TranscriptFormat, Schema: event.SchemaVersion, Session: "rt", Cwd: "/home/u/p", Model: "test-model",
-		Title: "prompt 1: fix the \"bug\" ✓", Created: baseTime, Exported: baseTime, Events: len(events)}
+		Title: "prompt 1: fix the \"bug\" ✓", Created: baseTime, Exported: baseTime, Events: len(got)}
 	if h != want {
 		t.Fatalf("header = %+v\nwant     %+v", h, want)
 	}

@@ -31,7 +31,7 @@ type Writer struct {
 	maxPending int
 
 	mu       sync.Mutex // guards the fields below
-	pending  []encoded
+	pending  []waiting
 	last     uint64  // seq of the last accepted event, committed or not
 	sum      Summary // includes pending events
 	timer    *time.Timer
@@ -115,7 +115,9 @@ func (w *Writer) Summary() Summary {
 }
 
 // Record appends e. Seqs must increase strictly (gaps are allowed, so a
-// fork can continue its source's numbering). With durable set, e and all
+// fork can continue its source's numbering). A text fragment that
+// continues the one recorded before it (event.Mergeable), both still
+// waiting, joins it: they are stored as one event. With durable set, e and all
 // events before it are committed when Record returns nil: this is the
 // acknowledgement of a user message. A durable Record that fails keeps
 // nothing of e (the caller does not show it), but keeps every event
@@ -125,9 +127,16 @@ func (w *Writer) Summary() Summary {
 // the *SaveError until a commit succeeds again: one is tried at every
 // durable Record and every retryInterval.
 func (w *Writer) Record(e event.Event, durable bool) error {
-	enc, err := encodeEvent(e)
-	if err != nil {
-		return err
+	// A text fragment is encoded at its commit, once it has taken in the
+	// fragments recorded after it; anything else is encoded now, outside
+	// the lock.
+	fragment := !durable && event.Mergeable(e, e)
+	var enc encoded
+	if !fragment {
+		var err error
+		if enc, err = encodeEvent(e); err != nil {
+			return err
+		}
 	}
 	w.mu.Lock()
 	switch {
@@ -141,8 +150,15 @@ func (w *Writer) Record(e event.Event, durable bool) error {
 	}
 	prevLast, prevSum := w.last, w.sum
 	w.last = e.Seq
-	w.pending = append(w.pending, enc)
 	w.sum.observe(e)
+	switch k := len(w.pending) - 1; {
+	case fragment && k >= 0 && w.pending[k].merges(e):
+		w.pending[k].merge(e)
+	case fragment:
+		w.pending = append(w.pending, waitingFragment(e))
+	default:
+		w.pending = append(w.pending, waiting{enc: enc})
+	}
 	n := len(w.pending)
 	failing := w.err
 	switch {
@@ -150,7 +166,7 @@ func (w *Writer) Record(e event.Event, durable bool) error {
 		w.mu.Unlock()
 		if err := w.flush(true); err != nil {
 			w.mu.Lock()
-			if k := len(w.pending) - 1; k >= 0 && w.pending[k].seq == e.Seq {
+			if k := len(w.pending) - 1; k >= 0 && w.pending[k].frag == nil && w.pending[k].enc.seq == e.Seq {
 				w.pending = w.pending[:k]
 				w.last, w.sum = prevLast, prevSum
 			}
@@ -177,6 +193,56 @@ func (w *Writer) Record(e event.Event, durable bool) error {
 		w.timer = time.AfterFunc(w.window, func() { w.flush(false) })
 	}
 	w.mu.Unlock()
+	return nil
+}
+
+// waiting is an event recorded and not yet committed: encoded, or a text
+// fragment (frag) still open to the fragments that continue it.
+type waiting struct {
+	enc  encoded
+	frag *fragment
+}
+
+// fragment is the merged text fragments of one stream, kept as an event
+// until the commit encodes it; text collects the fragments after the
+// first, so a long run costs linear time.
+type fragment struct {
+	e    event.Event
+	text []byte
+}
+
+func waitingFragment(e event.Event) waiting {
+	return waiting{frag: &fragment{e: e}}
+}
+
+func (p waiting) merges(e event.Event) bool {
+	return p.frag != nil && event.Mergeable(p.frag.e, e)
+}
+
+func (p waiting) merge(e event.Event) {
+	f := p.frag
+	if f.text == nil {
+		f.text = append(make([]byte, 0, 2*(len(f.e.Text)+len(e.Text))), f.e.Text...)
+	}
+	f.text = append(f.text, e.Text...)
+	f.e.Seq, f.e.Time = e.Seq, e.Time
+}
+
+// encode encodes a waiting fragment; it is called by the commit that took
+// it out of the queue, so nothing else touches it.
+func (p *waiting) encode() error {
+	if p.frag == nil {
+		return nil
+	}
+	e := p.frag.e
+	if p.frag.text != nil {
+		e.Text = string(p.frag.text)
+	}
+	enc, err := encodeEvent(e)
+	if err != nil {
+		return err
+	}
+	p.enc, p.frag = enc, nil
 	return nil
 }
 
@@ -251,10 +317,20 @@ func (w *Writer) flush(urgent bool) error {
 	if len(batch) == 0 {
 		return nil
 	}
+	encs := make([]encoded, len(batch))
+	for i := range batch {
+		if err := batch[i].encode(); err != nil {
+			w.mu.Lock()
+			w.pending = append(batch, w.pending...)
+			w.mu.Unlock()
+			return err
+		}
+		encs[i] = batch[i].enc
+	}
 	sum.LastActive = w.store.now()
-	sum.LastSeq = batch[len(batch)-1].seq
-	if err := w.commit(batch, sum); err != nil {
-		serr := &SaveError{Path: w.path, Err: fmt.Errorf("session %s: commit events %d–%d: %w", w.id, batch[0].seq, sum.LastSeq, err)}
+	sum.LastSeq = encs[len(encs)-1].seq
+	if err := w.commit(encs, sum); err != nil {
+		serr := &SaveError{Path: w.path, Err: fmt.Errorf("session %s: commit events %d–%d: %w", w.id, encs[0].seq, sum.LastSeq, err)}
 		w.mu.Lock()
 		w.pending = append(batch, w.pending...)
 		w.err = serr

@@ -211,6 +211,13 @@ func (anthropicWire) parse(body []byte, h http.Header) (Request, *refusal) {
 			}
 			am.ReasoningContent = strings.Join(thoughts, "\n\n")
 			req.Messages = append(req.Messages, am)
+		case "system":
+			// Instructions between turns, as Claude Code sends them.
+			var text []string
+			for _, b := range bs {
+				text = append(text, b.Text)
+			}
+			req.Messages = append(req.Messages, textMessage("system", strings.Join(text, "\n")))
 		default:
 			return bad("messages.%d.role: Input should be 'user' or 'assistant'", i)
 		}

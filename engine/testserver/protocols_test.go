@@ -55,6 +55,10 @@ func TestRefusals(t *testing.T) {
 			`{"model":"m","max_tokens":2000,"thinking":{"type":"enabled","budget_tokens":4000},"messages":[{"role":"user","content":"hi"}]}`, v, 400, "budget_tokens"},
 		{"anthropic: forged signature", srv.Root() + "/v1/messages",
 			`{"model":"m","max_tokens":10,"messages":[{"role":"user","content":"hi"},{"role":"assistant","content":[{"type":"thinking","thinking":"t","signature":"sig_x"},{"type":"text","text":"a"}]},{"role":"user","content":"more"}]}`, v, 400, "Invalid `signature`"},
+		{"anthropic: a message of another role", srv.Root() + "/v1/messages",
+			`{"model":"m","max_tokens":10,"messages":[{"role":"user","content":"hi"},{"role":"tool","content":"x"}]}`, v, 400, "messages.1.role"},
+		{"anthropic: system text between turns, as Claude Code sends it", srv.Root() + "/v1/messages",
+			`{"model":"m","max_tokens":10,"messages":[{"role":"user","content":"hi"},{"role":"system","content":"Available agent types: none"}],"stream":true}`, v, 200, "message_stop"},
 		{"anthropic: a valid conversation", srv.Root() + "/v1/messages",
 			`{"model":"m","max_tokens":10,"messages":[{"role":"user","content":"hi"},{"role":"assistant","content":[{"type":"thinking","thinking":"t","signature":"` + signature("t") + `"},{"type":"tool_use","id":"t1","name":"x","input":{}}]},{"role":"user","content":[{"type":"tool_result","tool_use_id":"t1","content":"r"}]}]}`, v, 200, "message_stop"},
 	}

@@ -3,13 +3,14 @@ package agents
 import (
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"path"
 	"path/filepath"
 	"sort"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/quire-sh/quire/ext/frontmatter"
 )
 
 // Definition is one agent a task call can run its child session as.
@@ -141,29 +142,18 @@ func Load(opt Options) (defs []Definition, notices []string) {
 
 // ReadFile reads one definition: markdown with frontmatter giving at
 // least its description. Its errors say what is wrong in words a user
-// can act on, naming the file's line where there is one.
+// can act on, naming the file's line where there is one. No more of the
+// file than its frontmatter and MaxFileBytes is read.
 func ReadFile(p string) (Definition, error) {
-	f, err := os.Open(p)
+	doc, err := frontmatter.ReadFile(p, MaxFileBytes)
 	if err != nil {
 		return Definition{}, cause(err)
 	}
-	defer f.Close()
-	st, err := f.Stat()
-	if err != nil {
-		return Definition{}, cause(err)
-	}
-	if !st.Mode().IsRegular() {
-		return Definition{}, errors.New("it is not a regular file")
-	}
-	data, err := io.ReadAll(io.LimitReader(f, MaxFileBytes+1))
-	if err != nil {
-		return Definition{}, cause(err)
-	}
-	if len(data) > MaxFileBytes {
+	if doc.Truncated || doc.BodyOffset+len(doc.Body) > MaxFileBytes {
 		return Definition{}, fmt.Errorf("it is larger than %d KiB", MaxFileBytes>>10)
 	}
 	stem := strings.TrimSuffix(filepath.Base(p), ".md")
-	d, err := Parse(stem, data)
+	d, err := fromDoc(stem, doc)
 	d.Path = p
 	return d, err
 }
@@ -171,98 +161,80 @@ func ReadFile(p string) (Definition, error) {
 // Parse reads a definition from its file's content; stem is the file's
 // name without .md, the agent's name when the frontmatter gives none.
 func Parse(stem string, data []byte) (Definition, error) {
-	if !utf8.Valid(data) {
-		return Definition{}, errors.New("it is not UTF-8 text")
-	}
-	keys, body, has, err := splitFront(data)
+	doc, err := frontmatter.Parse(data)
 	if err != nil {
 		return Definition{}, err
 	}
-	if !has {
+	return fromDoc(stem, doc)
+}
+
+// front is what a definition's frontmatter gives.
+type front struct {
+	Name        string           `yaml:"name"`
+	Description string           `yaml:"description"`
+	Tools       frontmatter.List `yaml:"tools"`
+	Model       string           `yaml:"model"`
+}
+
+// fromDoc checks a definition's frontmatter and takes its body as the
+// instructions. Every problem with a value is said at once.
+func fromDoc(stem string, doc frontmatter.Doc) (Definition, error) {
+	if !utf8.Valid(doc.Front) || !utf8.Valid(doc.Body) {
+		return Definition{}, errors.New("it is not UTF-8 text")
+	}
+	if !doc.HasFront {
 		return Definition{}, errors.New("it has no frontmatter: a definition starts with a --- line, then name:, description: (and optionally tools: and model:), then a --- line and the instructions")
 	}
-	text := func(key string) (string, error) {
-		v, ok := keys[key]
-		if !ok {
-			return "", nil
+	var f front
+	lines, err := doc.DecodeLines(&f)
+	if err != nil {
+		return Definition{}, err
+	}
+	at := func(key string) string {
+		if n, ok := lines[key]; ok {
+			return fmt.Sprintf("line %d: ", n)
 		}
-		if v.kind != frontText {
-			return "", fmt.Errorf("line %d: %s must be text", v.line, key)
-		}
-		return strings.TrimSpace(v.text), nil
+		return ""
 	}
 	var problems []string
-	d := Definition{Instructions: strings.TrimSpace(string(body))}
-	name, err := text("name")
-	if err != nil {
-		problems = append(problems, err.Error())
+	d := Definition{Instructions: strings.TrimSpace(string(doc.Body))}
+	d.Name = strings.TrimSpace(f.Name)
+	if d.Name == "" {
+		d.Name = stem
 	}
-	if name == "" {
-		name = stem
+	if !ValidName(d.Name) {
+		problems = append(problems, fmt.Sprintf("%sthe name %q is not 1 to 64 letters, digits, '-' or '_'", at("name"), clip(d.Name)))
 	}
-	if !ValidName(name) {
-		line := ""
-		if v, ok := keys["name"]; ok {
-			line = fmt.Sprintf("line %d: ", v.line)
-		}
-		problems = append(problems, fmt.Sprintf("%sthe name %q is not 1 to 64 letters, digits, '-' or '_'", line, clip(name)))
-	}
-	d.Name = name
-	if d.Description, err = text("description"); err != nil {
-		problems = append(problems, err.Error())
-	} else if d.Description == "" {
+	desc := strings.TrimSpace(f.Description)
+	if desc == "" {
 		problems = append(problems, "it has no description: the model chooses an agent by it")
-	} else if n := utf8.RuneCountInString(d.Description); n > MaxDescription {
-		problems = append(problems, fmt.Sprintf("line %d: the description is %d characters long, more than %d", keys["description"].line, n, MaxDescription))
+	} else if n := utf8.RuneCountInString(desc); n > MaxDescription {
+		problems = append(problems, fmt.Sprintf("%sthe description is %d characters long, more than %d", at("description"), n, MaxDescription))
 	}
-	d.Description = strings.Join(strings.Fields(d.Description), " ")
-	if d.Model, err = text("model"); err != nil {
-		problems = append(problems, err.Error())
-	} else if strings.ContainsAny(d.Model, " \t") {
-		problems = append(problems, fmt.Sprintf("line %d: the model %q has blanks in it", keys["model"].line, clip(d.Model)))
+	d.Description = strings.Join(strings.Fields(desc), " ")
+	d.Model = strings.TrimSpace(f.Model)
+	if strings.ContainsAny(d.Model, " \t\r\n") {
+		problems = append(problems, fmt.Sprintf("%sthe model %q has blanks in it", at("model"), clip(d.Model)))
 	}
 	if d.Model == "inherit" {
 		d.Model = "" // the spelling other agents use for "the parent's"
 	}
-	if v, ok := keys["tools"]; ok {
-		tools, err := toolList(v)
-		if err != nil {
-			problems = append(problems, err.Error())
+	switch _, given := lines["tools"]; {
+	case f.Tools != nil:
+		for _, t := range f.Tools {
+			if _, err := path.Match(t, ""); err != nil || strings.ContainsAny(t, " \t\r/") {
+				problems = append(problems, fmt.Sprintf("%s%q is not a tool name or pattern (letters, digits, '_', '-', with * ? [ ] to match several)", at("tools"), clip(t)))
+				break
+			}
 		}
-		d.Tools = tools
+		d.Tools = []string(f.Tools)
+	case given:
+		d.Tools = []string{} // tools: with nothing after it gives none
 	}
 	if len(problems) > 0 {
 		return Definition{}, errors.New(strings.Join(problems, "; "))
 	}
 	return d, nil
-}
-
-// toolList reads tools: as a list, or as text of comma-separated names.
-func toolList(v frontValue) ([]string, error) {
-	var items []string
-	switch v.kind {
-	case frontList:
-		items = v.list
-	case frontText:
-		if strings.TrimSpace(v.text) == "" {
-			return []string{}, nil
-		}
-		items = strings.Split(v.text, ",")
-	default:
-		return nil, fmt.Errorf("line %d: tools must be a list of tool names", v.line)
-	}
-	out := []string{}
-	for _, it := range items {
-		it = strings.TrimSpace(it)
-		if it == "" {
-			continue
-		}
-		if _, err := path.Match(it, ""); err != nil || strings.ContainsAny(it, " \t/") {
-			return nil, fmt.Errorf("line %d: %q is not a tool name or pattern (letters, digits, '_', '-', with * ? [ ] to match several)", v.line, clip(it))
-		}
-		out = append(out, it)
-	}
-	return out, nil
 }
 
 // ValidName reports whether s can name an agent: 1 to 64 letters,

@@ -32,6 +32,10 @@ func TestParse(t *testing.T) {
 			Definition{Name: "stem", Description: `say "hi"`, Instructions: "x"}},
 		{"literal block, closing ...", "---\ndescription: |\n  a\n  b\n...\n",
 			Definition{Name: "stem", Description: "a b"}},
+		{"tools given no value are none", "---\ndescription: d\ntools:\n---\n",
+			Definition{Name: "stem", Description: "d", Tools: []string{}}},
+		{"keys indented alike, as YAML allows", "---\n  description: d\n  tools: grep\n---\n",
+			Definition{Name: "stem", Description: "d", Tools: []string{"grep"}}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -53,15 +57,15 @@ func TestParseMalformed(t *testing.T) {
 		{"no description", "---\nname: x\n---\nbody", "no description"},
 		{"bad name", "---\nname: my agent\ndescription: d\n---\n", `line 2: the name "my agent"`},
 		{"duplicate key", "---\ndescription: a\ndescription: b\n---\n", `line 3: the key "description" is given twice`},
-		{"tools a map", "---\ndescription: d\ntools:\n  read: yes\n---\n", "line 3: tools must be a list"},
+		{"tools a map", "---\ndescription: d\ntools:\n  read: yes\n---\n", "line 4: tools: a set of keys where a list of text belongs"},
 		{"bad pattern", "---\ndescription: d\ntools: [\"read[\"]\n---\n", "not a tool name or pattern"},
 		{"path in tools", "---\ndescription: d\ntools: [a/b]\n---\n", "not a tool name or pattern"},
-		{"unclosed quote", "---\ndescription: \"open\n---\n", "line 2: a \"quoted\" value is not closed"},
+		{"unclosed quote", "---\ndescription: \"open\n---\n", "line 2: a quoted value is not closed"},
 		{"unclosed list", "---\ndescription: d\ntools: [a, b\n---\n", "line 3: a [list] is not closed"},
 		{"not key value", "---\ndescription: d\njust words\n---\n", `line 3: "just words" is not a key: value line`},
-		{"indented stray line", "---\n  description: d\n---\n", "line 2: an indented line"},
+		{"indented stray line", "---\ndescription: d\n  model: x\n---\n", `line 3: a value holds ": " (quote the value), or a key is indented under another value: "model: x"`},
 		{"list of lists", "---\ndescription: d\ntools:\n  - a\n  b: c\n---\n", "line 5: a list mixes items"},
-		{"description a list", "---\ndescription: [a]\n---\n", "line 2: description must be text"},
+		{"description a list", "---\ndescription: [a]\n---\n", "line 2: description: a list where text belongs"},
 		{"model with blanks", "---\ndescription: d\nmodel: gpt 5\n---\n", "line 3: the model"},
 		{"not utf-8", "---\ndescription: \xff\n---\n", "not UTF-8"},
 		{"huge description", "---\ndescription: " + strings.Repeat("x", MaxDescription+1) + "\n---\n", "more than 1024"},
@@ -144,6 +148,34 @@ func TestLoadRefusesWhatIsNotAFileAndTooLarge(t *testing.T) {
 	}
 }
 
+// A definition is at most MaxFileBytes, frontmatter included, and a huge
+// one is refused without being read whole.
+func TestReadFileBounds(t *testing.T) {
+	dir := t.TempDir()
+	head := "---\ndescription: d\n---\n"
+	atLimit := filepath.Join(dir, "limit.md")
+	write(t, atLimit, head+strings.Repeat("x", MaxFileBytes-len(head)))
+	if d, err := ReadFile(atLimit); err != nil || len(d.Instructions) != MaxFileBytes-len(head) {
+		t.Fatalf("at the limit: %d bytes of instructions, %v", len(d.Instructions), err)
+	}
+	over := filepath.Join(dir, "over.md")
+	write(t, over, head+strings.Repeat("x", MaxFileBytes-len(head)+1))
+	huge := filepath.Join(dir, "huge.md")
+	write(t, huge, head)
+	if err := os.Truncate(huge, 64<<30); err != nil {
+		t.Logf("no sparse 64 GiB file here (%v); the huge case is skipped", err)
+		huge = ""
+	}
+	for _, p := range []string{over, huge} {
+		if p == "" {
+			continue
+		}
+		if _, err := ReadFile(p); err == nil || !strings.Contains(err.Error(), "larger than 128 KiB") {
+			t.Errorf("%s: error %v, want one saying it is too large", filepath.Base(p), err)
+		}
+	}
+}
+
 func TestResolveCascade(t *testing.T) {
 	none := Fields{}
 	cases := []struct {
@@ -171,6 +203,8 @@ func FuzzParse(f *testing.F) {
 	f.Add([]byte("---\nname: a\ndescription: b\ntools: [x, 'y']\n---\nbody"))
 	f.Add([]byte("---\ndescription: >\n  a\n\n  b\ntools:\n  - x\n---\n"))
 	f.Add([]byte("---\ndescription: \"\\u00e9\"\nm:\n  k: v\n---"))
+	f.Add([]byte("\xef\xbb\xbf---\r\nname: x\r\ndescription: d\r\ntools: read_file, grep\r\nmodel: inherit\r\n---\r\n"))
+	f.Add([]byte("---\ndescription: d\ntools:\n  - a\n  b: c\n---\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		d, err := Parse("f", data)
 		if err != nil {

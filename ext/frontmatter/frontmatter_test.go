@@ -4,6 +4,9 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
+	"reflect"
+	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -12,6 +15,7 @@ type meta struct {
 	Name        string   `yaml:"name"`
 	Description string   `yaml:"description"`
 	Tags        []string `yaml:"tags"`
+	Tools       List     `yaml:"tools"`
 }
 
 func TestParse(t *testing.T) {
@@ -21,18 +25,20 @@ func TestParse(t *testing.T) {
 		hasFront  bool
 		body      string
 		bodyLine  int
+		offset    int
 		err       string
 	}{
 		{name: "none", doc: "# Title\n\ntext\n", body: "# Title\n\ntext\n", bodyLine: 1},
 		{name: "empty file", doc: "", body: "", bodyLine: 1},
-		{name: "plain", doc: "---\nname: a\n---\nbody\n", front: "name: a\n", hasFront: true, body: "body\n", bodyLine: 4},
-		{name: "crlf", doc: "---\r\nname: a\r\n---\r\nbody\r\n", front: "name: a\r\n", hasFront: true, body: "body\r\n", bodyLine: 4},
-		{name: "bom and trailing blanks", doc: "\xef\xbb\xbf--- \nname: a\n---\t\nbody", front: "name: a\n", hasFront: true, body: "body", bodyLine: 4},
-		{name: "dots close", doc: "---\nname: a\n...\nbody", front: "name: a\n", hasFront: true, body: "body", bodyLine: 4},
-		{name: "empty frontmatter", doc: "---\n---\nbody", front: "", hasFront: true, body: "body", bodyLine: 3},
-		{name: "no body", doc: "---\nname: a\n---", front: "name: a\n", hasFront: true, body: "", bodyLine: 4},
+		{name: "plain", doc: "---\nname: a\n---\nbody\n", front: "name: a\n", hasFront: true, body: "body\n", bodyLine: 4, offset: 16},
+		{name: "crlf", doc: "---\r\nname: a\r\n---\r\nbody\r\n", front: "name: a\r\n", hasFront: true, body: "body\r\n", bodyLine: 4, offset: 19},
+		{name: "bom and trailing blanks", doc: "\xef\xbb\xbf--- \nname: a\n---\t\nbody", front: "name: a\n", hasFront: true, body: "body", bodyLine: 4, offset: 21},
+		{name: "dots close", doc: "---\nname: a\n...\nbody", front: "name: a\n", hasFront: true, body: "body", bodyLine: 4, offset: 16},
+		{name: "empty frontmatter", doc: "---\n---\nbody", front: "", hasFront: true, body: "body", bodyLine: 3, offset: 8},
+		{name: "no body", doc: "---\nname: a\n---", front: "name: a\n", hasFront: true, body: "", bodyLine: 4, offset: 15},
 		{name: "fence later is body", doc: "text\n---\nname: a\n---\n", body: "text\n---\nname: a\n---\n", bodyLine: 1},
 		{name: "four dashes are not a fence", doc: "----\nx\n", body: "----\nx\n", bodyLine: 1},
+		{name: "bom without frontmatter", doc: "\xef\xbb\xbftext", body: "text", bodyLine: 1, offset: 3},
 		{name: "unclosed", doc: "---\nname: a\nbody\n", err: "no closing --- line"},
 		{name: "only a fence", doc: "---", err: "no closing --- line"},
 		{name: "too long", doc: "---\n" + strings.Repeat("k: v\n", MaxFront/5+1) + "---\nbody", err: "no closing --- line in its first 64 KiB"},
@@ -48,8 +54,11 @@ func TestParse(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if string(d.Front) != tc.front || d.HasFront != tc.hasFront || string(d.Body) != tc.body || d.BodyLine != tc.bodyLine {
-				t.Fatalf("got front %q (%v), body %q at line %d; want %q (%v), %q at %d", d.Front, d.HasFront, d.Body, d.BodyLine, tc.front, tc.hasFront, tc.body, tc.bodyLine)
+			if string(d.Front) != tc.front || d.HasFront != tc.hasFront || string(d.Body) != tc.body || d.BodyLine != tc.bodyLine || d.BodyOffset != tc.offset {
+				t.Fatalf("got front %q (%v), body %q at line %d, byte %d; want %q (%v), %q at %d, %d", d.Front, d.HasFront, d.Body, d.BodyLine, d.BodyOffset, tc.front, tc.hasFront, tc.body, tc.bodyLine, tc.offset)
+			}
+			if d.BodyOffset+len(d.Body) != len(tc.doc) {
+				t.Fatalf("the body at byte %d is not the document's last %d bytes", d.BodyOffset, len(d.Body))
 			}
 		})
 	}
@@ -71,17 +80,38 @@ func TestDecode(t *testing.T) {
 		{name: "comments", front: "# about\nname: x # trailing\n", want: meta{Name: "x"}},
 		{name: "a number is text", front: "name: 123\n", want: meta{Name: "123"}},
 		{name: "empty", front: "\n\n", want: meta{}},
-		{name: "duplicate key", front: "name: a\nname: b\n", err: `line 3: mapping key "name" already defined at line 2`},
-		{name: "list where text belongs", front: "name: [a]\n", err: "line 2: a list where text belongs"},
-		{name: "map where text belongs", front: "description:\n  a: b\n", err: "line 3: a set of keys where text belongs"},
-		{name: "text where a list belongs", front: "tags: x\n", err: "line 2: text where a list of text belongs"},
+		{name: "duplicate key", front: "name: a\nname: b\n", err: `line 3: the key "name" is given twice (first on line 2)`},
+		{name: "list where text belongs", front: "name: [a]\n", err: "wrong type: line 2: name: a list where text belongs"},
+		{name: "map where text belongs", front: "description:\n  a: b\n", err: "line 3: description: a set of keys where text belongs"},
+		{name: "text where a list belongs", front: "tags: x\n", err: "line 2: tags: text where a list of text belongs"},
+		{name: "a one-line mapping names no key", front: "{name: [a], tags: [b]}\n", err: "wrong type: line 2: a list where text belongs"},
+		{name: "both at once", front: "name: [a]\ntags: x\n", err: "line 2: name: a list where text belongs; line 3: tags: text where a list of text belongs"},
 		{name: "not a mapping", front: "- a\n- b\n", err: "line 2: the frontmatter must be key: value lines, not a list"},
 		{name: "a single value", front: "just text\n", err: "not a single value"},
 		{name: "bad indentation", front: "name: a\n  b: c\n", err: "not valid YAML: line 3"},
-		{name: "unterminated quote", front: "name: x\ndescription: 'a\n", err: "not valid YAML: line 3: found unexpected end of stream"},
-		{name: "unclosed flow list", front: "name: x\ndescription: [a\n", err: "not valid YAML: line 3: did not find expected ',' or ']'"},
-		{name: "missing key", front: "name: x\n- a\n", err: "not valid YAML: line 3: did not find expected key"},
-		{name: "tab indent", front: "name:\n\t- a\n", err: "not valid YAML"},
+		{name: "unterminated quote", front: "name: x\ndescription: 'a\n", err: "not valid YAML: line 3: a quoted value is not closed"},
+		{name: "unterminated quote on the first line", front: "description: \"a\nname: x\n", err: "not valid YAML: line 2: a quoted value is not closed"},
+		{name: "bad escape", front: "name: x\ndescription: \"\\q\"\n", err: `line 3: a "double-quoted" value has a \ escape that cannot be read`},
+		{name: "escape without its digits", front: "name: x\ndescription: \"\\xZZ\"\n", err: `line 3: a "double-quoted" value has a \x, \u or \U escape without its hex digits`},
+		{name: "unclosed flow list", front: "name: x\ndescription: [a\n", err: "not valid YAML: line 3: a [list] is not closed with ]"},
+		{name: "unclosed flow list on the first line", front: "tags: [a, b\nname: x\n", err: "not valid YAML: line 2: a [list] is not closed with ]"},
+		{name: "unclosed flow mapping", front: "name: x\nmetadata: {a: b\n", err: "not valid YAML: line 3: a {mapping} is not closed with }"},
+		{name: "missing key", front: "name: x\n- a\n", err: `not valid YAML: line 3: "- a" is not a key: value line`},
+		{name: "missing key after comments", front: "# about\n\nname: x\ndescription: y\n\n- a\n", err: `not valid YAML: line 7: "- a" is not a key: value line`},
+		{name: "missing key in a nested mapping", front: "name: x\nmetadata:\n  a: b\n  c: d\n  - e\n", err: `not valid YAML: line 6: "- e" is not a key: value line`},
+		{name: "text after a block value", front: "description: |\n  a\n b\n", err: `not valid YAML: line 4: "b" is not a key: value line`},
+		{name: "a list mixed with keys", front: "name: x\ntags:\n  - a\n\n  # more\n  - b\n  c: d\n", err: `not valid YAML: line 8: a list mixes items (- item) with another line: "c: d"`},
+		{name: "words without a key", front: "name: x\njust words\n", err: `not valid YAML: line 3: "just words" is not a key: value line`},
+		{name: "colon in a value", front: "name: x\ndescription: Use it: for PDFs\n", err: `not valid YAML: line 3: a value holds ": " (quote the value)`},
+		{name: "key indented under a value", front: "name: x\n  description: y\n", err: `not valid YAML: line 3: a value holds ": " (quote the value), or a key is indented under another value: "description: y"`},
+		{name: "reserved first character", front: "name: x\ndescription: @me\n", err: `not valid YAML: line 3: a value starts with a character YAML keeps for itself (quote the value): "description: @me"`},
+		{name: "list item after a value", front: "tags: - a\n", err: "not valid YAML: line 2: a list item (- item) follows a value on its line"},
+		{name: "tab in a value's indentation", front: "name: x\ndescription: a\n  b\n\tc\n", err: "not valid YAML: line 5: a tab indents this line"},
+		{name: "tab in a block value", front: "name: x\ndescription: |\n  a\n\t b\n", err: "not valid YAML: line 5: a tab indents this line"},
+		{name: "a lone CR is no line of the file", front: "name: x\rdescription: [a]\ntags: x\n", err: "wrong type: line 2: a list where text belongs; line 3: tags: text where"},
+		{name: "nor is U+2028", front: "name: x\u2028tags: [a\n", err: "not valid YAML: line 2: a [list] is not closed"},
+		{name: "CRLF", front: "name: x\r\n\r\ndescription: 'a\r\n", err: "not valid YAML: line 4: a quoted value is not closed"},
+		{name: "tab indent", front: "name:\n\t- a\n", err: "not valid YAML: line 3: "},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var m meta
@@ -102,6 +132,27 @@ func TestDecode(t *testing.T) {
 				t.Fatalf("got %+v, want %+v", m, tc.want)
 			}
 		})
+	}
+}
+
+// DecodeLines says where each top-level key is, a key without a value
+// too, in the file's lines.
+func TestDecodeLines(t *testing.T) {
+	d, err := Parse([]byte("---\nname: a\n# about\n\ndescription: >\n  x\n  y\ntags:\nmetadata:\n  name: inner\n---\nbody\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var m meta
+	lines, err := d.DecodeLines(&m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]int{"name": 2, "description": 5, "tags": 8, "metadata": 9}
+	if !reflect.DeepEqual(lines, want) || m.Name != "a" || m.Tags != nil {
+		t.Fatalf("lines %v, %+v; want %v", lines, m, want)
+	}
+	if lines, err := (Doc{HasFront: true}).DecodeLines(&m); lines != nil || err != nil {
+		t.Fatalf("empty frontmatter: %v, %v", lines, err)
 	}
 }
 
@@ -185,6 +236,8 @@ func TestReadFile(t *testing.T) {
 	}
 }
 
+var lineNumber = regexp.MustCompile(`line (\d+)`)
+
 // FuzzParse: any input splits without panic into frontmatter and body
 // that are the input's own bytes, and decoding never panics or returns a
 // multi-line error.
@@ -194,7 +247,7 @@ func FuzzParse(f *testing.F) {
 		"---\r\nname: 'a'\r\n---\r\n",
 		"---\ndescription: >\n  x\n  y\ntags: [a, b]\nmetadata:\n  k: v\n---\n",
 		"---\n- a\n---\n", "---\nname: [\n---\n", "---\na: &x 1\nb: *x\n---\n", "no front", "---", "",
-		"---\nname: \"\\u0000\"\n---\n", "---\n? complex\n: key\n---\n", "---\n!!binary x: y\n---\n",
+		"---\nname: \"\\u0000\"\n---\n", "---\ntools: a, b\n---\n", "---\ntools:\n  - a\n  - [b]\n---\n", "---\n? complex\n: key\n---\n", "---\n!!binary x: y\n---\n",
 	} {
 		f.Add([]byte(s))
 	}
@@ -209,9 +262,22 @@ func FuzzParse(f *testing.F) {
 		if !d.HasFront && !bytes.Equal(bytes.TrimPrefix(data, bom), d.Body) {
 			t.Fatalf("without frontmatter the body is not the whole input")
 		}
+		if !bytes.Equal(data[d.BodyOffset:], d.Body) {
+			t.Fatalf("the body is not the input from byte %d", d.BodyOffset)
+		}
 		var m meta
-		if err := d.Decode(&m); err != nil && strings.Contains(err.Error(), "\n") {
+		err = d.Decode(&m)
+		if err != nil && strings.Contains(err.Error(), "\n") {
 			t.Fatalf("multi-line error %q", err)
+		}
+		if err != nil {
+			// A line an error names is one of the frontmatter's, or the
+			// closing fence's where it ends too soon.
+			for _, l := range lineNumber.FindAllStringSubmatch(err.Error(), -1) {
+				if n, _ := strconv.Atoi(l[1]); n < 2 || n >= d.BodyLine {
+					t.Fatalf("error %q names line %d; the frontmatter is lines 2 to %d", err, n, d.BodyLine-2)
+				}
+			}
 		}
 		var any map[string]any
 		_ = d.Decode(&any)
@@ -243,7 +309,7 @@ func FuzzReadFile(f *testing.F) {
 		if truncated {
 			body = body[:cutRune(body, int(limit))]
 		}
-		if !bytes.Equal(got.Front, want.Front) || got.HasFront != want.HasFront || !bytes.Equal(got.Body, body) || got.Truncated != truncated || got.BodyLine != want.BodyLine {
+		if !bytes.Equal(got.Front, want.Front) || got.HasFront != want.HasFront || !bytes.Equal(got.Body, body) || got.Truncated != truncated || got.BodyLine != want.BodyLine || got.BodyOffset != want.BodyOffset {
 			t.Fatalf("ReadFile %+v, want %+v cut to %d", got, want, limit)
 		}
 	})

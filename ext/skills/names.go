@@ -7,6 +7,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/quire-sh/quire/internal/pathx"
 )
 
 // Bounds on what discovery keeps of a file.
@@ -86,12 +88,12 @@ type shower struct{ cwd, home string }
 
 func (s shower) path(p string) string {
 	if s.cwd != "" {
-		if rel, err := filepath.Rel(s.cwd, p); err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+		if rel, ok := pathx.Rel(s.cwd, p); ok {
 			return rel
 		}
 	}
 	if s.home != "" {
-		if rel, err := filepath.Rel(s.home, p); err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+		if rel, ok := pathx.Rel(s.home, p); ok {
 			return filepath.Join("~", rel)
 		}
 	}

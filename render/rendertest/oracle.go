@@ -218,8 +218,8 @@ func (o *Oracle) compare(got *uv.Cell, want *render.Cell) string {
 	if gotText != want.String() || max(got.Width, 1) != want.Width() {
 		return fmt.Sprintf("want %q width %d, got %q width %d", want.String(), want.Width(), gotText, got.Width)
 	}
-	wantStyle := visible(want.IsBlank(), adapt(want.Style, o.Colors))
-	gotStyle := visible(gotText == " ", fromUV(&got.Style))
+	wantStyle := Visible(want.IsBlank(), adapt(want.Style, o.Colors))
+	gotStyle := Visible(gotText == " ", StyleOf(&got.Style))
 	if wantStyle != gotStyle {
 		return fmt.Sprintf("%q: want style %+v, got %+v", want.String(), wantStyle, gotStyle)
 	}
@@ -239,10 +239,11 @@ func adapt(st render.Style, l render.ColorLevel) render.Style {
 	return st
 }
 
-// visible keeps what can be seen of a style: on a blank only the
+// Visible keeps what can be seen of a style: on a blank only the
 // background, and the foreground when reverse, underline or
-// strikethrough paint with it.
-func visible(blank bool, st render.Style) render.Style {
+// strikethrough paint with it. Two cells look the same to a user when
+// their Visible styles are equal.
+func Visible(blank bool, st render.Style) render.Style {
 	if !blank {
 		return st
 	}
@@ -254,7 +255,11 @@ func visible(blank bool, st render.Style) render.Style {
 	return st
 }
 
-func fromUV(s *uv.Style) render.Style {
+// StyleOf is the style of an emulator's cell in render's terms: the
+// attributes render has, and colours with the first 16 palette entries
+// folded onto the basic colours they are (SGR 31 and 38;5;1 are one
+// colour).
+func StyleOf(s *uv.Style) render.Style {
 	var st render.Style
 	st.Fg = fromColor(s.Fg)
 	st.Bg = fromColor(s.Bg)

@@ -6,8 +6,9 @@ package sandboxtest
 import (
 	"os"
 	"path/filepath"
-	"strings"
 	"testing"
+
+	"github.com/quire-sh/quire/internal/pathx"
 )
 
 // Dir makes a directory for a test tree outside every temp dir,
@@ -44,7 +45,7 @@ func UnderTempDir(dir string) bool {
 		if r, err := filepath.EvalSymlinks(tmp); err == nil {
 			tmp = r
 		}
-		if dir == tmp || strings.HasPrefix(dir, tmp+string(filepath.Separator)) {
+		if pathx.Within(dir, tmp) {
 			return true
 		}
 	}

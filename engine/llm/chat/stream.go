@@ -3,7 +3,6 @@ package chat
 import (
 	"bytes"
 	"encoding/json"
-	"sort"
 	"strconv"
 	"strings"
 
@@ -74,16 +73,11 @@ func (tc toolCall) arguments() string {
 // later ones append to the arguments.
 type assembler struct {
 	text, reasoning []byte
-	calls           map[int]*callBuilder
+	calls           map[int]*llm.PartialCall
 	lastIndex       int
 	finish          string
 	usage           *llm.Usage
 	think           thinkSplitter
-}
-
-type callBuilder struct {
-	id, name string
-	args     []byte
 }
 
 // Event reads one chat.completion.chunk; "[DONE]" ends the answer.
@@ -152,7 +146,7 @@ func (a *assembler) addMessage(m message) llm.Delta {
 
 func (a *assembler) addCall(tc toolCall) {
 	if a.calls == nil {
-		a.calls = map[int]*callBuilder{}
+		a.calls = map[int]*llm.PartialCall{}
 	}
 	idx, indexed := tc.index()
 	switch {
@@ -161,7 +155,7 @@ func (a *assembler) addCall(tc toolCall) {
 		// No index: a new id starts a new call.
 		idx = len(a.calls)
 		for i, b := range a.calls {
-			if b.id == tc.ID {
+			if b.ID == tc.ID {
 				idx = i
 			}
 		}
@@ -171,18 +165,18 @@ func (a *assembler) addCall(tc toolCall) {
 	a.lastIndex = idx
 	b := a.calls[idx]
 	if b == nil {
-		b = &callBuilder{}
+		b = &llm.PartialCall{}
 		a.calls[idx] = b
 	}
 	if tc.ID != "" {
-		b.id = tc.ID
+		b.ID = tc.ID
 	}
 	// Most servers send the name once; some repeat it whole in every
 	// fragment; a few split it.
-	if n := tc.Function.Name; n != "" && n != b.name {
-		b.name += n
+	if n := tc.Function.Name; n != "" && n != b.Name {
+		b.Name += n
 	}
-	b.args = append(b.args, tc.arguments()...)
+	b.Args = append(b.Args, tc.arguments()...)
 }
 
 // flush ends the stream: text held back in case it began a tag is
@@ -197,18 +191,6 @@ func (a *assembler) flush() llm.Delta {
 // Response is the answer assembled so far.
 func (a *assembler) Response() llm.Response {
 	r := llm.Response{Text: string(a.text), Reasoning: string(a.reasoning), FinishReason: a.finish, Usage: a.usage}
-	idx := make([]int, 0, len(a.calls))
-	for i := range a.calls {
-		idx = append(idx, i)
-	}
-	sort.Ints(idx)
-	for n, i := range idx {
-		b := a.calls[i]
-		id := b.id
-		if id == "" {
-			id = "call_" + strconv.Itoa(n)
-		}
-		r.ToolCalls = append(r.ToolCalls, llm.ToolCall{ID: id, Name: b.name, Arguments: string(b.args)})
-	}
+	r.ToolCalls = llm.AssembleCalls(a.calls)
 	return r
 }

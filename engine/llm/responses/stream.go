@@ -3,7 +3,6 @@ package responses
 import (
 	"encoding/json"
 	"sort"
-	"strconv"
 
 	"github.com/quire-sh/quire/engine/llm"
 )
@@ -76,7 +75,7 @@ type decoder struct {
 	// textOf is the text streamed per message item, so a message item
 	// whose text never streamed can still be shown when it is done.
 	textOf   map[int]int
-	calls    map[int]*callBuilder
+	calls    map[int]*llm.PartialCall
 	states   map[int]json.RawMessage
 	summary  map[int]int // the latest summary part seen per reasoning item
 	finish   string
@@ -84,14 +83,8 @@ type decoder struct {
 	complete bool
 }
 
-type callBuilder struct {
-	id, name string
-	args     []byte
-	done     bool
-}
-
 func newDecoder(model string) *decoder {
-	return &decoder{model: model, textOf: map[int]int{}, calls: map[int]*callBuilder{}, states: map[int]json.RawMessage{}, summary: map[int]int{}}
+	return &decoder{model: model, textOf: map[int]int{}, calls: map[int]*llm.PartialCall{}, states: map[int]json.RawMessage{}, summary: map[int]int{}}
 }
 
 // Event reads one event; response.completed and response.incomplete end
@@ -118,13 +111,13 @@ func (d *decoder) Event(data []byte) (llm.Delta, bool, error) {
 	case "response.output_item.added":
 		d.itemAdded(ev.OutputIndex, ev.Item)
 	case "response.function_call_arguments.delta":
-		if b := d.call(ev.OutputIndex); !b.done {
-			b.args = append(b.args, ev.Delta...)
+		if b := d.call(ev.OutputIndex); !b.Done {
+			b.Args = append(b.Args, ev.Delta...)
 		}
 	case "response.function_call_arguments.done":
 		if ev.Arguments != nil {
 			b := d.call(ev.OutputIndex)
-			b.args = []byte(*ev.Arguments)
+			b.Args = []byte(*ev.Arguments)
 		}
 	case "response.output_item.done":
 		out = d.itemDone(ev.OutputIndex, ev.Item)
@@ -152,10 +145,10 @@ func (d *decoder) add(out llm.Delta) llm.Delta {
 	return out
 }
 
-func (d *decoder) call(i int) *callBuilder {
+func (d *decoder) call(i int) *llm.PartialCall {
 	b := d.calls[i]
 	if b == nil {
-		b = &callBuilder{}
+		b = &llm.PartialCall{}
 		d.calls[i] = b
 	}
 	return b
@@ -167,9 +160,9 @@ func (d *decoder) itemAdded(i int, raw json.RawMessage) {
 		return
 	}
 	b := d.call(i)
-	b.id, b.name = it.CallID, it.Name
-	if len(b.args) == 0 {
-		b.args = append(b.args, it.Arguments...)
+	b.ID, b.Name = it.CallID, it.Name
+	if len(b.Args) == 0 {
+		b.Args = append(b.Args, it.Arguments...)
 	}
 }
 
@@ -185,13 +178,13 @@ func (d *decoder) itemDone(i int, raw json.RawMessage) llm.Delta {
 	case "function_call":
 		b := d.call(i)
 		if it.CallID != "" {
-			b.id = it.CallID
+			b.ID = it.CallID
 		}
 		if it.Name != "" {
-			b.name = it.Name
+			b.Name = it.Name
 		}
-		b.args = []byte(it.Arguments)
-		b.done = true
+		b.Args = []byte(it.Arguments)
+		b.Done = true
 	case "reasoning":
 		d.states[i] = append(json.RawMessage(nil), raw...)
 		if _, streamed := d.summary[i]; !streamed {
@@ -286,23 +279,11 @@ func (d *decoder) Whole(body []byte) (llm.Delta, error) {
 // Response is the answer read so far.
 func (d *decoder) Response() llm.Response {
 	r := llm.Response{Text: string(d.text), Reasoning: string(d.reasoning), Usage: d.usage, FinishReason: d.finish}
-	idx := make([]int, 0, len(d.calls))
-	for i := range d.calls {
-		idx = append(idx, i)
-	}
-	sort.Ints(idx)
-	for n, i := range idx {
-		b := d.calls[i]
-		id := b.id
-		if id == "" {
-			id = "call_" + strconv.Itoa(n)
-		}
-		r.ToolCalls = append(r.ToolCalls, llm.ToolCall{ID: id, Name: b.name, Arguments: string(b.args)})
-	}
+	r.ToolCalls = llm.AssembleCalls(d.calls)
 	if len(r.ToolCalls) > 0 && d.finish == llm.FinishStop {
 		r.FinishReason = llm.FinishToolCalls
 	}
-	idx = idx[:0]
+	idx := make([]int, 0, len(d.states))
 	for i := range d.states {
 		idx = append(idx, i)
 	}

@@ -1,0 +1,4 @@
+// Package ring keeps the last bytes of a stream of any length in bounded
+// memory: the tail that a command's output keeps for the model (tools)
+// and the tail a call's live view shows when it ends (engine).
+package ring
