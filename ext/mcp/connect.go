@@ -12,6 +12,7 @@ import (
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/quire-sh/quire/internal/ring"
 	"github.com/quire-sh/quire/sandbox"
 )
 
@@ -292,29 +293,25 @@ func resolveHeaders(c ServerConfig, getenv func(string) string) (http.Header, er
 }
 
 // tailBuffer keeps the last bytes written to it: a stdio server's
-// stderr, for saying why it failed.
+// stderr, for saying why it failed. The server's output is written from
+// the launcher's copier while a failure reads it, hence the lock.
 type tailBuffer struct {
-	mu  sync.Mutex
-	buf []byte
-	max int
+	mu   sync.Mutex
+	tail *ring.Tail
 }
 
-func newTailBuffer(n int) *tailBuffer { return &tailBuffer{max: n} }
+func newTailBuffer(n int) *tailBuffer { return &tailBuffer{tail: ring.NewTail(n)} }
 
 func (t *tailBuffer) Write(p []byte) (int, error) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	t.buf = append(t.buf, p...)
-	if len(t.buf) > t.max {
-		t.buf = append(t.buf[:0], t.buf[len(t.buf)-t.max:]...)
-	}
-	return len(p), nil
+	return t.tail.Write(p)
 }
 
 // lastLine is the last non-empty line written.
 func (t *tailBuffer) lastLine() string {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	lines := strings.Split(strings.TrimRight(string(t.buf), "\r\n\t "), "\n")
+	lines := strings.Split(strings.TrimRight(string(t.tail.Text()), "\r\n\t "), "\n")
 	return strings.TrimSpace(lines[len(lines)-1])
 }
