@@ -178,3 +178,76 @@ comand = "x"
 		t.Errorf("the stored result: %+v", r)
 	}
 }
+
+// A project's .mcp.json starts nothing through quire exec until the user
+// trusted it with quire trust: before, exec says so in one line and the
+// model is offered none of its tools; after, the real server's tools are
+// offered and a call reaches it. quire mcp list names the file's server
+// either way.
+func TestExecProjectMCPNeedsTrust(t *testing.T) {
+	npm := mcptest.Need(t)
+	bin := buildQuire(t)
+	home := t.TempDir()
+	dir, err := filepath.EvalSymlinks(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	project, _ := json.Marshal(map[string]any{"mcpServers": map[string]any{
+		"everything": map[string]any{"command": npm.Node, "args": []string{npm.Everything, "stdio"}}}})
+	os.WriteFile(filepath.Join(dir, ".mcp.json"), project, 0o644)
+	srv, err := testserver.Start(testserver.Script{Respond: func(n int, req testserver.Request) testserver.Response {
+		for _, tool := range req.Tools {
+			if tool.Function.Name == "mcp__everything__echo" && req.LastMessage().Role == "user" {
+				return testserver.Response{ToolCalls: []testserver.ToolCall{
+					{ID: "c1", Name: "mcp__everything__echo", Arguments: `{"message":"from the project's server"}`}}}
+			}
+		}
+		return testserver.Text("done")
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer srv.Close()
+	env := []string{"OPENAI_BASE_URL=" + srv.URL(), "OPENAI_API_KEY=k", "QUIRE_MODEL=test-model", "QUIRE_SANDBOX=off"}
+	offered := func(r testserver.Request) bool {
+		for _, tool := range r.Tools {
+			if strings.HasPrefix(tool.Function.Name, "mcp__everything__") {
+				return true
+			}
+		}
+		return false
+	}
+
+	out, _, code := quireHome(t, bin, home, dir, env, "mcp", "list")
+	if code != 0 || !strings.Contains(out, "everything") || !strings.Contains(out, ".mcp.json") {
+		t.Errorf("list: %d\n%s", code, out)
+	}
+	_, errOut, code := quireHome(t, bin, home, dir, env, "exec", "--approval", "yolo", "use the project's server")
+	if code != 0 || !strings.Contains(errOut, ".mcp.json") || !strings.Contains(errOut, "not trusted yet") {
+		t.Fatalf("untrusted: exit %d, stderr %q", code, errOut)
+	}
+	if reqs := srv.Requests(); len(reqs) != 1 || offered(reqs[0]) {
+		t.Fatalf("an untrusted .mcp.json's tools were offered (%d requests)", len(reqs))
+	}
+
+	if out, errOut, code := quireHome(t, bin, home, dir, env, "trust", "--yes", dir); code != 0 || !strings.Contains(out, "everything: "+npm.Node) {
+		t.Fatalf("trust: %d %q %q", code, out, errOut)
+	}
+	_, errOut, code = quireHome(t, bin, home, dir, env, "exec", "--approval", "yolo", "use the project's server")
+	if code != 0 || strings.Contains(errOut, "not trusted") {
+		t.Fatalf("trusted: exit %d, stderr %q", code, errOut)
+	}
+	reqs := srv.Requests()[1:]
+	if len(reqs) != 2 || !offered(reqs[0]) {
+		t.Fatalf("a trusted .mcp.json's tools were not offered (%d requests)", len(reqs))
+	}
+	var echoed bool
+	for _, m := range reqs[1].Messages {
+		if m.Role == "tool" && m.ToolCallID == "c1" && strings.Contains(m.Content, "from the project's server") {
+			echoed = true
+		}
+	}
+	if !echoed {
+		t.Errorf("the call did not reach the project's server: %+v", reqs[1].Messages)
+	}
+}
