@@ -299,11 +299,13 @@ func (l *Loop) appendHistory() {
 }
 
 // flushHistory writes what is still waiting when the loop has ended.
-func (l *Loop) flushHistory() {
-	if l.history.path != "" && len(l.history.pending) > 0 {
-		_ = AppendHistory(l.history.path, l.history.pending)
-		l.history.pending = nil
+func (l *Loop) flushHistory() error {
+	if l.history.path == "" || len(l.history.pending) == 0 {
+		return nil
 	}
+	err := AppendHistory(l.history.path, l.history.pending)
+	l.history.pending = nil
+	return err
 }
 
 // listNames lists the entries of dir that start with base (hidden ones

@@ -164,7 +164,7 @@ const probeTimeout = 2 * time.Second
 
 // Run runs the loop until the user quits, the context ends, or the
 // terminal reports a termination signal.
-func (l *Loop) Run(ctx context.Context) error {
+func (l *Loop) Run(ctx context.Context) (err error) {
 	w, h := l.term.Size()
 	l.m.SetSize(w, h)
 	if err := l.enterMode(l.m.Minimal()); err != nil {
@@ -179,7 +179,11 @@ func (l *Loop) Run(ctx context.Context) error {
 		// file are written now that nothing draws.
 		stopJobs()
 		l.jobs.Wait()
-		l.flushHistory()
+		// Nothing draws any more: a prompt that could not be saved is
+		// said on the way out, after the terminal is restored.
+		if ferr := l.flushHistory(); ferr != nil && err == nil {
+			err = ferr
+		}
 	}()
 	// Ask the terminal what it can do while the first frames draw with
 	// what the environment says; the answer arrives as a CapsEvent.

@@ -326,3 +326,26 @@ func TestInlineRewindDoesNotReprint(t *testing.T) {
 		t.Fatalf("the kept answer is in the terminal %d times:\n%s", n, tt.History())
 	}
 }
+
+// Prompts still waiting for the history file when the loop ends are
+// written then; when that fails, Run returns the error, so it is said
+// after the terminal is restored instead of being lost.
+func TestHistoryFlushedAtExitReportsItsError(t *testing.T) {
+	blocker := filepath.Join(t.TempDir(), "not-a-dir")
+	os.WriteFile(blocker, nil, 0o600)
+	l := &Loop{history: historyWriter{path: filepath.Join(blocker, "history.jsonl"), pending: []string{"last words"}}}
+	if err := l.flushHistory(); err == nil || !strings.Contains(err.Error(), "saving prompt history") {
+		t.Fatalf("flushHistory = %v, want the write's error", err)
+	}
+	if len(l.history.pending) != 0 {
+		t.Fatalf("pending %q after the flush", l.history.pending)
+	}
+	good := filepath.Join(t.TempDir(), "history.jsonl")
+	l = &Loop{history: historyWriter{path: good, pending: []string{"last words"}}}
+	if err := l.flushHistory(); err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := ReadHistory(good); !reflect.DeepEqual(got, []string{"last words"}) {
+		t.Fatalf("history file %q", got)
+	}
+}

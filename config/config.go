@@ -186,6 +186,20 @@ func settings() []setting {
 	}
 }
 
+// SandboxProfile is the profile commands run under in cwd: the built-in
+// or custom profile the settings name, keeping every provider's key
+// variable from commands (not only the one in use: a key set for one
+// provider is no less a secret while another runs), under every
+// profile, off included.
+func (c *Config) SandboxProfile(cwd string) (sandbox.Profile, error) {
+	p, err := c.SandboxSettings.Profile(c.Sandbox, cwd)
+	if err != nil {
+		return sandbox.Profile{}, err
+	}
+	p.SecretEnv = append(p.SecretEnv, provider.KeyEnv(c.ProviderSettings(nil))...)
+	return p, nil
+}
+
 // ProviderSettings is what package provider resolves the model from: the
 // provider and model settings, the base_url and api_key of an unnamed
 // OpenAI-compatible server, and context_window when it was set at all

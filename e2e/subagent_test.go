@@ -316,3 +316,87 @@ func TestSubagentBlockInTheTerminal(t *testing.T) {
 	}
 	quit(p)
 }
+
+// In the terminal, two subagents of one batch are two blocks running at
+// once; the user's Ctrl+C stops both, each block says so, and quire is
+// ready for the next prompt.
+func TestSubagentsInParallelAreCancelledInTheTerminal(t *testing.T) {
+	arrived := newBarrier("task A", "task B")
+	srv := startServer(t, testserver.Script{Respond: func(n int, req testserver.Request) testserver.Response {
+		if !isSubagent(req) {
+			if len(toolMessages(req)) == 0 {
+				return testserver.Response{ToolCalls: []testserver.ToolCall{
+					taskCall("t1", "Slow task A", "task A", ""), taskCall("t2", "Slow task B", "task B", ""),
+				}}
+			}
+			return textResponse("Both were stopped.\n", 0)
+		}
+		if len(toolMessages(req)) == 0 {
+			return testserver.Call("l1", "list_dir", `{"path":"."}`)
+		}
+		// Both children are past their first tool before either hangs,
+		// so the screen shows two blocks at work with one call each.
+		arrived.arrive(firstPrompt(req), 30*time.Second)
+		return testserver.Response{Fault: testserver.FaultHang}
+	}})
+	p := newPane(t, 100, 30)
+	p.run(srv.URL())
+	p.waitText("Ask anything", 10*time.Second)
+	p.literal("do two slow things")
+	p.keys("Enter")
+	s := p.waitFor("two running subagent blocks", 30*time.Second, func(s string) bool {
+		return strings.Contains(s, "Slow task A  running · 1 call") && strings.Contains(s, "Slow task B  running · 1 call")
+	})
+	if strings.Count(s, "running · 1 call") != 2 {
+		t.Fatalf("want two running blocks:\n%s", s)
+	}
+	p.keys("C-c")
+	s = p.waitFor("both blocks cancelled", 20*time.Second, func(s string) bool {
+		return strings.Count(s, "⊘ subagent Slow task") == 2 && strings.Contains(s, "Turn cancelled")
+	})
+	if strings.Contains(s, "running · ") {
+		t.Errorf("a block still says it runs after the cancel:\n%s", s)
+	}
+	p.waitText("Ask anything", 10*time.Second)
+	quit(p)
+}
+
+// Through quire exec: an agent that builds on a persona runs with the
+// persona's instructions before its own, and one whose persona is
+// missing does not start; the model is told why and the turn goes on.
+func TestExecAgentWithAPersona(t *testing.T) {
+	srv := startServer(t, testserver.Script{Respond: func(n int, req testserver.Request) testserver.Response {
+		if isSubagent(req) {
+			sys := req.Messages[0].Content
+			if strings.Index(sys, "Quote the lines you rely on.") < 0 || strings.Index(sys, "Quote the lines") > strings.Index(sys, "Review the change.") {
+				return testserver.Text("no persona in my instructions")
+			}
+			return testserver.Text("reviewed, as the careful persona")
+		}
+		if res := toolMessages(req); len(res) > 0 {
+			return testserver.Text(fmt.Sprintf("careful: %s | hasty: %s", res["t1"], res["t2"]))
+		}
+		return testserver.Response{ToolCalls: []testserver.ToolCall{
+			taskCall("t1", "Review it", "review the change", "reviewer"),
+			taskCall("t2", "Rush it", "rush the change", "hasty"),
+		}}
+	}})
+	e := newExecEnv(t, execUser{name: "self"}, srv.URL())
+	agents := filepath.Join(e.ws, ".quire", "agents")
+	os.MkdirAll(agents, 0o755)
+	os.WriteFile(filepath.Join(agents, "reviewer.md"), []byte("---\ndescription: Reviews.\npersona: careful\n---\nReview the change.\n"), 0o644)
+	os.WriteFile(filepath.Join(agents, "hasty.md"), []byte("---\ndescription: Hurries.\npersona: absent\n---\nBe quick.\n"), 0o644)
+	personas := filepath.Join(e.config, "quire", "personas")
+	os.MkdirAll(personas, 0o755)
+	os.WriteFile(filepath.Join(personas, "careful.md"), []byte("---\ntools: [read_file]\n---\nQuote the lines you rely on.\n"), 0o644)
+	r := e.quire("exec", "review and rush")
+	if r.code != 0 {
+		t.Fatalf("exit %d, stderr %s", r.code, r.stderr)
+	}
+	if !strings.Contains(r.stdout, "careful: reviewed, as the careful persona") {
+		t.Errorf("the reviewer did not run with its persona: %q", r.stdout)
+	}
+	if !strings.Contains(r.stdout, `hasty: `) || !strings.Contains(r.stdout, `the persona "absent" cannot be found`) {
+		t.Errorf("the model was not told why hasty did not start: %q", r.stdout)
+	}
+}

@@ -301,6 +301,32 @@ func TestTrustCredentialsStayOutOfCommands(t *testing.T) {
 	})
 }
 
+// Every provider's key variable is quire's secret, not only the one in
+// use: a preset's (ANTHROPIC_API_KEY) and a [providers] table's own
+// api_key_env, whose name says nothing of a credential, are kept from
+// commands under every profile, off included.
+func TestTrustProviderKeysStayOutUnderEveryProfile(t *testing.T) {
+	users(t, func(t *testing.T, uid int) {
+		e := newTrustEnv(t, uid)
+		e.extraEnv = []string{"ANTHROPIC_API_KEY=e2e-anthropic-key", "GATEWAYVAR=e2e-gateway-key", "HARMLESS_SETTING=kept"}
+		e.config = "[providers.gw]\ntype = \"openai\"\nbase_url = \"http://127.0.0.1:1/v1\"\napi_key_env = \"GATEWAYVAR\"\n"
+		for _, profile := range []string{"workspace", "off"} {
+			result, _ := e.attack("env; echo ENV-DONE", "--sandbox", profile)
+			if !strings.Contains(result, "ENV-DONE") {
+				t.Fatalf("%s: the command did not run:\n%s", profile, result)
+			}
+			for _, leaked := range []string{"e2e-anthropic-key", "e2e-gateway-key", secret} {
+				if strings.Contains(result, leaked) {
+					t.Errorf("%s: the command saw %s:\n%s", profile, leaked, result)
+				}
+			}
+			if !strings.Contains(result, "HARMLESS_SETTING=kept") {
+				t.Errorf("%s: an ordinary variable was dropped too:\n%s", profile, result)
+			}
+		}
+	})
+}
+
 func TestTrustAutoEditAllowlistNeedsExactOptions(t *testing.T) {
 	users(t, func(t *testing.T, uid int) {
 		e := newTrustEnv(t, uid)

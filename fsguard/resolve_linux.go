@@ -44,3 +44,12 @@ func defaultResolver() resolver {
 	}
 	return walkResolver{}
 }
+
+// Resolution says how paths are resolved on this machine, for `quire
+// doctor`.
+func Resolution() string {
+	if haveOpenat2() {
+		return "openat2 with RESOLVE_BENEATH and RESOLVE_NO_SYMLINKS"
+	}
+	return "an O_NOFOLLOW walk from the workspace root, component by component (no openat2 here: Linux before 5.6, or a seccomp profile refuses it)"
+}

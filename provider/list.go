@@ -164,3 +164,25 @@ func tokens(n int) string {
 	}
 	return strconv.Itoa(n)
 }
+
+// KeyEnv names the environment variables that hold a provider's API key:
+// those of every preset and of every [providers.NAME] table, sorted and
+// once each. The sandbox keeps them all from commands, whichever provider
+// is in use: a key a user set for one provider is still theirs when
+// another one runs.
+func KeyEnv(s Settings) []string {
+	seen := map[string]bool{}
+	var out []string
+	for _, name := range s.names() {
+		// A table that names its own variable does not make the preset's
+		// any less a key.
+		for _, v := range []string{presets[name].APIKeyEnv, s.Providers[name].APIKeyEnv} {
+			if v != "" && !seen[v] {
+				seen[v] = true
+				out = append(out, v)
+			}
+		}
+	}
+	sort.Strings(out)
+	return out
+}

@@ -1,6 +1,7 @@
 package provider
 
 import (
+	"slices"
 	"strings"
 	"testing"
 )
@@ -40,5 +41,23 @@ func TestListing(t *testing.T) {
 	}
 	if line != "claude-sonnet-4-6 * 200k 128k yes (high) 3 15 0.3 3.75" {
 		t.Errorf("claude line %q", line)
+	}
+}
+
+func TestKeyEnvNamesEveryProvidersKeyOnce(t *testing.T) {
+	s := Settings{Providers: map[string]Config{
+		"gw":     {Type: TypeOpenAI, BaseURL: "http://gw.example/v1", APIKeyEnv: "GATEWAYVAR"},
+		"local":  {Type: TypeOpenAI, BaseURL: "http://localhost:8080/v1"},
+		"groq":   {APIKeyEnv: "MY_GROQ"},
+		"openai": {APIKeyEnv: "OPENAI_API_KEY"},
+	}}
+	got := KeyEnv(s)
+	for _, want := range []string{"ANTHROPIC_API_KEY", "OPENAI_API_KEY", "GATEWAYVAR", "MY_GROQ", "GROQ_API_KEY", "XAI_API_KEY"} {
+		if !slices.Contains(got, want) {
+			t.Errorf("KeyEnv = %v, no %s", got, want)
+		}
+	}
+	if !slices.IsSorted(got) || len(slices.Compact(slices.Clone(got))) != len(got) {
+		t.Errorf("KeyEnv = %v, want sorted and once each", got)
 	}
 }

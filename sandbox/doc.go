@@ -52,7 +52,8 @@
 //     /proc paths of quire's threads.
 //   - The environment loses loader and interpreter hooks (LD_PRELOAD,
 //     BASH_ENV, functions exported to bash, NODE_OPTIONS, …), quire's
-//     provider keys (ProviderKeyEnv plus Profile.SecretEnv) and every
+//     provider keys (ProviderKeyEnv plus Profile.SecretEnv, which the
+//     configuration fills with every provider's key variable) and every
 //     variable IsCredential matches: a name with a credential word
 //     (TOKEN, SECRET, PASSWORD, PASS, PWD, PW, PAT, KEY, AUTH, CREDENTIALS,
 //     JWT, DSN, WEBHOOK, …, or APIKEY, PGPASSWORD run together),

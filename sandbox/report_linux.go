@@ -23,6 +23,7 @@ func ProfileReport(ctx context.Context, p Profile, s Support, environ []string, 
 	fmt.Fprintf(&b, "Profile %s, in %s\n", p.Name, p.Dir)
 	if !p.Enforced {
 		line("confinement", "none: commands and file tools may do anything you can")
+		envReport(p, environ, line, more)
 		return b.String()
 	}
 	if p.GitWrites {
@@ -38,22 +39,7 @@ func ProfileReport(ctx context.Context, p Profile, s Support, environ []string, 
 		}
 		more("%s: %s", path, state)
 	}
-	var dropped, passed []string
-	for _, d := range DroppedEnv(environ, p) {
-		if d.Reason == "" {
-			passed = append(passed, d.Name)
-		} else if !isInjection(d.Name) {
-			dropped = append(dropped, d.Name+" ("+d.Reason+")")
-		}
-	}
-	if len(dropped) == 0 {
-		line("environment", "no credential-looking variable is set here (names and values are checked, plus quire's provider keys)")
-	} else {
-		line("environment", "commands do not get %s", strings.Join(dropped, ", "))
-	}
-	if len(passed) > 0 {
-		more("passed on purpose (pass_env): %s", strings.Join(passed, ", "))
-	}
+	envReport(p, environ, line, more)
 	switch {
 	case p.MaxProcesses == 0:
 		line("process cap", "none (max_processes = 0)")
@@ -98,4 +84,25 @@ func probeProcessCap(ctx context.Context, p Profile, s Support) ProcessCap {
 		return ProcessCap{Why: err.Error()}
 	}
 	return exit.Processes
+}
+
+// envReport says which variables of environ commands under p do not get
+// and which pass_env passes on purpose.
+func envReport(p Profile, environ []string, line func(string, string, ...any), more func(string, ...any)) {
+	var dropped, passed []string
+	for _, d := range DroppedEnv(environ, p) {
+		if d.Reason == "" {
+			passed = append(passed, d.Name)
+		} else if !isInjection(d.Name) {
+			dropped = append(dropped, d.Name+" ("+d.Reason+")")
+		}
+	}
+	if len(dropped) == 0 {
+		line("environment", "no credential-looking variable is set here (names and values are checked, plus quire's provider keys)")
+	} else {
+		line("environment", "commands do not get %s", strings.Join(dropped, ", "))
+	}
+	if len(passed) > 0 {
+		more("passed on purpose (pass_env): %s", strings.Join(passed, ", "))
+	}
 }

@@ -340,9 +340,10 @@ func workingDir(opt Options) (string, error) {
 
 // newEnv is what the tools run in: the working directory under the
 // configured sandbox profile (a built-in one, or a custom one of the
-// [sandbox] table).
+// [sandbox] table), which keeps every provider's key variable from
+// commands.
 func newEnv(cfg *config.Config, cwd string) (*tools.Env, error) {
-	profile, err := cfg.SandboxSettings.Profile(cfg.Sandbox, cwd)
+	profile, err := cfg.SandboxProfile(cwd)
 	if err != nil {
 		return nil, err
 	}

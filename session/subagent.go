@@ -20,6 +20,7 @@ import (
 // of the settings for a definition's own model, and the store, where each
 // child is a session of its own linked to its parent.
 type spawner struct {
+	where   agents.Options // where definitions and personas are found
 	defs    []agents.Definition
 	notices []string
 	cfg     *config.Config
@@ -30,8 +31,9 @@ type spawner struct {
 // newSpawner finds the agent definitions of cwd and the user's.
 func newSpawner(cfg *config.Config, st *store.Store, cwd string, getenv func(string) string) *spawner {
 	home, _ := os.UserHomeDir()
-	defs, notices := agents.Load(agents.Options{Cwd: cwd, ConfigDir: config.ConfigDir(getenv), Home: home})
-	return &spawner{defs: defs, notices: notices, cfg: cfg, getenv: getenv, st: st}
+	where := agents.Options{Cwd: cwd, ConfigDir: config.ConfigDir(getenv), Home: home}
+	defs, notices := agents.Load(where)
+	return &spawner{where: where, defs: defs, notices: notices, cfg: cfg, getenv: getenv, st: st}
 }
 
 func (sp *spawner) Agents() []engine.Agent {
@@ -45,7 +47,7 @@ func (sp *spawner) Agents() []engine.Agent {
 func (sp *spawner) Notices() []string { return sp.notices }
 
 // Plan applies the cascade (the call's explicit agent, model and tools,
-// then the agent's, then the parent's) and resolves a model other than
+// then the agent's, then its persona's, then the parent's) and resolves a model other than
 // the parent's to its provider, so a model that cannot be reached is the
 // call's error before anything starts.
 func (sp *spawner) Plan(req engine.TaskRequest) (engine.Child, error) {
@@ -61,8 +63,21 @@ func (sp *spawner) Plan(req engine.TaskRequest) (engine.Child, error) {
 			return engine.Child{}, fmt.Errorf("there is no agent named %q; %s", req.Agent, sp.known())
 		}
 	}
-	f := agents.Resolve(agents.Fields{Model: req.Model, Tools: req.Tools}, def.Fields(), agents.Fields{Model: req.ParentModel})
-	c := engine.Child{Agent: def.Name, Instructions: def.Instructions, Tools: f.Tools}
+	// A persona is read at each spawn and fails closed: it is the
+	// child's core behaviour, so no child starts without it.
+	var persona agents.Persona
+	if def.Persona != "" {
+		var err error
+		if persona, err = agents.ReadPersona(sp.where, def.Persona); err != nil {
+			return engine.Child{}, fmt.Errorf("the agent %q cannot start: %w", def.Name, err)
+		}
+	}
+	f := agents.Resolve(agents.Fields{Model: req.Model, Tools: req.Tools}, def.Fields(), persona.Fields(), agents.Fields{Model: req.ParentModel})
+	instructions := def.Instructions
+	if persona.Instructions != "" {
+		instructions = strings.TrimSpace(persona.Instructions + "\n\n" + def.Instructions)
+	}
+	c := engine.Child{Agent: def.Name, Instructions: instructions, Tools: f.Tools}
 	if f.Model == req.ParentModel || f.Model == req.ParentProvider+"/"+req.ParentModel {
 		return c, nil // the parent's model: the engine passes its own on
 	}

@@ -158,6 +158,38 @@ func TestSpawnerPlan(t *testing.T) {
 	}
 }
 
+// An agent that builds on a persona gets the persona's instructions
+// before its own and the persona's fields where the role gives none; a
+// persona that cannot be read stops the spawn, and an edit to it applies
+// to the next one.
+func TestSpawnerPlanWithAPersona(t *testing.T) {
+	cfgHome := t.TempDir()
+	t.Setenv("XDG_CONFIG_HOME", cfgHome)
+	cwd := t.TempDir()
+	agentsDir := filepath.Join(cwd, ".quire", "agents")
+	writeAgent(t, agentsDir, "reviewer.md", "---\ndescription: Reviews.\npersona: careful\n---\nReview the diff.")
+	writeAgent(t, agentsDir, "hasty.md", "---\ndescription: Hurries.\npersona: absent\n---\n")
+	writeAgent(t, filepath.Join(cfgHome, "quire", "personas"), "careful.md", "---\ntools: [read_file, grep]\n---\nCheck twice.")
+	cfg := &config.Config{Model: "m", BaseURL: "http://127.0.0.1:1/v1", APIKey: "k", ContextWindow: 1000}
+	sp := newSpawner(cfg, nil, cwd, os.Getenv)
+	parent := engine.TaskRequest{ParentModel: "m", ParentProvider: provider.Compatible}
+	c, err := sp.Plan(withAgent(parent, "reviewer", nil))
+	if err != nil || c.Instructions != "Check twice.\n\nReview the diff." || strings.Join(c.Tools, ",") != "read_file,grep" {
+		t.Fatalf("reviewer: %+v %v", c, err)
+	}
+	if c, err := sp.Plan(withAgent(parent, "reviewer", []string{"glob"})); err != nil || strings.Join(c.Tools, ",") != "glob" {
+		t.Fatalf("explicit tools over the persona's: %+v %v", c, err)
+	}
+	_, err = sp.Plan(withAgent(parent, "hasty", nil))
+	if err == nil || !strings.Contains(err.Error(), `the agent "hasty" cannot start: the persona "absent" cannot be found`) {
+		t.Fatalf("a missing persona: %v", err)
+	}
+	writeAgent(t, filepath.Join(cfgHome, "quire", "personas"), "careful.md", "---\ntools: [a/b]\n---\nx")
+	if _, err := sp.Plan(withAgent(parent, "reviewer", nil)); err == nil || !strings.Contains(err.Error(), "careful.md: line 2") {
+		t.Fatalf("a persona broken since the session started: %v", err)
+	}
+}
+
 func withAgent(r engine.TaskRequest, agent string, tools []string) engine.TaskRequest {
 	r.Agent, r.Tools = agent, tools
 	return r

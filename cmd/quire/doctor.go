@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/quire-sh/quire/config"
+	"github.com/quire-sh/quire/fsguard"
 	"github.com/quire-sh/quire/sandbox"
 	"github.com/quire-sh/quire/term"
 )
@@ -41,12 +42,13 @@ func runDoctor(std stdio, args []string) int {
 		fmt.Fprintf(std.out, "  custom profiles not read: %v\n", cerr)
 	}
 	fmt.Fprint(std.out, indent(sandbox.Report(s, cwd, profiles)))
+	fmt.Fprintf(std.out, "  guarded writes:      %s; no symlink followed, no setuid bits, no exec bits into git hooks\n", fsguard.Resolution())
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	ok := true
 	if cerr != nil {
 		ok = false
-	} else if p, err := profiles.Profile(cfg.Sandbox, cwd); err != nil {
+	} else if p, err := cfg.SandboxProfile(cwd); err != nil {
 		fmt.Fprintf(std.out, "  profile %s: %v\n", cfg.Sandbox, err)
 		ok = false
 	} else {

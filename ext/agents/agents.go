@@ -31,6 +31,9 @@ type Definition struct {
 	// Instructions is the markdown body: what the child is told about its
 	// role, in its system prompt.
 	Instructions string
+	// Persona names the persona (personas/NAME.md) the definition builds
+	// on, "" for none; it is read when a child is spawned (ReadPersona).
+	Persona string
 	// Path is the file it came from; Layer where that file was found.
 	Path  string
 	Layer Layer
@@ -72,29 +75,38 @@ const (
 	MaxDescription = 1024
 )
 
+// root is a directory of definitions or personas and its layer.
+type root struct {
+	dir   string
+	layer Layer
+}
+
+// roots are the directories named sub that opt points at, highest
+// precedence first: the working directory's .quire/sub, the repository
+// root's, then the user's sub/ in quire's config dir.
+func (opt Options) roots(sub string) []root {
+	var roots []root
+	if opt.Cwd != "" {
+		roots = append(roots, root{filepath.Join(opt.Cwd, ".quire", sub), Local})
+		if r := repoRoot(opt.Cwd); r != "" && r != filepath.Clean(opt.Cwd) {
+			roots = append(roots, root{filepath.Join(r, ".quire", sub), Repo})
+		}
+	}
+	if opt.ConfigDir != "" {
+		roots = append(roots, root{filepath.Join(opt.ConfigDir, sub), User})
+	}
+	return roots
+}
+
 // Load finds the agent definitions opt points at, highest precedence
 // first: the working directory's .quire/agents/*.md, the repository
 // root's, then the user's. It never fails: each file that cannot be used
 // is one notice (naming the file and the problem) and is skipped, and
 // the definitions come sorted by name.
 func Load(opt Options) (defs []Definition, notices []string) {
-	type root struct {
-		dir   string
-		layer Layer
-	}
-	var roots []root
-	if opt.Cwd != "" {
-		roots = append(roots, root{filepath.Join(opt.Cwd, ".quire", "agents"), Local})
-		if r := repoRoot(opt.Cwd); r != "" && r != filepath.Clean(opt.Cwd) {
-			roots = append(roots, root{filepath.Join(r, ".quire", "agents"), Repo})
-		}
-	}
-	if opt.ConfigDir != "" {
-		roots = append(roots, root{filepath.Join(opt.ConfigDir, "agents"), User})
-	}
 	show := func(p string) string { return displayPath(p, opt.Cwd, opt.Home) }
 	seen := map[string]Definition{}
-	for _, r := range roots {
+	for _, r := range opt.roots("agents") {
 		entries, err := os.ReadDir(r.dir)
 		if err != nil {
 			if !errors.Is(err, os.ErrNotExist) {
@@ -174,6 +186,7 @@ type front struct {
 	Description string           `yaml:"description"`
 	Tools       frontmatter.List `yaml:"tools"`
 	Model       string           `yaml:"model"`
+	Persona     string           `yaml:"persona"`
 }
 
 // fromDoc checks a definition's frontmatter and takes its body as the
@@ -212,12 +225,28 @@ func fromDoc(stem string, doc frontmatter.Doc) (Definition, error) {
 		problems = append(problems, fmt.Sprintf("%sthe description is %d characters long, more than %d", at("description"), n, MaxDescription))
 	}
 	d.Description = strings.Join(strings.Fields(desc), " ")
-	d.Model = strings.TrimSpace(f.Model)
-	if strings.ContainsAny(d.Model, " \t\r\n") {
-		problems = append(problems, fmt.Sprintf("%sthe model %q has blanks in it", at("model"), clip(d.Model)))
+	var more []string
+	d.Model, d.Tools, more = modelAndTools(f, lines, at)
+	problems = append(problems, more...)
+	d.Persona = strings.TrimSpace(f.Persona)
+	if d.Persona != "" && !ValidName(d.Persona) {
+		problems = append(problems, fmt.Sprintf("%sthe persona %q is not 1 to 64 letters, digits, '-' or '_'", at("persona"), clip(d.Persona)))
 	}
-	if d.Model == "inherit" {
-		d.Model = "" // the spelling other agents use for "the parent's"
+	if len(problems) > 0 {
+		return Definition{}, errors.New(strings.Join(problems, "; "))
+	}
+	return d, nil
+}
+
+// modelAndTools checks the model: and tools: a definition or a persona
+// gives; at names a key's line for a problem.
+func modelAndTools(f front, lines map[string]int, at func(string) string) (model string, tools []string, problems []string) {
+	model = strings.TrimSpace(f.Model)
+	if strings.ContainsAny(model, " \t\r\n") {
+		problems = append(problems, fmt.Sprintf("%sthe model %q has blanks in it", at("model"), clip(model)))
+	}
+	if model == "inherit" {
+		model = "" // the spelling other agents use for "the parent's"
 	}
 	switch _, given := lines["tools"]; {
 	case f.Tools != nil:
@@ -227,14 +256,11 @@ func fromDoc(stem string, doc frontmatter.Doc) (Definition, error) {
 				break
 			}
 		}
-		d.Tools = []string(f.Tools)
+		tools = []string(f.Tools)
 	case given:
-		d.Tools = []string{} // tools: with nothing after it gives none
+		tools = []string{} // tools: with nothing after it gives none
 	}
-	if len(problems) > 0 {
-		return Definition{}, errors.New(strings.Join(problems, "; "))
-	}
-	return d, nil
+	return model, tools, problems
 }
 
 // ValidName reports whether s can name an agent: 1 to 64 letters,

@@ -179,23 +179,68 @@ func TestReadFileBounds(t *testing.T) {
 func TestResolveCascade(t *testing.T) {
 	none := Fields{}
 	cases := []struct {
-		name                   string
-		explicit, role, parent Fields
-		want                   Fields
+		name                            string
+		explicit, role, persona, parent Fields
+		want                            Fields
 	}{
-		{"explicit wins", Fields{Model: "a", Tools: []string{"x"}}, Fields{Model: "b", Tools: []string{"y"}}, Fields{Model: "c"}, Fields{Model: "a", Tools: []string{"x"}}},
-		{"role over parent", none, Fields{Model: "b", Tools: []string{"y"}}, Fields{Model: "c"}, Fields{Model: "b", Tools: []string{"y"}}},
-		{"parent when neither", none, none, Fields{Model: "c"}, Fields{Model: "c"}},
-		{"fields resolve independently", Fields{Tools: []string{"x"}}, Fields{Model: "b"}, Fields{Model: "c"}, Fields{Model: "b", Tools: []string{"x"}}},
-		{"an empty tool list is a value", none, Fields{Tools: []string{}}, Fields{Tools: []string{"z"}}, Fields{Tools: []string{}}},
-		{"nothing anywhere", none, none, none, none},
+		{"explicit wins", Fields{Model: "a", Tools: []string{"x"}}, Fields{Model: "b", Tools: []string{"y"}}, Fields{Model: "p", Tools: []string{"p"}}, Fields{Model: "c"}, Fields{Model: "a", Tools: []string{"x"}}},
+		{"role over persona", none, Fields{Model: "b", Tools: []string{"y"}}, Fields{Model: "p", Tools: []string{"p"}}, Fields{Model: "c"}, Fields{Model: "b", Tools: []string{"y"}}},
+		{"persona over parent", none, none, Fields{Model: "p", Tools: []string{"p"}}, Fields{Model: "c"}, Fields{Model: "p", Tools: []string{"p"}}},
+		{"parent when none", none, none, none, Fields{Model: "c"}, Fields{Model: "c"}},
+		{"fields resolve independently", Fields{Tools: []string{"x"}}, Fields{Model: "b"}, none, Fields{Model: "c"}, Fields{Model: "b", Tools: []string{"x"}}},
+		{"model from the role, tools from the persona", none, Fields{Model: "b"}, Fields{Model: "p", Tools: []string{"p"}}, Fields{Model: "c"}, Fields{Model: "b", Tools: []string{"p"}}},
+		{"an empty tool list is a value", none, Fields{Tools: []string{}}, Fields{Tools: []string{"p"}}, Fields{Tools: []string{"z"}}, Fields{Tools: []string{}}},
+		{"nothing anywhere", none, none, none, none, none},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			if got := Resolve(c.explicit, c.role, c.parent); !reflect.DeepEqual(got, c.want) {
+			if got := Resolve(c.explicit, c.role, c.persona, c.parent); !reflect.DeepEqual(got, c.want) {
 				t.Fatalf("got %#v, want %#v", got, c.want)
 			}
 		})
+	}
+}
+
+// A persona is found where definitions are, the working directory's
+// first; one that is missing or malformed is an error naming the file.
+func TestReadPersona(t *testing.T) {
+	root := t.TempDir()
+	cwd := filepath.Join(root, "proj")
+	cfg := filepath.Join(root, "config")
+	write(t, filepath.Join(cwd, ".quire", "personas", "careful.md"), "---\ntools: [read_file, grep]\n---\nCheck twice.\n")
+	write(t, filepath.Join(cfg, "personas", "careful.md"), "Never used: the project's shadows it.\n")
+	write(t, filepath.Join(cfg, "personas", "terse.md"), "---\nmodel: small-model\n---\nAnswer in one line.\n")
+	write(t, filepath.Join(cfg, "personas", "broken.md"), "---\ntools: [\"a/b\"]\n---\nx\n")
+	write(t, filepath.Join(cfg, "personas", "empty.md"), "---\nmodel: m\n---\n")
+	opt := Options{Cwd: cwd, ConfigDir: cfg}
+
+	p, err := ReadPersona(opt, "careful")
+	if err != nil || p.Instructions != "Check twice." || !reflect.DeepEqual(p.Tools, []string{"read_file", "grep"}) || p.Model != "" {
+		t.Fatalf("careful: %+v, %v", p, err)
+	}
+	p, err = ReadPersona(opt, "terse")
+	if err != nil || p.Model != "small-model" || p.Tools != nil || p.Instructions != "Answer in one line." {
+		t.Fatalf("terse: %+v, %v", p, err)
+	}
+	for name, want := range map[string]string{
+		"missing":   `the persona "missing" cannot be found: there is no`,
+		"broken":    `personas/broken.md: line 2: "a/b" is not a tool name`,
+		"empty":     "it has no instructions",
+		"../escape": "is not 1 to 64 letters",
+	} {
+		if _, err := ReadPersona(opt, name); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%s: error %v, want one containing %q", name, err, want)
+		}
+	}
+}
+
+func TestParseNamesAPersona(t *testing.T) {
+	d, err := Parse("stem", []byte("---\ndescription: d\npersona: careful\n---\nRole.\n"))
+	if err != nil || d.Persona != "careful" {
+		t.Fatalf("%+v, %v", d, err)
+	}
+	if _, err := Parse("stem", []byte("---\ndescription: d\npersona: not a name\n---\n")); err == nil || !strings.Contains(err.Error(), "line 3: the persona") {
+		t.Fatalf("bad persona name: %v", err)
 	}
 }
 
@@ -215,6 +260,21 @@ func FuzzParse(f *testing.F) {
 		}
 		if !ValidName(d.Name) || d.Description == "" {
 			t.Fatalf("accepted a definition without a valid name or a description: %+v", d)
+		}
+	})
+}
+
+func FuzzParsePersona(f *testing.F) {
+	f.Add([]byte("Just instructions.\n"))
+	f.Add([]byte("---\nmodel: m\ntools: [a, 'b*']\n---\nBe careful.\n"))
+	f.Add([]byte("---\npersona: other\n---\nx"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		p, err := ParsePersona(data)
+		if err != nil {
+			return
+		}
+		if p.Instructions == "" || strings.ContainsAny(p.Model, " \t\r\n") {
+			t.Fatalf("accepted %+v from %q", p, data)
 		}
 	})
 }

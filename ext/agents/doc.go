@@ -15,8 +15,12 @@
 // frontmatter, no description, a bad name or tool pattern, too large) is
 // one notice naming the file and the problem, and is skipped; keys the
 // package does not know are ignored, so files written for other agents
-// read. Resolve is the per-field cascade of a child's settings: the task
-// call's explicit value, then the role's, then the parent's.
+// read. A definition may name a persona (persona: NAME), behaviour
+// several agents share in personas/NAME.md, found in the same places;
+// ReadPersona reads it when a child is spawned and fails rather than
+// skip, since a persona is the child's core behaviour. Resolve is the
+// per-field cascade of a child's settings: the task call's explicit
+// value, then the role's, then the persona's, then the parent's.
 //
 // The package is pure: it reads files and returns values, and knows
 // nothing of sessions, providers or tools.

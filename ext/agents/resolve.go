@@ -1,7 +1,8 @@
 package agents
 
 // Fields are the settings of a child session that a task call, an agent
-// definition (its role) and the parent session can each give.
+// definition (its role), the persona the definition names and the parent
+// session can each give.
 type Fields struct {
 	// Model is [PROVIDER/]MODEL; "" gives none.
 	Model string
@@ -12,16 +13,12 @@ type Fields struct {
 
 // Resolve applies the per-field cascade: each field independently takes
 // the first of the task call's explicit value, the role's (the agent
-// definition's) and the parent's that gives one. A field none of them
-// gives stays unset (for Tools: the read-only default).
-//
-// quire has no persona layer between the role and the parent: a
-// definition's instructions are its role and its persona both, and they
-// are read with the definition, so a definition that cannot be read is
-// never offered rather than failing at spawn.
-func Resolve(explicit, role, parent Fields) Fields {
+// definition's), the persona's and the parent's that gives one, so a
+// model may come from the role and tools from the persona. A field none
+// of them gives stays unset (for Tools: the read-only default).
+func Resolve(explicit, role, persona, parent Fields) Fields {
 	var out Fields
-	for _, f := range []Fields{explicit, role, parent} {
+	for _, f := range []Fields{explicit, role, persona, parent} {
 		if out.Model == "" {
 			out.Model = f.Model
 		}
