@@ -192,7 +192,15 @@ func settings() []setting {
 // provider is no less a secret while another runs), under every
 // profile, off included.
 func (c *Config) SandboxProfile(cwd string) (sandbox.Profile, error) {
-	p, err := c.SandboxSettings.Profile(c.Sandbox, cwd)
+	return c.NamedSandboxProfile(c.Sandbox, cwd)
+}
+
+// NamedSandboxProfile is the built-in or custom profile name in cwd, with
+// every provider's key variable kept from what runs under it, as
+// SandboxProfile: for a program whose own settings name its profile (an
+// MCP server's sandbox = "off").
+func (c *Config) NamedSandboxProfile(name, cwd string) (sandbox.Profile, error) {
+	p, err := c.SandboxSettings.Profile(name, cwd)
 	if err != nil {
 		return sandbox.Profile{}, err
 	}

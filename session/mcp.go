@@ -48,7 +48,7 @@ func mcpOptions(cfg *config.Config, env *tools.Env, reg *tools.Registry, p *Proj
 	return mcp.Options{
 		Servers: servers, Registry: reg, Dir: env.Dir,
 		Profile: env.Profile, Support: env.Support,
-		ProfileFor: func(name string) (sandbox.Profile, error) { return cfg.SandboxSettings.Profile(name, env.Dir) },
+		ProfileFor: func(name string) (sandbox.Profile, error) { return cfg.NamedSandboxProfile(name, env.Dir) },
 		Environ:    os.Environ(), Getenv: os.Getenv,
 		Identity: identity(sessionID, env.Dir),
 		Version:  version,

@@ -15,6 +15,9 @@ import (
 	"github.com/quire-sh/quire/engine/testserver"
 	"github.com/quire-sh/quire/ext/mcp"
 	"github.com/quire-sh/quire/ext/mcp/mcptest"
+	"github.com/quire-sh/quire/provider"
+	"github.com/quire-sh/quire/sandbox"
+	"github.com/quire-sh/quire/tools"
 	"github.com/quire-sh/quire/trust"
 )
 
@@ -251,5 +254,34 @@ func TestPreToolUseHookMatchesMCPTools(t *testing.T) {
 	}
 	if res := reqs[1].LastMessage(); res.Role != "tool" || !strings.Contains(res.Content, "no echo today") || strings.Contains(res.Content, "Echo: hi") {
 		t.Errorf("the model was told %+v", res)
+	}
+}
+
+// A server whose settings name its own profile (sandbox = "off") gets
+// no provider's key either: every provider's key variable is kept from
+// it, as from the session's commands, even one that does not look like
+// a credential.
+func TestServerProfileKeepsProviderKeys(t *testing.T) {
+	srv := startServer(t)
+	cfg := testConfig(t, srv, "ask")
+	cfg.Providers = map[string]provider.Config{"mine": {Type: provider.TypeOpenAI, BaseURL: "http://x", APIKeyEnv: "MY_LLM_ACCESS"}}
+	dir := t.TempDir()
+	env, err := newEnv(cfg, dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	opt, _ := mcpOptions(cfg, env, tools.NewRegistry(), nil, "", "test")
+	for _, name := range []string{"off", "workspace"} {
+		p, err := opt.ProfileFor(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := sandbox.CommandEnv([]string{"MY_LLM_ACCESS=plain", "OPENAI_API_KEY=k", "KEEP=1"}, p)
+		if slices.ContainsFunc(got, func(kv string) bool {
+			return strings.HasPrefix(kv, "MY_LLM_ACCESS=") || strings.HasPrefix(kv, "OPENAI_API_KEY=")
+		}) ||
+			!slices.Contains(got, "KEEP=1") {
+			t.Errorf("%s: %q", name, got)
+		}
 	}
 }
