@@ -7,7 +7,7 @@ STATICCHECK_VERSION := v0.7.0
 GOBIN     := $(shell $(GO) env GOPATH)/bin
 BENCHTIME ?= 1s
 
-.PHONY: all build test test-short lint fuzz bench bench-render bench-markdown bench-layout bench-store bench-app bench-sse bench-e2e bench-peers setup clean
+.PHONY: all build test test-short test-long lint fuzz bench bench-render bench-markdown bench-layout bench-store bench-app bench-sse bench-e2e bench-peers setup clean
 
 all: build
 
@@ -20,6 +20,13 @@ build:
 test: setup
 	$(GO) vet $(PKGS)
 	$(GO) test -race -count=1 -timeout 20m $(PKGS)
+	$(GO) test -count=1 -timeout 10m -run '^TestStream' ./markdown/
+
+# markdown's equivalence sweeps sample their cases under -race (they run
+# on one goroutine and the detector slows them ~7x), so `test` runs them a
+# second time, whole, without it. test-long widens them (minutes).
+test-long:
+	$(GO) test -count=1 -timeout 60m -run '^TestStream' ./markdown/ -args -long
 
 test-short:
 	$(GO) test -short -count=1 $(PKGS)

@@ -30,6 +30,9 @@ type renderer struct {
 	// dropLastLine leaves out the unfinished last line of the fenced
 	// block or table being rendered (stream hold-back).
 	dropLastLine bool
+	// itemEnds holds, after a top-level list is laid out, the line after
+	// each of its items (a stream keeps the items it will not redo).
+	itemEnds []int
 }
 
 // block renders one block node at the given width.
@@ -57,6 +60,8 @@ func (r *renderer) block(n ast.Node, width int) []render.Line {
 		return r.table(n, width)
 	case *ast.LinkReferenceDefinition:
 		return nil
+	case *plainBlock:
+		return r.plainLines(n, width)
 	}
 	// Unknown block kinds: show their text rather than nothing.
 	return r.flatten(n, width)
@@ -144,40 +149,73 @@ func (r *renderer) list(n *ast.List, width int) []render.Line {
 	}
 	r.depth++
 	defer func() { r.depth-- }()
-	num := n.Start
-	// Ordered markers share one width so that item text lines up.
-	markerW := 2
-	if n.IsOrdered() {
-		last := num + n.ChildCount() - 1
-		markerW = len(strconv.Itoa(max(last, num))) + 2
-	}
-	inner := width - markerW
-	indent := blanks(markerW)
-	if inner < minContent {
-		inner = width
-	}
+	lay := r.listLayout(n.IsOrdered(), n.Start, n.Marker, n.ChildCount(), width)
 	var out []render.Line
+	top := r.depth == 1
+	if top {
+		r.itemEnds = r.itemEnds[:0]
+	}
+	i := 0
 	for item := n.FirstChild(); item != nil; item = item.NextSibling() {
-		var marker string
-		if n.IsOrdered() {
-			m := strconv.Itoa(num) + string(n.Marker)
-			marker = blanks(markerW-1-len(m)) + m + " "
-			num++
-		} else {
-			marker = bullets[(r.depth-1)%len(bullets)] + " "
+		out = r.listItem(out, item, i, n.IsTight, lay)
+		if top {
+			r.itemEnds = append(r.itemEnds, len(out))
 		}
-		ls := r.children(item, inner, n.IsTight)
-		if len(ls) == 0 {
-			ls = []render.Line{{}}
-		}
-		if len(out) > 0 && !n.IsTight {
-			out = append(out, render.Line{})
-		}
-		out = append(out, prefixed(ls,
-			render.Span{Text: marker, Style: r.theme.ListMarker},
-			render.Span{Text: indent}, marker, indent)...)
+		i++
 	}
 	return out
+}
+
+// listLayout is what every item of a list shares: markers, their width
+// and the width left for the items' content.
+type listLayout struct {
+	ordered bool
+	start   int
+	delim   byte
+	bullet  string
+	markerW int
+	inner   int
+	indent  string
+}
+
+// listLayout lays out a list (ordered from start with delimiter delim,
+// or bulleted) of items items at width; r.depth is the list's depth,
+// counting it.
+func (r *renderer) listLayout(ordered bool, start int, delim byte, items, width int) listLayout {
+	lay := listLayout{ordered: ordered, start: start, delim: delim, markerW: 2}
+	// Ordered markers share one width so that item text lines up.
+	if ordered {
+		last := start + items - 1
+		lay.markerW = len(strconv.Itoa(max(last, start))) + 2
+	} else {
+		lay.bullet = bullets[(r.depth-1)%len(bullets)] + " "
+	}
+	lay.inner = width - lay.markerW
+	lay.indent = blanks(lay.markerW)
+	if lay.inner < minContent {
+		lay.inner = width
+	}
+	return lay
+}
+
+// listItem appends item i of a list (a blank line before it unless it is
+// the first or the list is tight).
+func (r *renderer) listItem(out []render.Line, item ast.Node, i int, tight bool, lay listLayout) []render.Line {
+	marker := lay.bullet
+	if lay.ordered {
+		m := strconv.Itoa(lay.start+i) + string(lay.delim)
+		marker = blanks(lay.markerW-1-len(m)) + m + " "
+	}
+	ls := r.children(item, lay.inner, tight)
+	if len(ls) == 0 {
+		ls = []render.Line{{}}
+	}
+	if i > 0 && !tight {
+		out = append(out, render.Line{})
+	}
+	return append(out, prefixed(ls,
+		render.Span{Text: marker, Style: r.theme.ListMarker},
+		render.Span{Text: lay.indent}, marker, lay.indent)...)
 }
 
 var bullets = [...]string{"•", "◦", "▪", "‣"}

@@ -30,69 +30,148 @@
 // block copies without its frame and continuation marks, between the
 // fences it came in, and a table as a markdown table.
 //
-// Text is untrusted: control characters and escape sequences become
-// visible glyphs (render.Sanitize), link targets lose their control
-// characters, nesting deeper than a cap is flattened to text, and every
-// layout step is linear in its input.
+// Text is untrusted: control characters, escape sequences and
+// bidirectional overrides become visible glyphs (render.Sanitize), link
+// targets lose their control characters, nesting deeper than a cap is
+// flattened to text, and inputs that goldmark cannot parse in linear time
+// are bounded (see Limits).
 //
 // # Streaming
 //
-// A [Stream] takes chunks with Append. At every moment
+// A [Stream] takes chunks with Append. After Finish,
 //
-//	Lines() == Render(ShownPrefix(Source()))
+//	Lines() == Render(Source())
 //
-// and after Finish, Lines() == Render(Source()). [ShownPrefix] holds back
-// ambiguous suffixes (trailing backticks, tildes or backslashes; a table
+// exactly, however the text was chunked. Before Finish, a frame (Lines
+// after some Appends) is Render(ShownPrefix(Source())) except where the
+// freezing rule below says it may differ. Rendering is lazy: chunks that
+// arrive between two frames cost one layout.
+//
+// [ShownPrefix] holds back an ambiguous end of the text until the next
+// chunk decides it: trailing backticks, tildes or backslashes; an
+// unfinished last line that is a marker run (a rule or heading underline
+// in the making, "- ", "*"); an unfinished last word that starts with a
+// markup character (a link, code span or emphasis appears whole); a table
 // header whose delimiter row has not arrived; the unfinished last line of
-// an open code fence or of a table) until the next chunk decides them. A
-// chunk that only extends a held-back line costs nothing.
+// an open code fence or the unfinished last row of a table. A chunk that
+// only extends a held-back line costs nothing.
 //
-// Rendering is lazy: the first Lines or Frozen after some Appends
-// re-renders only the tail after the last checkpoint. The first Frozen()
-// lines are final: no later text changes them, so a caller
-// can move them to scrollback. A checkpoint sits after a top-level block
-// once the text proves the block is over:
+// # Freezing
+//
+// The first Frozen() lines are final: a caller can commit them to
+// scrollback. A checkpoint sits after a top-level block once the text
+// proves the block over:
 //
 //   - a complete line that starts another top-level block closes every
-//     block before it (except that a table or paragraph carved out of the
-//     same paragraph by goldmark is no such proof);
-//   - otherwise a complete blank line after a paragraph, heading, table,
-//     quote, thematic break or HTML block (an HTML block of kinds 1–5 only
-//     once its end marker came); lists and indented code continue across
-//     blank lines, so only the first kind of proof ends them;
-//   - a fenced block is also over at its complete closing line;
-//   - inside a long top-level code fence, every complete line is final
-//     once the language is decided: highlighting runs line by line with
-//     the lexer state carried from line to line (see lexer.go), so the
-//     stream keeps the state at the last frozen line and never
-//     re-tokenises the fence. Render highlights the same way, which is
-//     what keeps the two equal.
+//     block before it;
+//   - a complete blank line closes a paragraph, heading, table, quote,
+//     rule or HTML block (an HTML block of kinds 1–5 only once its end
+//     marker came);
+//   - a list or indented code block continues across blank lines; after
+//     one, it is over when the next line starts with a character that
+//     cannot continue it: not indented, and not (the start of) an item of
+//     the same list ("- " for a "-" list, digits and the list's delimiter
+//     for an ordered one);
+//   - a fenced block is over at its complete closing line, and inside an
+//     open top-level fence every complete line is final once the language
+//     is decided: highlighting runs line by line with the lexer state
+//     carried from line to line (see lexer.go), so the stream keeps the
+//     state at the last frozen line and never re-tokenises the fence;
+//   - parts that goldmark splits out of one paragraph (lines of text above
+//     a table, link reference definitions and the text after them) freeze
+//     together, when the last part is over: a setext underline could still
+//     turn them all into a heading.
 //
 // Blocks nested in lists and quotes never freeze on their own: the
 // top-level container freezes as a whole.
 //
-// Link reference definitions can change text before them ("[x]" becomes a
-// link when "[x]: url" arrives later). The parser records which labels
-// each top-level block looked up; a checkpoint never passes a block that
-// looked up a label whose first definition is not itself behind the
-// checkpoint. Definitions behind a checkpoint are carried into every later
-// tail parse (the first definition wins, as in CommonMark). The price: an
-// unresolved "[label]" in prose pins the checkpoint before its block
-// until a definition arrives, and the tail grows from there.
+// Link labels are frozen speculatively. A block that looks up a label
+// ("[x]", also code like a[i] and [Enter]) that the text defines nowhere
+// freezes as though it never will be. If a definition of the label then
+// arrives and freezes, every frozen stretch that looked the label up is
+// laid out again: its lines in Lines() change and [Stream.Revisions]
+// reports which (a caller that already printed them, as the inline view
+// does into the terminal's scrollback, keeps the old lines and moves its
+// index by the revision). Revisions lay out again at most as many bytes as
+// the text holds plus 64 KiB before Finish; past that they wait for
+// Finish. A block whose label is defined in the text but not yet frozen
+// waits (does not freeze) until the definition freezes, which it does as
+// soon as the definition's paragraph ends.
+//
+// # Open blocks
+//
+// The block that is still open at the end of the text is continued, not
+// laid out again, so a chunk costs time proportional to the chunk:
+//
+//   - a table: new rows are parsed behind the header and delimiter lines
+//     alone, and drawn in the columns' widths. When a row widens a column
+//     the whole table is laid out again, but, past 64 rows, at most once
+//     per doubling of its rows (so O(log n) times); until then new rows
+//     are drawn in the old widths, a cell that does not fit wrapping inside
+//     its column;
+//   - a list: the open item is parsed from its marker line on (goldmark
+//     decides what an item holds from that item's own lines); items
+//     followed by an item whose marker line has content are laid out for
+//     good. A list that turns loose, or whose ordered markers widen (at 10,
+//     100, 1,000 items), is laid out again whole;
+//   - a paragraph (and a list item that is one paragraph): its inlines are
+//     placed in a flow that keeps every line it wrapped (see open_para.go).
+//     Text before the last cut point (after a space, with no code span,
+//     link bracket, raw HTML or emphasis opener left open before it) stays
+//     in the flow; only the window after it is parsed again, and plain
+//     text is not parsed at all.
+//
+// A table or list that ends is laid out whole once, as Render does, and
+// frozen; a paragraph the stream followed exactly freezes as it stands.
+//
+// So a frame may differ from Render(ShownPrefix(Source())) in these ways,
+// and only these, and each lasts at most until the block concerned ends
+// (or, for the first, until Finish):
+//
+//  1. a frozen block shows a label as text while the label's definition
+//     is in the text but not yet frozen, or, past the revision budget,
+//     until Finish;
+//  2. an open table of more than 64 rows shows rows in column widths a
+//     later row has widened, until its rows double or it ends;
+//  3. an open paragraph shows as text an opener (emphasis, a link, a code
+//     span) that stayed unclosed for more than 256 bytes and was closed
+//     after all, and lays out a word longer than 256 bytes, once more
+//     than two lines of it have arrived, as its own text (a long URL loses
+//     its link until the paragraph ends); lines it wrapped stay wrapped
+//     as they were.
+//
+// A frame never shows text that has not arrived, never shows text out of
+// order, and never changes a frozen line except by a revision.
 //
 // # Limits
 //
-// Freezing is conservative, so some text keeps a long tail and costs each
-// chunk time proportional to it: a list or quote that never ends, a code
-// fence nested in a list, an unresolved "[label]" (see above), an
-// unclosed HTML comment. File links reflect the file system when their
-// line was laid out. A highlighting regexp that runs past its time limit
-// shows that line plain, so on hostile code under extreme load a frozen
-// line could differ from a later one-shot render.
+// goldmark's inline parser takes more than linear time on some input (80
+// KB of "[a](" takes seconds), so a paragraph longer than 16 KiB, or with
+// a line longer than 8 KiB (which also bounds a table row), is shown as
+// the text it is, markup and all. Container markers are capped: past 64
+// on one line, or at column 128 or beyond, a marker opens no container
+// (it shows as ␀ where the nesting was cut).
+//
+// Some open blocks are still laid out whole on every chunk: quotes, HTML
+// blocks, indented code, and a list's open item with everything nested in
+// it, so a long list nested in one top-level item costs each chunk time
+// proportional to that item. A code fence nested in a list is highlighted
+// whole each time. File links reflect the file system when their line was
+// laid out.
+//
+// A code line whose highlighting needs more than 100 ms of CPU time (a
+// pattern that backtracks without end) is shown plain. The limit is on
+// the CPU time of the highlighting thread, which other processes do not
+// consume, so a line is coloured the same on a busy machine as on an idle
+// one (where that clock cannot be read, wall-clock time stands in). The
+// CPU time of the same work still varies somewhat with cache and core
+// contention, so a line whose patterns need close to the limit could tip
+// either way; ordinary code needs microseconds.
 //
 // A setext underline or lazy continuation line can only change the block
 // it follows, which is never frozen without a blank line or a new block
 // after it. The equivalence is tested at every byte boundary of a corpus
-// (testdata/corpus), at random chunkings of large documents, and by
-// FuzzStream.
+// (testdata/corpus), split once at every byte boundary, at random
+// chunkings of large documents and of the stress corpus ([StressDocs]),
+// and by FuzzStream.
 package markdown

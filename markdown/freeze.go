@@ -11,36 +11,64 @@ import (
 // provably over, and where an open code fence may be cut line by line.
 
 // checkpoint finds the last top-level block boundary that is final (see
-// final) with no pending reference lookups before it, or a line
-// boundary inside a trailing open code fence.
+// final), or a line boundary inside a trailing open code fence.
+//
+// A block that looked up a link label is frozen even though a definition
+// of that label may still arrive (speculatively, see doc.go): the labels
+// it looked up without finding them are returned in res.pending, and the
+// stream lays the block out again if one of them gets defined. Only a
+// label whose definition is already in the text but not yet frozen
+// holds the checkpoint back, until that definition freezes (a frozen
+// block is laid out with frozen definitions only).
 func (t *tailRender) checkpoint(res *tailResult) {
-	defined := map[string]bool{}
-	pending := map[string]bool{}
-	best := -1
-	nFinal := 0
-	for i, b := range t.blocks {
-		for _, k := range t.pc.lookups[b] {
-			if !t.st.refKeys[k] && !defined[k] {
-				pending[k] = true
+	// Labels are looked up rarely; the maps are made only then.
+	var tailDefs, defined, waiting map[string]bool // waiting: looked up, defined in the tail, not yet behind the cut
+	if len(t.pc.lookups) > 0 {
+		tailDefs, defined, waiting = map[string]bool{}, map[string]bool{}, map[string]bool{}
+		for _, b := range t.blocks {
+			for _, d := range definitions(b) {
+				tailDefs[refKey(d.Label)] = true
 			}
 		}
-		for _, d := range definitions(b) {
-			k := refKey(d.Label)
-			defined[k] = true
-			delete(pending, k)
-		}
-		if !t.final(i) {
+	}
+	finals := t.finals()
+	best := -1
+	var pending, cutPending []string
+	for i, b := range t.blocks {
+		if !finals[i] {
 			break
 		}
-		nFinal = i + 1
-		if len(pending) == 0 {
+		for _, k := range t.pc.lookups[b] {
+			switch {
+			case t.st.refKeys[k] || defined[k]:
+			case tailDefs[k]:
+				waiting[k] = true
+			default:
+				pending = append(pending, k)
+			}
+		}
+		if defined != nil {
+			for _, d := range definitions(b) {
+				k := refKey(d.Label)
+				defined[k] = true
+				delete(waiting, k)
+			}
+		}
+		if i+1 < len(t.blocks) && t.carved(i) {
+			continue // never cut inside a paragraph goldmark split
+		}
+		if len(waiting) == 0 {
 			best = i
+			cutPending = pending[:len(pending):len(pending)]
 		}
 	}
 	cut := func(i int) {
 		for _, b := range t.blocks[:i+1] {
 			res.refs = append(res.refs, definitions(b)...)
 		}
+		res.pending = cutPending
+		res.segSrc, res.segLines = t.blockEnd(i)-t.off, t.ends[i]
+		res.cut = i + 1
 	}
 	if best >= 0 {
 		res.cpSrc = t.blockEnd(best) - t.off
@@ -52,7 +80,7 @@ func (t *tailRender) checkpoint(res *tailResult) {
 	}
 	// An open fence that is the last block, after only final blocks.
 	k := len(t.blocks) - 1
-	if k < 0 || nFinal != k || best != k-1 || len(pending) != 0 {
+	if k < 0 || best != k-1 {
 		return
 	}
 	fc, ok := t.blocks[k].(*ast.FencedCodeBlock)
@@ -85,6 +113,40 @@ func (t *tailRender) checkpoint(res *tailResult) {
 	}
 }
 
+// finals reports for each block whether it is final. A block that
+// goldmark carved out of the same paragraph as the block after it (see
+// carved) is final exactly when that one is.
+func (t *tailRender) finals() []bool {
+	out := make([]bool, len(t.blocks))
+	for i := len(t.blocks) - 1; i >= 0; i-- {
+		if i+1 < len(t.blocks) && t.carved(i) {
+			out[i] = out[i+1]
+			continue
+		}
+		out[i] = t.final(i)
+	}
+	return out
+}
+
+// carved reports whether blocks i and i+1 came out of one paragraph that
+// goldmark split after parsing it: the lines before a table's header and
+// the table, or link reference definitions and what follows them on the
+// next line. Later lines can still turn that paragraph into something
+// else (a setext heading), so the first part is final only with the last.
+func (t *tailRender) carved(i int) bool {
+	b, next := t.blocks[i], t.blocks[i+1]
+	switch b.(type) {
+	case *ast.Paragraph, *plainBlock:
+		if next.Kind() != east.KindTable {
+			return false
+		}
+	case *ast.LinkReferenceDefinition:
+	default:
+		return false
+	}
+	return !hasBlankLine(t.buf, lineEndAfter(t.buf, lastByte(b, t.buf)), lineStart(t.buf, startPos(next)))
+}
+
 // partialCodeLine reports whether fc (the last block) is an open fence
 // whose last content line has not ended yet.
 func (t *tailRender) partialCodeLine(fc *ast.FencedCodeBlock) bool {
@@ -94,29 +156,19 @@ func (t *tailRender) partialCodeLine(fc *ast.FencedCodeBlock) bool {
 
 // partialRow returns the start of tb's last row when that row is the
 // unfinished last line of the text and starts with '|' (so it stays a row
-// of this table however it grows), or -1.
+// of this table however it grows), or -1. Whatever the row holds so far
+// (text, a bare URL, nothing), the answer is the same, so a row is held
+// back from its first '|' to its newline however it arrives.
 func partialRow(buf []byte, tb *east.Table) int {
 	if len(buf) == 0 || buf[len(buf)-1] == '\n' {
 		return -1
 	}
 	ls := lineStart(buf, len(buf))
-	line := bytes.TrimLeft(buf[ls:], " ")
-	if len(buf)-ls-len(line) > 3 || len(line) == 0 || line[0] != '|' {
+	if !heldRow(buf, ls) {
 		return -1
 	}
 	row := tb.LastChild()
-	if row == nil || row.Kind() != east.KindTableRow {
-		return -1
-	}
-	found := false
-	_ = ast.Walk(row, func(c ast.Node, entering bool) (ast.WalkStatus, error) {
-		if t, ok := c.(*ast.Text); ok && entering {
-			found = t.Segment.Start >= ls
-			return ast.WalkStop, nil
-		}
-		return ast.WalkContinue, nil
-	})
-	if !found {
+	if row == nil || row == tb.FirstChild() || row.Kind() != east.KindTableRow || row.Pos() < ls {
 		return -1
 	}
 	return ls
@@ -152,8 +204,10 @@ func (t *tailRender) blockEnd(i int) int {
 // that starts another top-level block, which closes every block before
 // it, or a complete blank line after the block, which closes paragraphs,
 // headings, tables, quotes and HTML. Lists and indented code continue
-// across blank lines, so only the first kind of evidence ends them; a
-// fenced block is also ended by its complete closing fence line.
+// across blank lines, so only the first kind of evidence ends them, or
+// the start of a line after a blank line that can no longer continue
+// them (see cannotContinue); a fenced block is also ended by its
+// complete closing fence line.
 func (t *tailRender) final(i int) bool {
 	b := t.blocks[i]
 	if i+1 < len(t.blocks) && t.nextEvidence(i) {
@@ -161,7 +215,7 @@ func (t *tailRender) final(i int) bool {
 	}
 	switch b := b.(type) {
 	case *ast.List, *ast.CodeBlock:
-		return false
+		return i+1 < len(t.blocks) && t.cannotContinue(i)
 	case *ast.FencedCodeBlock:
 		return t.fenceClosed(b)
 	case *ast.HTMLBlock:
@@ -176,21 +230,61 @@ func (t *tailRender) final(i int) bool {
 	return hasBlankLine(t.buf, lineEndAfter(t.buf, lastByte(b, t.buf)), to)
 }
 
+// cannotContinue reports whether block i+1, the successor of a list or
+// an indented code block, starts on a line that, however it goes on, can
+// neither continue block i nor join it: the line follows a blank line
+// (so it is no lazy continuation), is not indented, and can no longer
+// become an item of the same list.
+func (t *tailRender) cannotContinue(i int) bool {
+	ls := lineStart(t.buf, startPos(t.blocks[i+1]))
+	if !hasBlankLine(t.buf, lineEndAfter(t.buf, lastByte(t.blocks[i], t.buf)), ls) || ls >= len(t.buf) {
+		return false
+	}
+	line := t.buf[ls:]
+	if c := line[0]; c == ' ' || c == '\t' || c == '\n' || c == '\r' {
+		return false
+	}
+	l, ok := t.blocks[i].(*ast.List)
+	if !ok {
+		return true // indented code continues only with an indented line
+	}
+	at := func(j int) (byte, bool) { // line[j]; false past the text so far
+		if j < len(line) {
+			return line[j], true
+		}
+		return 0, false
+	}
+	spaceOrEnd := func(j int) bool {
+		c, ok := at(j)
+		return !ok || c == ' ' || c == '\t' || c == '\n' || c == '\r'
+	}
+	if !l.IsOrdered() {
+		return !(line[0] == l.Marker && spaceOrEnd(1))
+	}
+	j := 0
+	for j < len(line) && j < 10 && line[j] >= '0' && line[j] <= '9' {
+		j++
+	}
+	switch c, ok := at(j); {
+	case j == 0 || j > 9:
+		return true
+	case !ok:
+		return false // digits so far: a delimiter may follow
+	case c != l.Marker:
+		return true
+	}
+	return !spaceOrEnd(j + 1)
+}
+
 // nextEvidence reports whether block i+1 starts on a complete line that a
 // line-by-line parse opened as a block of its own. Blocks that goldmark
-// carves out of a paragraph afterwards (a table after paragraph lines,
-// the text after link reference definitions) are no such evidence: the
-// paragraph could still absorb them.
+// carves out of a paragraph afterwards (see carved) are no such
+// evidence: the paragraph could still absorb them.
 func (t *tailRender) nextEvidence(i int) bool {
-	b, next := t.blocks[i], t.blocks[i+1]
-	switch b.(type) {
-	case *ast.LinkReferenceDefinition:
+	if t.carved(i) {
 		return false
-	case *ast.Paragraph:
-		if next.Kind() == east.KindTable {
-			return false
-		}
 	}
+	next := t.blocks[i+1]
 	ls := lineStart(t.buf, startPos(next))
 	return bytes.IndexByte(t.buf[ls:], '\n') >= 0
 }

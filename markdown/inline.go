@@ -4,7 +4,9 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/yuin/goldmark/ast"
 	east "github.com/yuin/goldmark/extension/ast"
@@ -89,7 +91,7 @@ func (r *renderer) inline(ps []piece, n ast.Node, st render.Style, link string) 
 	case *east.Strikethrough:
 		st.Attrs |= r.theme.Strike
 	case *ast.Link:
-		link = cleanURL(string(n.Destination))
+		link = cleanURL(string(unescape(n.Destination)))
 		st = mergeStyle(st, r.theme.Link)
 	case *ast.AutoLink:
 		u := string(n.URL(r.src))
@@ -103,7 +105,7 @@ func (r *renderer) inline(ps []piece, n ast.Node, st render.Style, link string) 
 		add(label, mergeStyle(st, r.theme.Link), true)
 		return ps
 	case *ast.Image:
-		link = cleanURL(string(n.Destination))
+		link = cleanURL(string(unescape(n.Destination)))
 		ist := mergeStyle(st, r.theme.Image)
 		add("[image: ", ist, false)
 		for c := n.FirstChild(); c != nil; c = c.NextSibling() {
@@ -144,15 +146,62 @@ func mergeStyle(base, over render.Style) render.Style {
 	return base
 }
 
-// unescape resolves backslash escapes and entity references the way an
-// HTML renderer would before showing text.
+// unescape resolves backslash escapes and entity and numeric character
+// references the way an HTML renderer does: in one pass, so that what an
+// escape or a reference produces is never read again ("\\&ouml;" and
+// "&#38;ouml;" show "&ouml;", not "ö").
 func unescape(v []byte) []byte {
 	if !hasAny(v, '\\', '&') {
 		return v
 	}
-	v = util.UnescapePunctuations(v)
-	v = util.ResolveNumericReferences(v)
-	return util.ResolveEntityNames(v)
+	out := make([]byte, 0, len(v))
+	for i := 0; i < len(v); {
+		c := v[i]
+		if c == '\\' && i+1 < len(v) && util.IsPunct(v[i+1]) {
+			out = append(out, v[i+1])
+			i += 2
+			continue
+		}
+		if c == '&' {
+			if ref, n := reference(v[i:]); n > 0 {
+				out = append(out, ref...)
+				i += n
+				continue
+			}
+		}
+		out = append(out, c)
+		i++
+	}
+	return out
+}
+
+// reference decodes the character reference v starts with ("&amp;",
+// "&#38;", "&#x26;") and returns it and its length, or n 0.
+func reference(v []byte) (ref []byte, n int) {
+	if len(v) < 3 || v[0] != '&' {
+		return nil, 0
+	}
+	if v[1] != '#' {
+		end, ok := util.ReadWhile(v, [2]int{1, len(v)}, util.IsAlphaNumeric)
+		if !ok || end >= len(v) || v[end] != ';' {
+			return nil, 0
+		}
+		e, found := util.LookUpHTML5EntityByName(string(v[1:end]))
+		if !found {
+			return nil, 0
+		}
+		return e.Characters, end + 1
+	}
+	start, base, isDigit, max := 2, 10, util.IsNumeric, 7
+	if v[2] == 'x' || v[2] == 'X' {
+		start, base, isDigit, max = 3, 16, util.IsHexDecimal, 6
+	}
+	end, ok := util.ReadWhile(v, [2]int{start, len(v)}, isDigit)
+	if !ok || end >= len(v) || v[end] != ';' || end-start > max {
+		return nil, 0
+	}
+	code, _ := strconv.ParseUint(string(v[start:end]), base, 32)
+	return utf8.AppendRune(nil, util.ToValidRune(rune(code))), end + 1
 }
 
 func hasAny(v []byte, a, b byte) bool {

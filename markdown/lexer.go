@@ -3,11 +3,11 @@ package markdown
 import (
 	"fmt"
 	"maps"
+	"runtime"
 	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
-
 	"unicode/utf8"
 
 	"github.com/alecthomas/chroma/v2"
@@ -29,10 +29,14 @@ import (
 // another lexer) are tokenised whole instead and never frozen mid-block.
 
 // lineLexer is a compiled chroma regex lexer that can lex line by line.
+// It is not changed once compiled (but for the patient variants of its
+// rules, made once each when first needed), so streams share it.
 type lineLexer struct {
-	name  string
-	regex *chroma.RegexLexer
-	rules chroma.CompiledRules
+	name    string
+	regex   *chroma.RegexLexer
+	rules   chroma.CompiledRules
+	limits  matchLimits
+	patient sync.Map // *chroma.CompiledRule → *regexp2.Regexp limited by limits.most
 }
 
 // lexState is a paused lex: everything needed to continue with the next
@@ -40,11 +44,35 @@ type lineLexer struct {
 // times.
 type lexState struct {
 	st chroma.LexerState
+	ll *lineLexer
 }
 
-// lexerSet compiles each lexer once per document or stream, and
-// remembers which lexer each info-string name means (chroma's lookup
-// falls back to matching file-name patterns, which is slow).
+// A hostile line must not stall rendering on a backtracking pattern, and
+// how it is highlighted must not depend on how busy the machine is. So
+// the limit is on CPU time, which other processes do not consume: when
+// the rules tried at one position of a line need more than
+// matchLimits.cpu of the highlighting thread's CPU time, the line is
+// shown plain. Reading that clock costs a system call, so a position is
+// first matched timing only the wall clock, which never runs slower than
+// the CPU clock: done within cpu of it, it is within the limit. Otherwise
+// (a slow pattern, or a busy machine) the position is matched again
+// reading the CPU clock around each pattern. The regexp engine can only
+// be stopped by wall-clock time: a pattern runs under wait of it first,
+// and if that runs out before the pattern has used cpu of CPU time, again
+// under the patient limit most, so that under load a slow pattern gets the
+// time it needs and is judged as on an idle machine. (Where the thread's
+// CPU time cannot be read, wall-clock time stands in for it, and load can
+// tip a line over.)
+type matchLimits struct {
+	cpu, wait, most time.Duration
+}
+
+var defaultLimits = matchLimits{cpu: 100 * time.Millisecond, wait: 100 * time.Millisecond, most: 2 * time.Second}
+
+// lexerSet remembers, for one document or stream, which lexer each
+// info-string name means (chroma's lookup falls back to matching
+// file-name patterns, which is slow) and which line lexer each lexer
+// compiles to.
 type lexerSet struct {
 	compiled map[string]*lineLexer
 	named    map[string]chroma.Lexer
@@ -79,12 +107,19 @@ func (s *lexerSet) byName(name string) chroma.Lexer {
 	return l
 }
 
-// lexerNames is the one piece of package state: a process-wide memo of
-// chroma's name lookups (name → chroma.Lexer, nil for none). The lookups
-// are pure and the lexers chroma's own globals, and without it every
-// stream (one per answer, and again after each resize) would pay the
-// slow miss again. It is bounded, since names come from untrusted text.
-var lexerNames = boundedMap{}
+// lexerNames and lineLexers are the package's state: process-wide memos
+// of chroma's name lookups (name → chroma.Lexer, nil for none) and of
+// the line lexers compiled from chroma's lexers (lexer name → *lineLexer,
+// nil when it cannot lex by lines). The lookups are pure, the lexers
+// chroma's own globals and a line lexer never changes once compiled, and
+// without them every stream (one per answer, and again after each
+// resize) would pay the slow miss and the milliseconds of compiling a
+// lexer's patterns again. lexerNames is bounded, since names come from
+// untrusted text; lineLexers holds at most one entry per chroma lexer.
+var (
+	lexerNames = boundedMap{}
+	lineLexers sync.Map
+)
 
 // maxLexerNames bounds lexerNames.
 const maxLexerNames = 1024
@@ -124,15 +159,23 @@ func (s *lexerSet) get(l chroma.Lexer) *lineLexer {
 	if ll, ok := s.compiled[name]; ok {
 		return ll
 	}
-	ll, err := compileLineLexer(l)
-	if err != nil {
-		ll = nil
+	var ll *lineLexer
+	if v, ok := lineLexers.Load(name); ok {
+		ll = v.(*lineLexer)
+	} else {
+		var err error
+		ll, err = compileLineLexer(l, defaultLimits)
+		if err != nil {
+			ll = nil
+		}
+		v, _ := lineLexers.LoadOrStore(name, ll)
+		ll = v.(*lineLexer)
 	}
 	s.compiled[name] = ll
 	return ll
 }
 
-func compileLineLexer(l chroma.Lexer) (*lineLexer, error) {
+func compileLineLexer(l chroma.Lexer, lim matchLimits) (*lineLexer, error) {
 	rl, ok := l.(*chroma.RegexLexer)
 	if !ok {
 		return nil, fmt.Errorf("lexer %s is not a regex lexer", l.Config().Name)
@@ -164,9 +207,7 @@ func compileLineLexer(l chroma.Lexer) (*lineLexer, error) {
 			if err != nil {
 				return nil, fmt.Errorf("compile rule %s of %s: %w", state, cfg.Name, err)
 			}
-			// A hostile line must not stall rendering on a backtracking
-			// pattern; a timeout shows the line plain.
-			cr.Regexp.MatchTimeout = 250 * time.Millisecond
+			cr.Regexp.MatchTimeout = lim.wait
 			rules[state] = append(rules[state], cr)
 		}
 	}
@@ -191,7 +232,7 @@ func compileLineLexer(l chroma.Lexer) (*lineLexer, error) {
 	if _, ok := rules["root"]; !ok {
 		return nil, fmt.Errorf("lexer %s has no root state", cfg.Name)
 	}
-	return &lineLexer{name: cfg.Name, regex: rl, rules: rules}, nil
+	return &lineLexer{name: cfg.Name, regex: rl, rules: rules, limits: lim}, nil
 }
 
 func findLexerMutator(rules chroma.CompiledRules) (string, int) {
@@ -207,7 +248,7 @@ func findLexerMutator(rules chroma.CompiledRules) (string, int) {
 
 // start returns the state before the first line.
 func (ll *lineLexer) start() lexState {
-	return lexState{st: chroma.LexerState{
+	return lexState{ll: ll, st: chroma.LexerState{
 		Lexer:          ll.regex,
 		Registry:       lexers.GlobalLexerRegistry,
 		Rules:          ll.rules,
@@ -222,12 +263,12 @@ func (s *lexState) clone() lexState {
 	c.Stack = append([]string(nil), s.st.Stack...)
 	c.MutatorContext = maps.Clone(s.st.MutatorContext)
 	c.Groups, c.NamedGroups = nil, nil
-	return lexState{st: c}
+	return lexState{st: c, ll: s.ll}
 }
 
 // line lexes one more line (with its newline) and returns its tokens.
-// A lexer failure (a mutator error, a regexp timeout) yields ok false.
-
+// A lexer failure (a mutator error, a line over its CPU time) yields ok
+// false.
 func (s *lexState) line(text string) (toks []chroma.Token, ok bool) {
 	// Emitters and mutators from chroma may panic on input they did not
 	// expect; a line they choke on is shown plain.
@@ -236,6 +277,10 @@ func (s *lexState) line(text string) (toks []chroma.Token, ok bool) {
 			toks, ok = nil, false
 		}
 	}()
+	// The thread's CPU clock measures this goroutine only while it stays
+	// on the thread.
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
 	toks, ok = s.lex(text)
 	return toks, ok
 }
@@ -267,7 +312,10 @@ func (s *lexState) lex(text string) (toks []chroma.Token, ok bool) {
 		if !found {
 			return nil, false
 		}
-		rule, groups, named := match(l.Text, l.Pos, rules)
+		rule, groups, named, err := s.match(l.Text, l.Pos, rules)
+		if err != nil {
+			return nil, false
+		}
 		if groups == nil {
 			// As chroma (from Pygments): an unmatched newline resets the
 			// stack to root; any other unmatched rune is an error token.
@@ -298,19 +346,78 @@ func (s *lexState) lex(text string) (toks []chroma.Token, ok bool) {
 	return toks, true
 }
 
-func match(text []rune, pos int, rules []*chroma.CompiledRule) (*chroma.CompiledRule, []string, map[string]string) {
+// match tries the rules at pos in order and returns the first that
+// matches, or an error when they need more CPU time than the limit (see
+// matchLimits).
+func (s *lexState) match(text []rune, pos int, rules []*chroma.CompiledRule) (*chroma.CompiledRule, []string, map[string]string, error) {
+	t0 := time.Now()
+	rule, m, err := s.try(text, pos, rules, false)
+	if err != nil || time.Since(t0) >= s.ll.limits.cpu {
+		rule, m, err = s.try(text, pos, rules, true)
+	}
+	if err != nil || m == nil {
+		return nil, nil, nil, err
+	}
+	gs := m.Groups()
+	groups := make([]string, len(gs))
+	named := make(map[string]string, len(gs))
+	for i, g := range gs {
+		groups[i] = g.String()
+		named[g.Name] = g.String()
+	}
+	return rule, groups, named, nil
+}
+
+// try matches the rules at pos in order; timed, it reads the CPU clock
+// around each pattern and fails once they have used the limit.
+func (s *lexState) try(text []rune, pos int, rules []*chroma.CompiledRule, timed bool) (*chroma.CompiledRule, *regexp2.Match, error) {
+	lim := s.ll.limits
+	var used time.Duration
 	for _, rule := range rules {
-		m, err := rule.Regexp.FindRunesMatchStartingAt(text, pos)
-		if m != nil && err == nil && m.RuneIndex == pos {
-			gs := m.Groups()
-			groups := make([]string, len(gs))
-			named := make(map[string]string, len(gs))
-			for i, g := range gs {
-				groups[i] = g.String()
-				named[g.Name] = g.String()
+		if !timed {
+			m, err := rule.Regexp.FindRunesMatchStartingAt(text, pos)
+			if err != nil {
+				return nil, nil, err
 			}
-			return rule, groups, named
+			if m != nil && m.RuneIndex == pos {
+				return rule, m, nil
+			}
+			continue
+		}
+		c0 := threadCPU()
+		m, err := rule.Regexp.FindRunesMatchStartingAt(text, pos)
+		spent := threadCPU() - c0
+		if err != nil && used+spent < lim.cpu {
+			// Out of time, not of work: again, patiently.
+			c0 = threadCPU()
+			m, err = s.ll.patientRegexp(rule).FindRunesMatchStartingAt(text, pos)
+			spent = threadCPU() - c0
+		}
+		used += spent
+		if err == nil && used >= lim.cpu {
+			err = fmt.Errorf("highlighting took more than %v of CPU time", lim.cpu)
+		}
+		if err != nil {
+			return nil, nil, err
+		}
+		if m != nil && m.RuneIndex == pos {
+			return rule, m, nil
 		}
 	}
 	return nil, nil, nil
+}
+
+// patientRegexp returns rule's pattern under the patient wall-clock
+// limit, compiling it the first time.
+func (ll *lineLexer) patientRegexp(rule *chroma.CompiledRule) *regexp2.Regexp {
+	if v, ok := ll.patient.Load(rule); ok {
+		return v.(*regexp2.Regexp)
+	}
+	re, err := regexp2.Compile(rule.Regexp.String()) // the flags are in the pattern
+	if err != nil {
+		return rule.Regexp // it compiled once: cannot happen
+	}
+	re.MatchTimeout = ll.limits.most
+	v, _ := ll.patient.LoadOrStore(rule, re)
+	return v.(*regexp2.Regexp)
 }

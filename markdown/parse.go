@@ -17,7 +17,26 @@ func newParser() parser.Parser {
 	md := goldmark.New(goldmark.WithExtensions(extension.GFM))
 	p := md.Parser()
 	p.AddOptions(parser.WithInlineParsers(util.Prioritized(refObserver{}, 199)))
+	// Around the table transformer (200): the line budget before it, so
+	// that no row is over it, the size budget after (see plain.go).
+	p.AddOptions(parser.WithParagraphTransformers(
+		util.Prioritized(budget{lines: true}, 150),
+		util.Prioritized(budget{}, 300)))
 	return p
+}
+
+// newInlineParser builds a parser that knows paragraphs only, with
+// newParser's inline parsers: every text becomes paragraphs (split at
+// blank lines) whose inlines parse as in a full document. A stream parses
+// the new part of an open paragraph with it (open_para.go).
+func newInlineParser() parser.Parser {
+	return parser.NewParser(
+		parser.WithBlockParsers(util.Prioritized(parser.NewParagraphParser(), 1000)),
+		parser.WithInlineParsers(append(parser.DefaultInlineParsers(),
+			util.Prioritized(extension.NewLinkifyParser(), 999),
+			util.Prioritized(extension.NewStrikethroughParser(), 500),
+			util.Prioritized(refObserver{}, 199))...),
+	)
 }
 
 // refContext wraps goldmark's parse context to record which link labels
@@ -27,11 +46,14 @@ func newParser() parser.Parser {
 type refContext struct {
 	parser.Context
 	current ast.Node              // top-level block whose inlines are being parsed
+	at      int                   // source offset of the ']' being parsed
 	lookups map[ast.Node][]string // top-level block → normalised labels
+	// lookupAt holds, in step with lookups, where each lookup's ']' is.
+	lookupAt map[ast.Node][]int
 }
 
 func newRefContext(frozen []parser.Reference) *refContext {
-	c := &refContext{Context: parser.NewContext(), lookups: map[ast.Node][]string{}}
+	c := &refContext{Context: parser.NewContext()}
 	for _, r := range frozen {
 		c.AddReference(r)
 	}
@@ -41,7 +63,11 @@ func newRefContext(frozen []parser.Reference) *refContext {
 // Reference records the lookup before answering it.
 func (c *refContext) Reference(label string) (parser.Reference, bool) {
 	if c.current != nil {
+		if c.lookups == nil {
+			c.lookups, c.lookupAt = map[ast.Node][]string{}, map[ast.Node][]int{}
+		}
 		c.lookups[c.current] = append(c.lookups[c.current], label)
+		c.lookupAt[c.current] = append(c.lookupAt[c.current], c.at)
 	}
 	return c.Context.Reference(label)
 }
@@ -52,9 +78,11 @@ type refObserver struct{}
 
 func (refObserver) Trigger() []byte { return []byte{']'} }
 
-func (refObserver) Parse(parent ast.Node, _ text.Reader, pc parser.Context) ast.Node {
+func (refObserver) Parse(parent ast.Node, block text.Reader, pc parser.Context) ast.Node {
 	if rc, ok := pc.(*refContext); ok {
 		rc.current = topLevel(parent)
+		_, seg := block.Position()
+		rc.at = seg.Start
 	}
 	return nil
 }

@@ -2,6 +2,7 @@ package markdown
 
 import (
 	"bytes"
+	"slices"
 
 	"github.com/yuin/goldmark/parser"
 
@@ -10,19 +11,23 @@ import (
 
 // Stream renders a markdown document that arrives in chunks. Rendering
 // is lazy: Append only records the chunk, and the next Lines or Frozen
-// re-renders only the tail after the last checkpoint (so chunks that
-// arrive between two frames cost one render). Everything before the
-// checkpoint is frozen and never changes again. At every moment Lines() equals
-// Render(ShownPrefix(Source())), and after Finish it equals
-// Render(Source()).
+// lays out what changed: the text after the last checkpoint, or only the
+// new part of a long block that is still open (see open.go). Everything
+// before the checkpoint is frozen. The contract (doc.go states it in
+// full): after Finish, Lines() equals Render(Source()); before it,
+// Lines() equals Render(ShownPrefix(Source())) except where doc.go's
+// freezing rule says a frame may differ; frozen lines change only when a
+// link reference definition arrives for a label they used (Revisions).
 //
 // A Stream is not safe for concurrent use.
 type Stream struct {
 	opts   Options
 	parser parser.Parser
+	inline parser.Parser // newInlineParser, made on first use
 	lexers *lexerSet
 
 	src      []byte
+	lastLine lastLines // src's last lines, for hold-back
 	finished bool
 	dirty    bool // src or finished changed since the last render
 
@@ -38,6 +43,16 @@ type Stream struct {
 	// shown is the end of the text the last render showed (-1 after
 	// Finish): Lines() depends on nothing else.
 	shown int
+
+	// open continues the layout of the tail's last block while it grows
+	// (nil: the next render lays the whole tail out).
+	open openBlock
+	// approx is set while a frame differs from Render(ShownPrefix(...))
+	// the way doc.go allows (a deferred table re-layout, a paragraph
+	// window); tests read it.
+	approx bool
+
+	late lateRefs
 }
 
 // NewStream starts an empty stream.
@@ -48,6 +63,7 @@ func NewStream(opts Options) *Stream {
 		lexers: newLexerSet(),
 		state:  tailState{refKeys: map[string]bool{}},
 		held:   -1,
+		late:   lateRefs{pending: map[string][]int{}},
 	}
 }
 
@@ -58,6 +74,7 @@ func (s *Stream) Append(chunk string) {
 		return
 	}
 	s.src = append(s.src, chunk...)
+	s.lastLine.feed(s.src)
 	s.finished = false
 	s.dirty = true
 }
@@ -71,15 +88,16 @@ func (s *Stream) Finish() {
 
 // Lines returns the current lines: the frozen ones followed by the tail.
 // The slice is valid until the next call of any Stream method; callers
-// must not modify it. Lines()[:Frozen()] never change.
+// must not modify it. Lines()[:Frozen()] change only as Revisions says.
 func (s *Stream) Lines() []render.Line {
 	s.sync()
 	return s.lines[:len(s.lines):len(s.lines)]
 }
 
-// Frozen returns how many leading lines are final: they will be the same
-// whatever text is appended later, so they can be committed to
-// scrollback.
+// Frozen returns how many leading lines are final: no later text changes
+// them, except a link reference definition for a label they looked up
+// without finding it (Revisions reports those), so a caller can commit
+// them to scrollback.
 func (s *Stream) Frozen() int {
 	s.sync()
 	return s.frozen
@@ -107,25 +125,98 @@ func (s *Stream) update() {
 	if !s.finished {
 		// The frozen part always ends before anything held back; the max
 		// only guards that promise.
-		shown = max(shownLen(s.src), s.base)
+		shown = max(shownLen(s.src, &s.lastLine), s.base)
 		if shown == s.shown {
 			return // only held-back text arrived
 		}
 		if s.held >= 0 && shown >= s.held && !bytes.ContainsAny(s.src[s.held:shown], "\n`~") {
 			return // the same unfinished line, still held back
 		}
+		prev := s.shown
 		s.shown = shown
+		if s.open != nil && shown > prev && prev >= 0 {
+			if s.open.extend(s, shown) {
+				return
+			}
+		}
 	} else {
 		s.shown = -1
 	}
+	s.open = nil
+	s.approx = false
 	res := renderTail(s.parser, s.lexers, s.src[s.base:shown], &s.opts, s.state, true, !s.finished)
+	res.t.base = s.base
 	s.lines = append(s.lines[:s.frozen], res.lines...)
 	s.held = -1
 	if res.held >= 0 {
 		s.held = s.base + res.held
 	}
-	if res.cpSrc <= 0 {
+	if res.cpSrc > 0 {
+		s.freeze(res)
+	}
+	if s.finished {
+		var refs []parser.Reference
+		var keys []string
+		for _, b := range res.t.blocks {
+			for _, d := range definitions(b) {
+				if k := refKey(d.Label); !s.state.refKeys[k] && !slices.Contains(keys, k) {
+					refs = append(refs, keepRef(d))
+					keys = append(keys, k)
+				}
+			}
+		}
+		s.late.finish(s, refs, keys)
 		return
+	}
+	s.open = newOpenBlock(s, res)
+}
+
+// freezeOpen freezes, for an open block that the new text proved over,
+// every line in s.lines and the text up to end; the text after end
+// follows a non-blank line when afterText is set. pending are labels the
+// frozen blocks looked up and found nowhere, defs the definitions they
+// hold.
+func (s *Stream) freezeOpen(end int, afterText bool, pending map[string]bool, defs []parser.Reference) {
+	var labels []string
+	for k := range pending {
+		if !s.state.refKeys[k] {
+			labels = append(labels, k)
+		}
+	}
+	if len(labels) > 0 {
+		slices.Sort(labels)
+		s.late.record(frozenStretch{
+			src: s.base, end: end, line: s.frozen, lines: len(s.lines) - s.frozen,
+			fence: s.state.fence, afterText: s.state.afterText, emitted: s.state.emitted,
+		}, labels)
+	}
+	s.frozen = len(s.lines)
+	s.base = end
+	s.state.fence = nil
+	s.state.afterText = afterText
+	if s.frozen > 0 {
+		s.state.emitted = true
+	}
+	s.held = -1
+	var defined []string
+	for _, d := range defs {
+		if k := refKey(d.Label()); !s.state.refKeys[k] {
+			s.state.refKeys[k] = true
+			s.state.refs = append(s.state.refs, d)
+			defined = append(defined, k)
+		}
+	}
+	s.late.defined(s, defined)
+}
+
+// freeze moves the checkpoint to the end of res's frozen part.
+func (s *Stream) freeze(res tailResult) {
+	if len(res.pending) > 0 {
+		s.late.record(frozenStretch{
+			src: s.base, end: s.base + res.segSrc,
+			line: s.frozen, lines: res.segLines,
+			fence: s.state.fence, afterText: s.state.afterText, emitted: s.state.emitted,
+		}, res.pending)
 	}
 	s.frozen += res.cpLines
 	s.base += res.cpSrc
@@ -134,11 +225,14 @@ func (s *Stream) update() {
 	if s.frozen > 0 {
 		s.state.emitted = true
 	}
+	var defined []string
 	for _, d := range res.refs {
 		k := refKey(d.Label)
 		if !s.state.refKeys[k] {
 			s.state.refKeys[k] = true
 			s.state.refs = append(s.state.refs, keepRef(d))
+			defined = append(defined, k)
 		}
 	}
+	s.late.defined(s, defined)
 }

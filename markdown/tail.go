@@ -52,24 +52,39 @@ type tailResult struct {
 	cpLines int
 	fence   *fenceState
 	refs    []*ast.LinkReferenceDefinition // definitions inside [0, cpSrc)
+	// pending are the labels that blocks inside [0, cpSrc) looked up and
+	// found nowhere in the text: a later definition of one of them
+	// changes those blocks.
+	pending []string
+	// segSrc and segLines end the part the pending labels belong to: the
+	// frozen part, or, when it ends inside an open code fence, the blocks
+	// before the fence.
+	segSrc, segLines int
 	// held is where the unfinished line left out under hold starts (a
 	// code line or a table row), or -1.
 	held int
 	// afterText is tailState.afterText for a tail starting at cpSrc.
 	afterText bool
+	// cut is how many of t's blocks are behind cpSrc.
+	cut int
+	// t is the render itself, for a stream to continue the last block
+	// without parsing it again (see open.go).
+	t *tailRender
 }
 
 // tailRender holds one render of a tail.
 type tailRender struct {
 	buf    []byte // the parsed text: the fence opening (if continuing) + tail
 	off    int    // bytes of buf before the tail
+	base   int    // where the tail starts in a stream's source (set by the stream)
 	st     tailState
 	blocks []ast.Node
 	first  []int // output line where each block starts (its gap excluded)
 	ends   []int // output lines after each block
 	pc     *refContext
 	r      *renderer
-	code   codeOut // the last block's rendering when it is a fenced code block
+	code   codeOut    // the last block's rendering when it is a fenced code block
+	para   *paraStart // the last block's flow when it is a paragraph
 }
 
 // renderTail renders src (the text after the frozen part described by st)
@@ -135,6 +150,10 @@ func renderTail(p parser.Parser, lx *lexerSet, src []byte, opts *Options, st tai
 			r.dropLastLine = true
 			ls = r.block(b, opts.Width)
 			r.dropLastLine = false
+		} else if p, ok := b.(*ast.Paragraph); ok && checkpoints && hold && i == len(t.blocks)-1 {
+			ls, t.para = r.openParagraph(p, opts.Width)
+		} else if p, ok := b.(*plainBlock); ok && checkpoints && hold && i == len(t.blocks)-1 {
+			ls, t.para = r.openPlain(p, opts.Width)
 		} else {
 			ls = r.block(b, opts.Width)
 		}
@@ -151,5 +170,6 @@ func renderTail(p parser.Parser, lx *lexerSet, src []byte, opts *Options, st tai
 	if checkpoints {
 		t.checkpoint(&res)
 	}
+	res.t = &t
 	return res
 }

@@ -2,7 +2,6 @@ package markdown
 
 import (
 	"sort"
-	"strings"
 
 	"github.com/rivo/uniseg"
 
@@ -21,145 +20,249 @@ func wrap(ps []piece, width int) [][]render.Span {
 // wrapLines is wrap with each line saying how it continues the one
 // before (render.Copy.Join), so a copy joins what the wrap cut.
 func wrapLines(ps []piece, width int) []render.Line {
-	w := wrapped(ps, width)
-	out := make([]render.Line, len(w.out))
-	for i, s := range w.out {
-		out[i] = render.Line{Spans: s, Copy: render.Copy{Join: w.joins[i]}}
-	}
-	return out
+	f := wrapped(ps, width)
+	return f.lines(0, len(f.out))
 }
 
-func wrapped(ps []piece, width int) *wrapper {
+func wrapped(ps []piece, width int) *flow {
+	f := newFlow(width)
 	if len(ps) == 0 {
-		return &wrapper{}
+		return f
 	}
-	width = max(width, 1)
-	w := &wrapper{ps: ps, width: width}
-	var b strings.Builder
-	w.starts = make([]int, len(ps))
-	for i, p := range ps {
-		w.starts[i] = b.Len()
-		b.WriteString(p.text)
-	}
-	w.buf = b.String()
-	w.run()
-	return w
+	f.add(ps)
+	f.finish()
+	return f
 }
 
-type wrapper struct {
-	ps     []piece
-	starts []int
-	buf    string
+// flow is the greedy wrapper: text is added to it as pieces and placed
+// segment by segment (UAX #14), each on the current line if it fits or
+// on a new one. Placing can stop at any segment boundary and go on later
+// with more text, which is how a stream keeps an open paragraph's wrapped
+// lines instead of wrapping it again on every chunk (see open_para.go):
+// lines already emitted never change, and a segment is placed only once
+// the text after it shows where it ends.
+type flow struct {
 	width  int
+	ps     []piece
+	starts []int // byte offset of each piece in buf
+	buf    []byte
 	out    [][]render.Span
 	joins  []render.Join // how each line of out continues the one before
 	join   render.Join   // how the line being filled continues
+
+	placed   int // bytes of buf placed: a segment boundary
+	segStart int // start of the segment being merged (inside a URL)
+	state    int // uniseg state after placed
+	keepIdx  int // first piece that may hold a segment end
 
 	lineStart, lineEnd int // bytes of the current line's visible content
 	lineW              int // its width
 	hasLine            bool
 	spaceW             int // width of spaces after lineEnd not yet placed
+	// inWord is set while the current line ends inside a word too wide
+	// for a line that placeLong placed part of: the next segment goes on
+	// cutting it.
+	inWord bool
 }
 
-// run walks the text by line-break opportunities (UAX #14 segments),
-// merging the segments that end inside a keep piece.
-func (w *wrapper) run() {
-	state := -1
-	rest := w.buf
-	pos := 0
-	segStart := 0
-	keepIdx := 0
-	for len(rest) > 0 {
-		var seg string
-		seg, rest, _, state = uniseg.FirstLineSegmentInString(rest, state)
-		end := pos + len(seg)
-		pos = end
-		if len(rest) > 0 && w.buf[end-1] != '\n' {
-			for keepIdx < len(w.ps) && w.starts[keepIdx]+len(w.ps[keepIdx].text) <= end {
-				keepIdx++
+func newFlow(width int) *flow {
+	return &flow{width: max(width, 1), state: -1}
+}
+
+// add appends pieces after the text so far.
+func (f *flow) add(ps []piece) {
+	if len(f.ps) == 0 {
+		n := 0
+		for _, p := range ps {
+			n += len(p.text)
+		}
+		f.buf = make([]byte, 0, n)
+		f.ps = make([]piece, 0, len(ps))
+		f.starts = make([]int, 0, len(ps))
+	}
+	for _, p := range ps {
+		f.ps = append(f.ps, p)
+		f.starts = append(f.starts, len(f.buf))
+		f.buf = append(f.buf, p.text...)
+	}
+}
+
+// truncate drops the pieces from piece n on, which must not have been
+// placed.
+func (f *flow) truncate(n int) {
+	if n < len(f.ps) {
+		f.buf = f.buf[:f.starts[n]]
+		f.ps, f.starts = f.ps[:n], f.starts[:n]
+	}
+}
+
+// split makes byte offset at (inside the text added) a piece boundary and
+// returns the index of the piece that starts there.
+func (f *flow) split(at int) int {
+	i := sort.Search(len(f.starts), func(i int) bool { return f.starts[i] >= at })
+	if i < len(f.starts) && f.starts[i] == at {
+		return i
+	}
+	i-- // piece i holds at
+	p := f.ps[i]
+	k := at - f.starts[i]
+	head, tail := p, p
+	head.text, tail.text = p.text[:k], p.text[k:]
+	f.ps = append(f.ps[:i+1], append([]piece{tail}, f.ps[i+1:]...)...)
+	f.ps[i] = head
+	f.starts = append(f.starts[:i+1], append([]int{at}, f.starts[i+1:]...)...)
+	return i + 1
+}
+
+// place places the segments that end at or before upTo, merging those
+// that end inside a keep piece (no break inside a URL). Text after upTo
+// serves as look-ahead only.
+func (f *flow) place(upTo int) {
+	for f.placed < len(f.buf) {
+		seg, _, _, state := uniseg.FirstLineSegment(f.buf[f.placed:], f.state)
+		end := f.placed + len(seg)
+		if end > upTo {
+			return
+		}
+		f.state, f.placed = state, end
+		if end < len(f.buf) && f.buf[end-1] != '\n' {
+			for f.keepIdx < len(f.ps) && f.starts[f.keepIdx]+len(f.ps[f.keepIdx].text) <= end {
+				f.keepIdx++
 			}
-			if keepIdx < len(w.ps) && w.ps[keepIdx].keep && w.starts[keepIdx] < end {
+			if f.keepIdx < len(f.ps) && f.ps[f.keepIdx].keep && f.starts[f.keepIdx] < end {
 				continue // no break inside a URL
 			}
 		}
-		w.place(segStart, end)
-		segStart = end
-	}
-	if w.hasLine {
-		w.emit()
+		f.placeSegment(f.segStart, end)
+		f.segStart = end
 	}
 }
 
-// place puts the segment [a, b) (a word, its trailing spaces, maybe a
-// hard break) on the current line or a new one.
-func (w *wrapper) place(a, b int) {
-	hard := b > a && w.buf[b-1] == '\n'
+// placeLong places what it can of an unfinished segment that starts at
+// f.placed and runs to the end of the text so far, when it is a word too
+// wide for a line: such a word starts a line of its own and is cut at
+// grapheme boundaries, so its graphemes land where they land however it
+// ends. Every grapheme but the last (which more text may still extend)
+// is placed, the word's last line left open (inWord) for the rest of it.
+// It returns where placing stopped.
+func (f *flow) placeLong() int {
+	a := f.placed
+	if f.segStart != a || !f.inWord && bytesWidth(f.buf[a:]) <= 2*f.width {
+		return a
+	}
+	if !f.inWord {
+		if f.hasLine && f.lineW > 0 {
+			next := render.JoinNone
+			if f.spaceW > 0 {
+				next = render.JoinSpace
+			}
+			f.emit()
+			f.join = next
+		}
+		f.hasLine = true
+		f.lineStart, f.lineEnd, f.lineW = a, a, 0
+		f.inWord = true
+	}
+	f.cutWord(a, len(f.buf), true)
+	f.placed, f.segStart, f.state = f.lineEnd, f.lineEnd, -1
+	return f.placed
+}
+
+// cutWord places the graphemes of [a, e) on the current line and the ones
+// after it, cutting where the line is full; with open set, it leaves the
+// last grapheme (the text's unfinished end) unplaced.
+func (f *flow) cutWord(a, e int, open bool) {
+	state := -1
+	rest := f.buf[a:e]
+	pos := a
+	for len(rest) > 0 {
+		var c []byte
+		var cw int
+		c, rest, cw, state = uniseg.FirstGraphemeCluster(rest, state)
+		if open && len(rest) == 0 {
+			return
+		}
+		if f.lineW > 0 && f.lineW+cw > f.width {
+			f.emit()
+			f.join = render.JoinNone
+			f.hasLine = true
+			f.lineStart, f.lineEnd, f.lineW = pos, pos, 0
+		}
+		pos += len(c)
+		f.lineEnd = pos
+		f.lineW += cw
+	}
+}
+
+// finish places everything, the end of the text ending the last segment,
+// and emits the last line.
+func (f *flow) finish() {
+	f.place(len(f.buf))
+	if f.hasLine {
+		f.emit()
+	}
+}
+
+// placeSegment puts the segment [a, b) (a word, its trailing spaces,
+// maybe a hard break) on the current line or a new one.
+func (f *flow) placeSegment(a, b int) {
+	hard := b > a && f.buf[b-1] == '\n'
 	if hard {
 		b--
 	}
 	e := b
-	for e > a && w.buf[e-1] == ' ' {
+	for e > a && f.buf[e-1] == ' ' {
 		e--
 	}
 	spaces := b - e
-	if e > a {
-		ww := textWidth(w.buf[a:e])
+	if f.inWord {
+		f.inWord = false
+		if e > a {
+			f.cutWord(a, e, false)
+		}
+		f.spaceW = spaces
+	} else if e > a {
+		ww := bytesWidth(f.buf[a:e])
 		switch {
-		case !w.hasLine || w.lineW == 0:
-			w.hasLine = true
-			w.lineStart, w.lineEnd, w.lineW = a, a, 0
-			w.placeWord(a, e, ww)
-		case w.lineW+w.spaceW+ww <= w.width:
-			w.lineEnd = e
-			w.lineW += w.spaceW + ww
+		case !f.hasLine || f.lineW == 0:
+			f.hasLine = true
+			f.lineStart, f.lineEnd, f.lineW = a, a, 0
+			f.placeWord(a, e, ww)
+		case f.lineW+f.spaceW+ww <= f.width:
+			f.lineEnd = e
+			f.lineW += f.spaceW + ww
 		default:
 			next := render.JoinNone // a break between ideographs drops nothing
-			if w.spaceW > 0 {
+			if f.spaceW > 0 {
 				next = render.JoinSpace
 			}
-			w.emit()
-			w.join = next
-			w.hasLine = true
-			w.lineStart, w.lineEnd, w.lineW = a, a, 0
-			w.placeWord(a, e, ww)
+			f.emit()
+			f.join = next
+			f.hasLine = true
+			f.lineStart, f.lineEnd, f.lineW = a, a, 0
+			f.placeWord(a, e, ww)
 		}
-		w.spaceW = spaces
-	} else if w.hasLine && w.lineW > 0 {
-		w.spaceW += spaces
+		f.spaceW = spaces
+	} else if f.hasLine && f.lineW > 0 {
+		f.spaceW += spaces
 	}
 	if hard {
-		w.emit()
-		w.join = render.JoinNewline
-		w.hasLine = true // the line after a hard break exists even if empty
-		w.lineStart, w.lineEnd = b+1, b+1
+		f.emit()
+		f.join = render.JoinNewline
+		f.hasLine = true // the line after a hard break exists even if empty
+		f.lineStart, f.lineEnd = b+1, b+1
 	}
 }
 
 // placeWord puts the word [a, e) at the start of an empty line, cutting
 // it at grapheme boundaries when it is wider than the line.
-func (w *wrapper) placeWord(a, e, ww int) {
-	if ww <= w.width {
-		w.lineEnd = e
-		w.lineW = ww
+func (f *flow) placeWord(a, e, ww int) {
+	if ww <= f.width {
+		f.lineEnd = e
+		f.lineW = ww
 		return
 	}
-	state := -1
-	rest := w.buf[a:e]
-	pos := a
-	for len(rest) > 0 {
-		var c string
-		var cw int
-		c, rest, cw, state = uniseg.FirstGraphemeClusterInString(rest, state)
-		if w.lineW > 0 && w.lineW+cw > w.width {
-			w.emit()
-			w.join = render.JoinNone
-			w.hasLine = true
-			w.lineStart, w.lineEnd, w.lineW = pos, pos, 0
-		}
-		pos += len(c)
-		w.lineEnd = pos
-		w.lineW += cw
-	}
+	f.cutWord(a, e, false)
 }
 
 // textWidth is render.StringWidth with a fast path for printable ASCII.
@@ -172,36 +275,66 @@ func textWidth(s string) int {
 	return len(s)
 }
 
-// emit closes the current line: its bytes become spans split at piece
-// boundaries.
-func (w *wrapper) emit() {
-	w.out = append(w.out, w.spans(w.lineStart, w.lineEnd))
-	w.joins = append(w.joins, w.join)
-	w.hasLine = false
-	w.lineW, w.spaceW = 0, 0
+// bytesWidth is textWidth of b, without a copy for printable ASCII.
+func bytesWidth(b []byte) int {
+	for _, c := range b {
+		if c < 0x20 || c >= 0x7f {
+			return render.StringWidth(string(b))
+		}
+	}
+	return len(b)
 }
 
-func (w *wrapper) spans(a, b int) []render.Span {
+// emit closes the current line: its bytes become spans split at piece
+// boundaries.
+func (f *flow) emit() {
+	f.out = append(f.out, f.spans(f.lineStart, f.lineEnd))
+	f.joins = append(f.joins, f.join)
+	f.hasLine = false
+	f.lineW, f.spaceW = 0, 0
+}
+
+func (f *flow) spans(a, b int) []render.Span {
 	if a >= b {
 		return nil
 	}
-	i := sort.Search(len(w.starts), func(i int) bool { return w.starts[i] > a }) - 1
+	i := sort.Search(len(f.starts), func(i int) bool { return f.starts[i] > a }) - 1
 	var out []render.Span
-	for ; i < len(w.ps) && w.starts[i] < b; i++ {
-		p := w.ps[i]
+	// A run of pieces in one style becomes one span over their bytes
+	// (adjacent in buf); a span within one piece is a slice of its text.
+	runStart, runEnd, runPieces := 0, 0, 0
+	end := func() {
+		if runPieces > 1 {
+			out[len(out)-1].Text = string(f.buf[runStart:runEnd])
+		}
+	}
+	for ; i < len(f.ps) && f.starts[i] < b; i++ {
+		p := f.ps[i]
 		if p.hard {
 			continue
 		}
-		s, e := max(a, w.starts[i]), min(b, w.starts[i]+len(p.text))
+		s, e := max(a, f.starts[i]), min(b, f.starts[i]+len(p.text))
 		if s >= e {
 			continue
 		}
-		t := w.buf[s:e]
-		if n := len(out); n > 0 && out[n-1].Style == p.style && out[n-1].Link == p.link {
-			out[n-1].Text += t
+		if n := len(out); n > 0 && out[n-1].Style == p.style && out[n-1].Link == p.link && s == runEnd {
+			runEnd = e
+			runPieces++
 			continue
 		}
-		out = append(out, render.Span{Text: t, Style: p.style, Link: p.link})
+		end()
+		out = append(out, render.Span{Text: p.text[s-f.starts[i] : e-f.starts[i]], Style: p.style, Link: p.link})
+		runStart, runEnd, runPieces = s, e, 1
+	}
+	end()
+	return out
+}
+
+// lines returns emitted lines [from, to) as render lines.
+func (f *flow) lines(from, to int) []render.Line {
+	out := make([]render.Line, to-from)
+	for i := range out {
+		out[i] = render.Line{Spans: f.out[from+i], Copy: render.Copy{Join: f.joins[from+i]}}
 	}
 	return out
 }

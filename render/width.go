@@ -14,7 +14,10 @@ import (
 // renderer will draw, so wrapping and drawing always agree.
 
 // VisibleControl maps a control rune to the glyph drawn in its place, and
-// reports whether r is a control rune at all.
+// reports whether r is a control rune at all. The bidirectional
+// embedding, override and isolate controls (U+202A–U+202E,
+// U+2066–U+2069) count as controls: passed on raw, they make a terminal
+// show text in another order than it was written in.
 func VisibleControl(r rune) (rune, bool) {
 	switch {
 	case r < 0x20:
@@ -23,6 +26,8 @@ func VisibleControl(r rune) (rune, bool) {
 		return 0x2421, true // ␡
 	case r >= 0x80 && r < 0xa0:
 		return utf8.RuneError, true // C1 controls have no picture
+	case r >= 0x202a && r <= 0x202e || r >= 0x2066 && r <= 0x2069:
+		return utf8.RuneError, true // nor do bidi controls
 	}
 	return r, false
 }
@@ -45,9 +50,9 @@ func Sanitize(s string) string {
 	return b.String()
 }
 
-// hasControlOrInvalid reports whether s holds a control character (C0,
-// DEL, C1) or invalid UTF-8: the bytes that must never reach a terminal
-// raw. It is the fast path of Sanitize and CleanURL.
+// hasControlOrInvalid reports whether s holds a control character (see
+// VisibleControl) or invalid UTF-8: the bytes that must never reach a
+// terminal raw. It is the fast path of Sanitize and CleanURL.
 func hasControlOrInvalid(s string) bool {
 	for i := 0; i < len(s); {
 		c := s[i]
@@ -59,7 +64,7 @@ func hasControlOrInvalid(s string) bool {
 			continue
 		}
 		r, n := utf8.DecodeRuneInString(s[i:])
-		if r == utf8.RuneError && n == 1 || r >= 0x80 && r < 0xa0 {
+		if _, ctl := VisibleControl(r); ctl || r == utf8.RuneError && n == 1 {
 			return true
 		}
 		i += n

@@ -3,7 +3,10 @@ package markdownbench
 import (
 	"fmt"
 	"reflect"
+	"runtime"
+	"slices"
 	"testing"
+	"time"
 
 	"charm.land/glamour/v2"
 
@@ -16,12 +19,54 @@ const (
 	width     = 80
 	// glamourSamples is how many prefixes a glamour stream op renders.
 	glamourSamples = 24
+	// glamourMaxLines is the largest answer glamour is run on: beyond it
+	// even the sampled re-renders take minutes.
+	glamourMaxLines = 5000
+	// stressDocSize is the StressDocs size the figures use:
+	// 2,000 rows, items or paragraphs, a 100 KB paragraph line.
+	stressDocSize = 2000
 )
 
-func BenchmarkMarkdownStream500(b *testing.B)   { benchStream(b, 500) }
-func BenchmarkMarkdownStream5000(b *testing.B)  { benchStream(b, 5000) }
-func BenchmarkMarkdownOneShot500(b *testing.B)  { benchOneShot(b, 500) }
-func BenchmarkMarkdownOneShot5000(b *testing.B) { benchOneShot(b, 5000) }
+func BenchmarkMarkdownStream500(b *testing.B)   { benchStream(b, answer(500), true) }
+func BenchmarkMarkdownStream5000(b *testing.B)  { benchStream(b, answer(5000), true) }
+func BenchmarkMarkdownStream50000(b *testing.B) { benchStream(b, answer(50000), true) }
+func BenchmarkMarkdownOneShot500(b *testing.B)  { benchOneShot(b, answer(500), true) }
+func BenchmarkMarkdownOneShot5000(b *testing.B) { benchOneShot(b, answer(5000), true) }
+func BenchmarkMarkdownOneShot50000(b *testing.B) {
+	benchOneShot(b, answer(50000), true)
+}
+
+func BenchmarkMarkdownStressStream500(b *testing.B)   { benchStream(b, stressAnswer(500), false) }
+func BenchmarkMarkdownStressStream5000(b *testing.B)  { benchStream(b, stressAnswer(5000), false) }
+func BenchmarkMarkdownStressStream50000(b *testing.B) { benchStream(b, stressAnswer(50000), false) }
+func BenchmarkMarkdownStressOneShot500(b *testing.B)  { benchOneShot(b, stressAnswer(500), false) }
+func BenchmarkMarkdownStressOneShot5000(b *testing.B) { benchOneShot(b, stressAnswer(5000), false) }
+func BenchmarkMarkdownStressOneShot50000(b *testing.B) {
+	benchOneShot(b, stressAnswer(50000), false)
+}
+
+// BenchmarkMarkdownStressDocStream streams each StressDocs document; its
+// rows pair with BenchmarkMarkdownStressDocOneShot's.
+func BenchmarkMarkdownStressDocStream(b *testing.B) {
+	for _, d := range markdown.StressDocs(stressDocSize) {
+		b.Run(d.Name, func(b *testing.B) { benchStream(b, doc{d.Text, 0}, false) })
+	}
+}
+
+func BenchmarkMarkdownStressDocOneShot(b *testing.B) {
+	for _, d := range markdown.StressDocs(stressDocSize) {
+		b.Run(d.Name, func(b *testing.B) { benchOneShot(b, doc{d.Text, 0}, false) })
+	}
+}
+
+// doc is a benchmark's text and, for generated answers, its line count.
+type doc struct {
+	text  string
+	lines int
+}
+
+func answer(lines int) doc       { return doc{markdown.GenerateAnswer(lines, 1), lines} }
+func stressAnswer(lines int) doc { return doc{markdown.GenerateStressAnswer(lines, 1), lines} }
 
 func chunks(src string) []string {
 	var out []string
@@ -31,8 +76,8 @@ func chunks(src string) []string {
 	return out
 }
 
-func benchStream(b *testing.B, lines int) {
-	src := markdown.GenerateAnswer(lines, 1)
+func benchStream(b *testing.B, d doc, withGlamour bool) {
+	src := d.text
 	cs := chunks(src)
 	opts := markdown.Options{Width: width}
 	b.Run("quire", func(b *testing.B) {
@@ -53,11 +98,24 @@ func benchStream(b *testing.B, lines int) {
 		b.ReportMetric(float64((cpuTime()-cpu).Nanoseconds())/float64(b.N), "cpu-ns/op")
 		b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(cs)), "ns/chunk")
 		b.ReportMetric(float64(len(cs)), "chunks")
+		bad := 0.0
 		if !reflect.DeepEqual(nonEmpty(s.Lines()), nonEmpty(markdown.Render(src, opts))) {
 			b.Log("oracle: streamed lines differ from the one-shot render")
-			b.ReportMetric(1, "oracle-bad")
+			bad = 1
 		}
+		b.ReportMetric(bad, "oracle-bad")
+		// Per-chunk costs come from one more stream, untimed: reading the
+		// clocks around every chunk costs system calls the totals above
+		// should not carry.
+		cpuP99, wallP99 := chunkP99(cs, opts)
+		if cpuP99 > 0 {
+			b.ReportMetric(float64(cpuP99.Nanoseconds()), "p99-cpu-ns/chunk")
+		}
+		b.ReportMetric(float64(wallP99.Nanoseconds()), "p99-ns/chunk")
 	})
+	if !withGlamour || d.lines > glamourMaxLines {
+		return
+	}
 	b.Run("glamour", func(b *testing.B) {
 		r := newGlamour(b)
 		// Evenly spaced chunk counts 1..len(cs).
@@ -85,8 +143,8 @@ func benchStream(b *testing.B, lines int) {
 	})
 }
 
-func benchOneShot(b *testing.B, lines int) {
-	src := markdown.GenerateAnswer(lines, 1)
+func benchOneShot(b *testing.B, d doc, withGlamour bool) {
+	src := d.text
 	b.Run("quire", func(b *testing.B) {
 		b.ReportAllocs()
 		cpu := cpuTime()
@@ -95,6 +153,9 @@ func benchOneShot(b *testing.B, lines int) {
 		}
 		b.ReportMetric(float64((cpuTime()-cpu).Nanoseconds())/float64(b.N), "cpu-ns/op")
 	})
+	if !withGlamour || d.lines > glamourMaxLines {
+		return
+	}
 	b.Run("glamour", func(b *testing.B) {
 		r := newGlamour(b)
 		b.ReportAllocs()
@@ -106,6 +167,39 @@ func benchOneShot(b *testing.B, lines int) {
 		}
 		b.ReportMetric(float64((cpuTime()-cpu).Nanoseconds())/float64(b.N), "cpu-ns/op")
 	})
+}
+
+// chunkP99 streams the chunks once and returns the 99th percentile of
+// one chunk's cost (Append and Lines; the last one is Finish and Lines):
+// the CPU time of the calling thread, which other processes do not
+// consume, and wall time.
+func chunkP99(cs []string, opts markdown.Options) (cpu, wall time.Duration) {
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+	cpus := make([]time.Duration, 0, len(cs)+1)
+	walls := make([]time.Duration, 0, len(cs)+1)
+	s := markdown.NewStream(opts)
+	for i := 0; i <= len(cs); i++ {
+		t0, w0 := threadCPU(), time.Now()
+		if i < len(cs) {
+			s.Append(cs[i])
+		} else {
+			s.Finish()
+		}
+		_ = s.Lines()
+		cpus = append(cpus, threadCPU()-t0)
+		walls = append(walls, time.Since(w0))
+	}
+	return percentile(cpus, 0.99), percentile(walls, 0.99)
+}
+
+// percentile returns the p-th quantile of ds (which it sorts).
+func percentile(ds []time.Duration, p float64) time.Duration {
+	if len(ds) == 0 {
+		return 0
+	}
+	slices.Sort(ds)
+	return ds[min(len(ds)-1, int(p*float64(len(ds))))]
 }
 
 func newGlamour(b *testing.B) *glamour.TermRenderer {

@@ -77,10 +77,14 @@ type Verdict struct {
 // hold the numbers to account: quire's output is what the VT oracle
 // expects on every frame, and every frame is one synchronized update.
 //
-// markdown (issue 3 §5): quire against glamour; streaming within 3× of a
-// one-shot render, at least 100× cheaper per chunk than glamour
-// re-rendering the whole answer, near-linear growth from 500 to 5,000
-// lines, one-shot no slower than glamour's. layout (issue 4 §5): columns
+// markdown (issue 3 §5, issue 16): quire against glamour; streaming
+// within 3× of a one-shot render, at least 100× cheaper per chunk than
+// glamour re-rendering the whole answer, one-shot no slower than
+// glamour's; and, on the generated answer, the stress answer and every
+// document of the stress corpus, streaming within 4× of one-shot, growth
+// of at most 12× per tenfold step from 500 to 50,000 lines, a p99 chunk
+// under 1 ms (CPU time) at 50,000 lines, and the stream equal to the
+// one-shot render after Finish. layout (issue 4 §5): columns
 // are transcript sizes; frame cost at 100,000 blocks within 1.3× of 100.
 // store: absolute numbers only. app (issue 8 §5): columns are the modes;
 // p99 key-to-frame latency under 16 ms. sse (issue 15 §4): the SSE
@@ -113,6 +117,8 @@ func Suites() []*Suite {
 		},
 		{
 			Name: "markdown", Subject: "quire", Peers: []string{"glamour"}, GeoMean: []string{"ns/op"},
+			Metrics: []Metric{{"ns/op", "ns/op"}, {"cpu-ns/op", "cpu-ns/op"}, {"ns/chunk", "ns/chunk"},
+				{"p99-cpu-ns/chunk", "p99-cpu-ns/chunk"}, {"chunks", "chunks"}, {"B/op", "B/op"}, {"allocs/op", "allocs/op"}},
 			Targets: []Target{
 				cellRatioAtMost("streaming total ≤ 3× one-shot (5,000 lines)", "cpu-ns/op",
 					"MarkdownStream5000", "quire", "MarkdownOneShot5000", "quire", 3),
@@ -120,9 +126,22 @@ func Suites() []*Suite {
 					"MarkdownStream500", "quire", "MarkdownOneShot500", "quire", 3),
 				cellRatioAtMost("per chunk at least 100× faster than glamour re-rendering (5,000 lines)", "ns/chunk",
 					"MarkdownStream5000", "quire", "MarkdownStream5000", "glamour", 0.01),
+				ratioAtMost("cpu-ns/op", "glamour", 1.0, rowPrefixes("MarkdownOneShot")),
+				pairedRatioAtMost("streaming total ≤ 4× one-shot on every document", "cpu-ns/op", "quire", 4,
+					[2]string{"MarkdownStream", "MarkdownOneShot"},
+					[2]string{"MarkdownStressStream", "MarkdownStressOneShot"},
+					[2]string{"MarkdownStressDocStream/", "MarkdownStressDocOneShot/"}),
 				cellRatioAtMost("growth from 500 to 5,000 lines ≤ 12×", "cpu-ns/op",
 					"MarkdownStream5000", "quire", "MarkdownStream500", "quire", 12),
-				ratioAtMost("cpu-ns/op", "glamour", 1.0, rowPrefixes("MarkdownOneShot")),
+				cellRatioAtMost("growth from 5,000 to 50,000 lines ≤ 12×", "cpu-ns/op",
+					"MarkdownStream50000", "quire", "MarkdownStream5000", "quire", 12),
+				cellRatioAtMost("stress answer: growth from 500 to 5,000 lines ≤ 12×", "cpu-ns/op",
+					"MarkdownStressStream5000", "quire", "MarkdownStressStream500", "quire", 12),
+				cellRatioAtMost("stress answer: growth from 5,000 to 50,000 lines ≤ 12×", "cpu-ns/op",
+					"MarkdownStressStream50000", "quire", "MarkdownStressStream5000", "quire", 12),
+				valueAtMost("p99-cpu-ns/chunk", "p99 CPU ns per chunk", "quire", 1e6,
+					rowPrefixes("MarkdownStream50000", "MarkdownStressStream50000"), "50,000 lines"),
+				valueAtMost(oracleBad, "streams that differ from one-shot after Finish", "quire", 0, nil, "every stream"),
 			},
 		},
 		{
@@ -198,6 +217,38 @@ func cellRatioAtMost(desc, unit, numRow, numCol, denRow, denCol string, max floa
 			}
 			r := a / b
 			return Verdict{Judged: true, Pass: r <= max, Detail: fmt.Sprintf("%s %s ÷ %s %s = %s", numRow, numCol, denRow, denCol, formatRatio(r))}
+		},
+	}
+}
+
+// pairedRatioAtMost: for every row that starts with one of the pairs'
+// first prefixes, the value of unit in column col divided by the value in
+// the row named with the second prefix instead (the stream of a document
+// over its one-shot render) is at most max.
+func pairedRatioAtMost(desc, unit, col string, max float64, pairs ...[2]string) Target {
+	return Target{
+		Desc: fmt.Sprintf("%s (%s)", desc, unit),
+		Eval: func(t *Table) Verdict {
+			var failed []string
+			judged := 0
+			for _, row := range t.Rows {
+				for _, p := range pairs {
+					rest, ok := strings.CutPrefix(row, p[0])
+					if !ok {
+						continue
+					}
+					a, ok1 := t.Value(row, col, unit)
+					b, ok2 := t.Value(p[1]+rest, col, unit)
+					if !ok1 || !ok2 || b == 0 {
+						continue
+					}
+					judged++
+					if r := a / b; r > max {
+						failed = append(failed, fmt.Sprintf("%s %s", row, formatRatio(r)))
+					}
+				}
+			}
+			return verdict(judged, failed)
 		},
 	}
 }

@@ -222,6 +222,31 @@ func TestRunMissingSuiteFolder(t *testing.T) {
 	}
 }
 
+// TestPairedRatio: the markdown suite's stream/one-shot target pairs each
+// stream row with the one-shot row of the same document.
+func TestPairedRatio(t *testing.T) {
+	in := "BenchmarkMarkdownStressDocStream/table/quire-2 1 400 ns/op 400 cpu-ns/op\n" +
+		"BenchmarkMarkdownStressDocOneShot/table/quire-2 1 100 ns/op 100 cpu-ns/op\n" +
+		"BenchmarkMarkdownStressDocStream/list/quire-2 1 500 ns/op 500 cpu-ns/op\n" +
+		"BenchmarkMarkdownStressDocOneShot/list/quire-2 1 100 ns/op 100 cpu-ns/op\n" +
+		"BenchmarkMarkdownStream500/quire-2 1 300 ns/op 300 cpu-ns/op\n" +
+		"BenchmarkMarkdownOneShot500/quire-2 1 100 ns/op 100 cpu-ns/op\n"
+	tb := Build(SuiteNamed("markdown"), parseString(t, in))
+	var tg *Target
+	for i := range tb.Suite.Targets {
+		if strings.Contains(tb.Suite.Targets[i].Desc, "on every document") {
+			tg = &tb.Suite.Targets[i]
+		}
+	}
+	if tg == nil {
+		t.Fatal("no per-document target")
+	}
+	v := tg.Eval(tb)
+	if !v.Judged || v.Pass || v.Detail != "1 of 3 rows fail: MarkdownStressDocStream/list 5.00" {
+		t.Fatalf("verdict %+v", v)
+	}
+}
+
 // The sse suite's columns are read sizes: the ratio column is the one it
 // names, and its targets judge every event size.
 func TestSSESuite(t *testing.T) {

@@ -1,0 +1,670 @@
+package markdown
+
+import (
+	"bytes"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/yuin/goldmark/ast"
+	"github.com/yuin/goldmark/parser"
+
+	"github.com/quire-sh/quire/render"
+)
+
+// openPara continues a top-level paragraph as it grows. Its inline text
+// is laid out in a flow (wrap.go) that keeps every line it emitted: the
+// text up to a cut point is in the flow for good, and only the window
+// after it is parsed and placed again on each chunk. A cut point lies
+// after a space, before a character that shows as itself, where nothing
+// before it can still pair with text after it: no unclosed code span,
+// link bracket, raw HTML or delimiter run that can open emphasis. The
+// inlines after such a point parse alone as they do in the whole
+// paragraph, so the lines stay exactly Render's.
+//
+// An opener that stays unclosed (emphasis that never ends) would make the
+// window, and so every chunk, grow without bound. Once the window is
+// longer than ageOut, the flow takes it in up to its last cut point
+// regardless: the opener is then laid out as the text it is so far, and
+// if a closer comes after all, the paragraph shows it only once it ends
+// (doc.go: a frame may differ so).
+//
+// Lines are checked as they arrive: a blank line ends the paragraph, and
+// a line that could interrupt it or change it (a list item, a heading
+// underline, a table's delimiter row) is parsed with the line before it
+// to see whether it does; either way the tail is then laid out whole.
+type openPara struct {
+	pf      paraFlow
+	top     int // index in s.lines of the paragraph's first line
+	fixed   int // s.lines[:fixed] stay: the lines the flow emitted
+	first   int // source offset where the paragraph's first line starts
+	checked int // source offset before which every line continues the paragraph
+	prev    int // start of the last line before checked
+	settled int // start of a line found to continue the paragraph however it ends
+	scanned int // how far the line at checked is known to hold no newline
+}
+
+// paraFlow is a paragraph's inlines laid out as they arrive: the flow
+// holds the text before q for good (its first kept pieces) and the
+// window after q, parsed and placed again each time.
+type paraFlow struct {
+	f    *flow
+	kept int // pieces of f before q
+	q    int // source offset where the window starts
+	// approx is set once a window went into the flow past an opener
+	// (ageOut): the lines may then differ from Render's until a full
+	// layout of the paragraph.
+	approx bool
+	// pending are labels the text before q looked up and found nowhere.
+	pending map[string]bool
+	closing bool // the window being parsed is the paragraph's last
+	raw     bool // a plainBlock: its text is shown as it is
+	// refs are the definitions windows are parsed with (nil: the frozen
+	// part's).
+	refs []parser.Reference
+	// lastEnd is where the window last laid out ended, and lastPC and
+	// lastP its parse's lookups (lastPC nil: it was plain text).
+	lastEnd int
+	lastPC  *refContext
+	lastP   ast.Node
+}
+
+// ageOut is the window length past which unclosed openers stop holding
+// text out of the flow.
+const ageOut = 256
+
+func newOpenPara(s *Stream, t *tailRender, p ast.Node, top int) openBlock {
+	if t.para == nil || p.Lines().Len() == 0 {
+		return nil
+	}
+	if first := p.Lines().At(0); bytes.HasPrefix(bytes.TrimLeft(t.buf[first.Start:first.Stop], " "), []byte("[")) {
+		return nil // it may turn out to start with link reference definitions
+	}
+	o := &openPara{top: top, settled: -1}
+	o.pf.start(s, t.pc, p, t.para, absStart(s, t, t.para.cut))
+	o.pf.raw = p.Kind() == kindPlain
+	// The lines the flow has emitted stay as the full render drew them.
+	o.fixed = top + len(o.pf.f.out)
+	end := s.shown
+	o.first = lineStart(s.src, absStart(s, t, p.Lines().At(0).Start))
+	o.checked = o.first + bytes.LastIndexByte(s.src[o.first:end], '\n') + 1
+	o.prev = max(lineStart(s.src, max(o.checked-1, 0)), o.first)
+	if !o.extend(s, end) {
+		return nil
+	}
+	return o
+}
+
+func (o *openPara) extend(s *Stream, shown int) bool {
+	if !o.pf.raw && shown-o.first > maxInline {
+		return false // over the inline budget: a plainBlock from now on
+	}
+	ok, end := o.structure(s, shown)
+	if !ok {
+		if end >= 0 && !o.pf.approx {
+			o.freeze(s, end)
+		}
+		return false
+	}
+	o.pf.advance(s, shown, s.opts.Theme.Text)
+	s.approx = o.pf.approx
+	f := o.pf.f
+	// Lines the flow emitted for good.
+	if n := o.fixed - o.top; n < len(f.out) {
+		s.lines = append(s.lines[:o.fixed], f.lines(n, len(f.out))...)
+		o.fixed = len(s.lines)
+	}
+	// The rest, as it stands now.
+	s.lines = o.pf.display(s.lines[:o.fixed])
+	s.held = -1
+	return true
+}
+
+// start sets pf up from a full layout's paraStart of paragraph p, whose
+// cut is at source offset q of the stream.
+func (pf *paraFlow) start(s *Stream, pc *refContext, p ast.Node, st *paraStart, q int) {
+	pf.f, pf.kept, pf.q = st.f, st.kept, q
+	pf.note(s, pc, p, st.cut)
+}
+
+// advance takes the window up to shown in: it lays the window out and
+// moves what it can of it into the flow for good.
+func (pf *paraFlow) advance(s *Stream, shown int, base render.Style) {
+	win := s.src[pf.q:shown]
+	ps, cut, ok := pf.window(win, base)
+	aged := false
+	pf.lastPC = nil
+	if !ok {
+		ps, cut, aged = pf.parseWindow(s, win, base)
+	}
+	pf.lastEnd = shown
+	f := pf.f
+	f.truncate(pf.kept)
+	from := len(f.buf)
+	f.add(ps)
+	switch {
+	case cut.text > 0:
+		pf.kept = f.split(from + cut.text)
+		f.place(from + cut.text)
+		pf.q += cut.src
+		pf.approx = pf.approx || aged
+	case (len(win) > ageOut || f.inWord) && string(f.buf[from:]) == string(win):
+		// One word longer than ageOut, shown as its own text: its full
+		// lines go in for good (doc.go: a frame may differ so).
+		f.place(len(f.buf) - 1)
+		if at := f.placeLong(); at > from {
+			pf.kept = f.split(at)
+			pf.q += at - from
+			pf.approx = true
+		}
+	}
+}
+
+// display appends to out the lines of the paragraph after those the
+// flow emitted for good, as the text stands.
+func (pf *paraFlow) display(out []render.Line) []render.Line {
+	g := *pf.f
+	// Emitted lines go to slices of their own: appending to the flow's
+	// would copy all of its lines whenever they are full.
+	g.out, g.joins = nil, nil
+	g.finish()
+	return append(out, g.lines(0, len(g.out))...)
+}
+
+// structure checks the lines from o.checked on; false means the text no
+// longer just continues the paragraph, and then end, unless -1, is where
+// a blank line ends it: the paragraph is over and can freeze.
+func (o *openPara) structure(s *Stream, shown int) (ok bool, end int) {
+	for p := o.checked; p < shown; {
+		// The line's start was searched for a newline before: only what
+		// came since is (a line can be 100 KB long).
+		from := max(p, o.scanned)
+		nl := bytes.IndexByte(s.src[from:shown], '\n')
+		complete := nl >= 0
+		e := shown
+		if complete {
+			e = from + nl
+		} else {
+			o.scanned = shown
+		}
+		line := s.src[p:e]
+		if !o.pf.raw && e+1-p > maxInlineLine {
+			return false, -1 // over the line budget
+		}
+		if len(bytes.Trim(line, " \t\r\v\f")) == 0 {
+			if complete {
+				return false, p // a blank line ends the paragraph
+			}
+			return true, -1 // a blank line in the making shows nothing yet
+		}
+		if p != o.settled && mayInterrupt(line) {
+			if !o.continues(s, line, p == o.first) {
+				return false, -1
+			}
+			if decided(line) {
+				o.settled = p // more of this line cannot change that
+			}
+		}
+		if !complete {
+			return true, -1
+		}
+		o.prev, o.checked, p = p, e+1, e+1
+	}
+	return true, -1
+}
+
+// freeze lays out the paragraph, which a blank line at end closed, as it
+// stands, and freezes it with the blank line: the flow's lines are then
+// Render's (o.approx is not set).
+func (o *openPara) freeze(s *Stream, end int) {
+	pf := &o.pf
+	win := s.src[pf.q:end]
+	f := pf.f
+	if pf.lastEnd <= end && len(bytes.TrimSpace(s.src[pf.lastEnd:end])) == 0 {
+		// The last frame laid out this text (and at most blanks that end
+		// it): the flow holds its pieces after pf.kept already.
+		if pf.lastPC != nil {
+			pf.note(s, pf.lastPC, pf.lastP, len(win))
+		}
+	} else {
+		ps, _, ok := pf.window(win, s.opts.Theme.Text)
+		if !ok {
+			pf.closing = true
+			ps, _, _ = pf.parseWindow(s, win, s.opts.Theme.Text)
+		}
+		f.truncate(pf.kept)
+		f.add(ps)
+	}
+	n := len(f.out)
+	s.lines = append(s.lines[:o.fixed], f.lines(o.fixed-o.top, n)...)
+	whole := *f
+	whole.out, whole.joins = nil, nil
+	whole.finish()
+	s.lines = append(s.lines, whole.lines(0, len(whole.out))...)
+	s.freezeOpen(end+bytes.IndexByte(s.src[end:], '\n')+1, false, pf.pending, nil)
+}
+
+// note adds to pf.pending the labels that block p looked up before
+// offset end of its parse and that nothing defines.
+func (pf *paraFlow) note(s *Stream, pc *refContext, p ast.Node, end int) {
+	for i, k := range pc.lookups[p] {
+		if pc.lookupAt[p][i] < end && !s.state.refKeys[k] {
+			if pf.pending == nil {
+				pf.pending = map[string]bool{}
+			}
+			pf.pending[k] = true
+		}
+	}
+}
+
+// mayInterrupt reports whether a line might not simply continue a
+// paragraph: what it starts with could open a block, underline a
+// heading or make a table's delimiter row.
+func mayInterrupt(line []byte) bool {
+	i := 0
+	for i < len(line) && i < 4 && line[i] == ' ' {
+		i++
+	}
+	if i >= 4 {
+		return false // indented: continuation text
+	}
+	if i == len(line) || line[i] == '\t' {
+		return true
+	}
+	switch c := line[i]; c {
+	case '#', '>', '-', '+', '*', '=', '_', '`', '~', '<', '|', ':':
+		return true
+	default:
+		return c >= '0' && c <= '9'
+	}
+}
+
+// decideLen is how much of a line decides whether it interrupts a
+// paragraph, once it holds a character no line-long construct (rule,
+// heading underline, delimiter row) is made of: list markers, heading
+// marks, fences and HTML tag names are shorter.
+const decideLen = 32
+
+// decided reports whether the line's first decideLen bytes decide what
+// it is, whatever follows. A backtick fence is never decided early: a
+// backtick later on the line makes it no fence.
+func decided(line []byte) bool {
+	t := bytes.TrimLeft(line, " ")
+	if len(t) < decideLen || t[0] == '`' {
+		return false
+	}
+	return len(bytes.Trim(t[:decideLen], " \t-=*_|:")) > 0
+}
+
+// continues parses a line behind a line of text (and, when it could be a
+// table's delimiter row, the paragraph's line before it, its header) and
+// reports whether all stay one paragraph. The paragraph's first line is
+// parsed as the tail starts, alone.
+func (o *openPara) continues(s *Stream, line []byte, first bool) bool {
+	if decided(line) {
+		line = line[:len(line)-len(bytes.TrimLeft(line, " "))+decideLen]
+	}
+	buf := append(make([]byte, 0, 64), "x\n"...)
+	switch {
+	case first:
+		buf = buf[:0]
+	case isDelimiterCandidate(line) && o.prev < o.checked:
+		buf = append(buf, s.src[o.prev:o.checked]...)
+	}
+	buf = append(buf, line...)
+	doc, _ := parseDoc(s.parser, capNesting(buf), s.state.refs)
+	b := doc.FirstChild()
+	return b != nil && b == doc.LastChild() && b.Kind() == ast.KindParagraph
+}
+
+// isDelimiterCandidate reports whether line could be a table's delimiter
+// row.
+func isDelimiterCandidate(line []byte) bool {
+	return len(bytes.Trim(line, " \t|-:")) == 0 && bytes.IndexByte(line, '-') >= 0
+}
+
+// window lays out a window without parsing it when it can: it is plain
+// text, or the paragraph is a plainBlock.
+func (pf *paraFlow) window(win []byte, base render.Style) ([]piece, windowCut, bool) {
+	if !pf.raw {
+		return plainWindow(win, base)
+	}
+	out, cut := plainText(win)
+	if len(out) == 0 {
+		return nil, windowCut{}, true
+	}
+	// Sanitising the two sides of the cut apart keeps the cut's offset
+	// right (the cut follows a space, a character boundary).
+	head := cleanText(string(out[:cut.text]))
+	tail := cleanText(string(out[cut.text:]))
+	cut.text = len(head)
+	ps := []piece{{text: head, style: base}, {text: tail, style: base}}
+	if head == "" {
+		ps = ps[1:]
+	}
+	return ps, cut, true
+}
+
+// windowCut is where the flow may take the window in: text offset in the
+// window's pieces, source offset in the window.
+type windowCut struct{ text, src int }
+
+// plainWindow lays out a window that holds nothing but plain text (no
+// character that could start or end an inline construct, no URL, no hard
+// line break) the way goldmark would: lines joined by a space, their
+// leading blanks and the paragraph's trailing ones dropped. Its cut is
+// the start of the last word. ok is false when the window is not plain.
+func plainWindow(win []byte, base render.Style) (ps []piece, cut windowCut, ok bool) {
+	if len(win) > 0 && (win[0] == '*' || win[0] == '_' || win[0] == '~') && len(bytes.Trim(win, string(win[:1]))) == 0 {
+		// One run of a delimiter alone: nothing before it is open (the
+		// window starts at a cut) and nothing after it yet, so it is text.
+		return []piece{{text: string(win), style: base}}, cut, true
+	}
+	if bytes.ContainsAny(win, "`*_~[]<>&\\!\x00\r\v\f@") || bytes.Contains(win, []byte("www.")) || bytes.Contains(win, []byte("://")) {
+		return nil, cut, false
+	}
+	text := make([]byte, 0, len(win))
+	space := false // the text so far ends with a space
+	for p := 0; p < len(win); {
+		e := len(win)
+		nl := bytes.IndexByte(win[p:], '\n')
+		if nl >= 0 {
+			e = p + nl
+		}
+		for p < e && (win[p] == ' ' || win[p] == '\t') {
+			p++
+		}
+		end := e
+		for end > p && (win[end-1] == ' ' || win[end-1] == '\t') {
+			end--
+		}
+		if nl >= 0 && e-end > 1 {
+			return nil, cut, false // two blanks before a newline: a hard break
+		}
+		if len(text) > 0 && p < end {
+			if !space {
+				text = append(text, ' ')
+			}
+			space = true
+		}
+		for i := p; i < end; i++ {
+			c := win[i]
+			if c == '\t' {
+				c = ' '
+			}
+			if c != ' ' && space && len(text) > 0 {
+				cut = windowCut{len(text), i}
+			}
+			text = append(text, c)
+			space = c == ' '
+		}
+		if nl < 0 {
+			break
+		}
+		p = e + 1
+	}
+	s := string(text)
+	if render.Sanitize(s) != s {
+		return nil, windowCut{}, false
+	}
+	if s == "" {
+		return nil, windowCut{}, true
+	}
+	return []piece{{text: s, style: base}}, cut, true
+}
+
+// parseWindow parses the window as paragraph text and lays its inlines
+// out. cut is the last cut point before which nothing is left open, or,
+// when there is none and the window has grown past ageOut, the last cut
+// point at all (aged).
+func (pf *paraFlow) parseWindow(s *Stream, win []byte, base render.Style) (ps []piece, cut windowCut, aged bool) {
+	if s.inline == nil {
+		s.inline = newInlineParser()
+	}
+	buf := capNesting(clone(win))
+	refs := pf.refs
+	if refs == nil {
+		refs = s.state.refs
+	}
+	doc, pc := parseDoc(s.inline, buf, refs)
+	p := doc.FirstChild()
+	pf.lastPC, pf.lastP = pc, p
+	if p == nil {
+		return nil, cut, false
+	}
+	defer func() { pf.note(s, pc, p, cut.src) }()
+	r := &renderer{src: buf, theme: &s.opts.Theme, cwd: s.opts.Cwd, lexers: s.lexers}
+	ps, safe, any := r.paragraphCuts(p, base)
+	switch {
+	case pf.closing:
+		cut = windowCut{len(win), len(win)} // the whole window: the paragraph is over
+	case safe.text > 0:
+		cut = safe
+	case len(win) > ageOut && any.text > 0:
+		cut, aged = any, true
+	}
+	return ps, cut, aged
+}
+
+// paragraphCuts lays out paragraph p's inlines and finds its cut points:
+// safe is the last one before which nothing is left open, any the last
+// one at all (zero when there is none). Source offsets are r.src's.
+func (r *renderer) paragraphCuts(p ast.Node, base render.Style) (ps []piece, safe, any windowCut) {
+	buf := r.src
+	sc := openScan{src: buf}
+	afterSpace := false
+	textLen := 0 // length of the pieces so far
+	for c := p.FirstChild(); c != nil; c = c.NextSibling() {
+		from := len(ps)
+		ps = r.inline(ps, c, base, "")
+		t, isText := c.(*ast.Text)
+		if isText && from < len(ps) && ps[from].text == string(buf[t.Segment.Start:t.Segment.Stop]) {
+			v := buf[t.Segment.Start:t.Segment.Stop]
+			for j := range v {
+				at := j == 0 && afterSpace || j > 0 && v[j-1] == ' '
+				if at && stableChar(v[j]) {
+					k := windowCut{textLen + j, t.Segment.Start + j}
+					any = k
+					if !sc.open {
+						safe = k
+					}
+				}
+				sc.scan(t.Segment.Start + j)
+			}
+		} else {
+			sc.scanNode(c)
+		}
+		for _, q := range ps[from:] {
+			textLen += len(q.text)
+		}
+		if n := len(ps); n > from {
+			last := ps[n-1].text
+			afterSpace = len(last) > 0 && last[len(last)-1] == ' '
+		} else if isText && t.SoftLineBreak() {
+			afterSpace = true
+		}
+	}
+	return ps, safe, any
+}
+
+// openParagraph lays out the tail's last block, a paragraph, as block
+// does, and keeps the flow as it stood at the paragraph's last safe cut
+// point, for an openPara to go on from there.
+func (r *renderer) openParagraph(p ast.Node, width int) ([]render.Line, *paraStart) {
+	ps, safe, _ := r.paragraphCuts(p, r.theme.Text)
+	f := newFlow(width)
+	f.add(ps)
+	st := &paraStart{}
+	if safe.text > 0 {
+		st.kept = f.split(safe.text)
+		f.place(safe.text)
+		st.cut = safe.src
+	} else if p.Lines().Len() > 0 {
+		st.cut = p.Lines().At(0).Start
+	}
+	snap := *f
+	st.f = &snap
+	f.finish()
+	return f.lines(0, len(f.out)), st
+}
+
+// openPlain lays the tail's last block, a plainBlock, out as block does,
+// and keeps the flow as it stood before its last word.
+func (r *renderer) openPlain(p *plainBlock, width int) ([]render.Line, *paraStart) {
+	src := r.plainSource(p)
+	out, cut := plainText(src)
+	f := newFlow(width)
+	st := &paraStart{}
+	if len(out) > 0 {
+		head := cleanText(string(out[:cut.text]))
+		f.add([]piece{{text: head, style: r.theme.Text}, {text: cleanText(string(out[cut.text:])), style: r.theme.Text}})
+		if cut.text > 0 {
+			st.kept = 1
+			f.place(len(head))
+		}
+	}
+	// Source offsets of a top-level plainBlock's lines are the text's.
+	st.cut = p.Lines().At(0).Start + cut.src
+	snap := *f
+	st.f = &snap
+	f.finish()
+	return f.lines(0, len(f.out)), st
+}
+
+// paraStart is where an openPara starts from: the flow with the pieces
+// before the cut (source offset in the render's buffer) kept.
+type paraStart struct {
+	f    *flow
+	kept int
+	cut  int
+}
+
+// stableChar reports whether a character shows as itself whatever comes
+// after it, so that it can follow a cut point.
+func stableChar(c byte) bool {
+	switch c {
+	case ' ', '\t', '\n', '`', '*', '_', '~', '[', ']', '<', '>', '!', '&', '\\':
+		return false
+	}
+	return true
+}
+
+// openScan follows, through the literal text of a paragraph's inlines,
+// whether something is still open that text after it could close: a
+// backtick run, a '[' no ']' has closed, a '<' that may start a tag or
+// autolink, or a delimiter run that can open emphasis or strikethrough.
+type openScan struct {
+	src      []byte
+	brackets int  // '[' not closed yet
+	parens   int  // inside "](...": the destination and title of a link
+	label    bool // inside "][...": the label of a full reference link
+	opener   bool // an opener other than those is left
+	open     bool // any of them
+	runEnd   int  // end of the delimiter run last looked at
+	paren    int  // offset of the '(' that set parens
+}
+
+// scan looks at the literal character at src[i].
+func (sc *openScan) scan(i int) {
+	c := sc.src[i]
+	if i > 0 && sc.src[i-1] == '\\' {
+		return // escaped (goldmark keeps the backslash in the text)
+	}
+	if i == sc.paren && sc.parens == 1 {
+		return // the '(' that set parens
+	}
+	switch c {
+	case '`':
+		sc.opener = true
+	case '(':
+		if sc.parens > 0 {
+			sc.parens++
+		}
+	case ')':
+		if sc.parens > 0 {
+			sc.parens--
+		}
+	case '[':
+		if !sc.label {
+			sc.brackets++
+		}
+	case ']':
+		switch {
+		case sc.label:
+			sc.label = false
+		case sc.brackets > 0:
+			sc.brackets--
+			// What follows may yet make a link of it.
+			if i+1 < len(sc.src) && sc.src[i+1] == '(' {
+				sc.parens, sc.paren = 1, i+1
+			} else if i+1 < len(sc.src) && sc.src[i+1] == '[' {
+				sc.label = true
+			}
+		}
+	case '<':
+		if i+1 >= len(sc.src) || isTagStart(sc.src[i+1]) {
+			sc.opener = true
+		}
+	case '*', '~', '_':
+		if i >= sc.runEnd {
+			e := i
+			for e < len(sc.src) && sc.src[e] == c {
+				e++
+			}
+			sc.runEnd = e
+			if canOpen(sc.src, i) {
+				sc.opener = true
+			}
+		}
+	}
+	sc.open = sc.opener || sc.brackets > 0 || sc.parens > 0 || sc.label
+}
+
+// scanNode scans every literal character under n, but not the content
+// of code spans, raw HTML and autolinks, which nothing can pair with.
+func (sc *openScan) scanNode(n ast.Node) {
+	_ = ast.Walk(n, func(c ast.Node, entering bool) (ast.WalkStatus, error) {
+		switch c.Kind() {
+		case ast.KindCodeSpan, ast.KindRawHTML, ast.KindAutoLink:
+			return ast.WalkSkipChildren, nil
+		}
+		if t, ok := c.(*ast.Text); ok && entering {
+			for i := t.Segment.Start; i < t.Segment.Stop; i++ {
+				sc.scan(i)
+			}
+		}
+		return ast.WalkContinue, nil
+	})
+}
+
+func isTagStart(c byte) bool {
+	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c == '/' || c == '!' || c == '?'
+}
+
+// canOpen reports whether the delimiter character at src[i] belongs to a
+// run that can open emphasis (CommonMark's left-flanking rules, with '_'
+// unable to open inside a word).
+func canOpen(src []byte, i int) bool {
+	c := src[i]
+	s, e := i, i
+	for s > 0 && src[s-1] == c {
+		s--
+	}
+	for e < len(src) && src[e] == c {
+		e++
+	}
+	next, prev := ' ', ' ' // the text's ends count as white space
+	if e < len(src) {
+		next, _ = utf8.DecodeRune(src[e:])
+	}
+	if s > 0 {
+		prev, _ = utf8.DecodeLastRune(src[:s])
+	}
+	space := func(r rune) bool { return unicode.IsSpace(r) }
+	punct := func(r rune) bool { return unicode.IsPunct(r) || unicode.IsSymbol(r) }
+	left := !space(next) && (!punct(next) || space(prev) || punct(prev))
+	if c != '_' {
+		return left
+	}
+	right := !space(prev) && (!punct(prev) || space(next) || punct(next))
+	return left && (!right || punct(prev))
+}

@@ -1,0 +1,137 @@
+package markdown
+
+import (
+	"bytes"
+
+	"github.com/yuin/goldmark/ast"
+	"github.com/yuin/goldmark/parser"
+	"github.com/yuin/goldmark/text"
+
+	"github.com/quire-sh/quire/render"
+)
+
+// Inline parsing is where goldmark can take more than linear time: a
+// paragraph of "[a](" repeated, or of delimiter runs that never match,
+// costs time quadratic in its length (80 KB of "[a](" takes seconds). So a
+// paragraph longer than maxInline, or with a line longer than
+// maxInlineLine (which also bounds a table's row, hence its cells), is
+// not parsed for inlines: it is shown as the text it is, markup and all,
+// in a plainBlock. Lengths are of the source: from the start of the
+// paragraph's first line (container markers and indentation included) to
+// the end of its last, newlines included.
+const (
+	maxInline     = 16 << 10
+	maxInlineLine = 8 << 10
+)
+
+var kindPlain = ast.NewNodeKind("Plain")
+
+// plainBlock is a paragraph over the inline budget: its lines are raw.
+type plainBlock struct{ ast.BaseBlock }
+
+func (n *plainBlock) Kind() ast.NodeKind { return kindPlain }
+
+func (n *plainBlock) IsRaw() bool { return true }
+
+func (n *plainBlock) Dump(source []byte, level int) { ast.DumpHelper(n, source, level, nil, nil) }
+
+// budget replaces a paragraph over the inline budget by a plainBlock.
+// With lines set it checks the line budget, and runs before goldmark
+// makes tables of paragraphs; otherwise the size budget, after.
+type budget struct{ lines bool }
+
+func (b budget) Transform(node *ast.Paragraph, reader text.Reader, _ parser.Context) {
+	src := reader.Source()
+	if node.Parent() == nil || !overBudget(src, node.Lines(), b.lines) {
+		return
+	}
+	pb := &plainBlock{}
+	pb.SetLines(node.Lines())
+	pb.SetBlankPreviousLines(node.HasBlankPreviousLines())
+	pb.SetPos(node.Pos())
+	node.Parent().ReplaceChild(node.Parent(), node, pb)
+}
+
+func overBudget(src []byte, lines *text.Segments, perLine bool) bool {
+	n := lines.Len()
+	if n == 0 {
+		return false
+	}
+	if !perLine {
+		return lines.At(n-1).Stop-lineStart(src, lines.At(0).Start) > maxInline
+	}
+	for i := range n {
+		seg := lines.At(i)
+		if seg.Stop-lineStart(src, seg.Start) > maxInlineLine {
+			return true
+		}
+	}
+	return false
+}
+
+// plainText is how a plainBlock's source shows: its lines without their
+// leading and trailing blanks, joined by a space, as goldmark joins a
+// paragraph's. cut is where the last word after a blank starts (text
+// offset in the result, source offset in b), or zero.
+func plainText(b []byte) (out []byte, cut windowCut) {
+	out = make([]byte, 0, len(b))
+	space := false // out ends with a space
+	for p := 0; p < len(b); {
+		e := len(b)
+		nl := bytes.IndexByte(b[p:], '\n')
+		if nl >= 0 {
+			e = p + nl
+		}
+		for p < e && (b[p] == ' ' || b[p] == '\t') {
+			p++
+		}
+		end := e
+		for end > p && (b[end-1] == ' ' || b[end-1] == '\t' || b[end-1] == '\r') {
+			end--
+		}
+		if len(out) > 0 && p < end && !space {
+			out = append(out, ' ')
+			space = true
+		}
+		for i := p; i < end; i++ {
+			c := b[i]
+			if c == '\t' {
+				c = ' '
+			}
+			if c != ' ' && space && len(out) > 0 {
+				cut = windowCut{len(out), i}
+			}
+			out = append(out, c)
+			space = c == ' '
+		}
+		if nl < 0 {
+			break
+		}
+		p = e + 1
+	}
+	return out, cut
+}
+
+// plainLines lays a plainBlock out.
+func (r *renderer) plainLines(n *plainBlock, width int) []render.Line {
+	text := r.plainSource(n)
+	out, _ := plainText(text)
+	if len(out) == 0 {
+		return nil
+	}
+	return wrapLines([]piece{{text: cleanText(string(out)), style: r.theme.Text}}, width)
+}
+
+// plainSource is the source of a plainBlock's lines, newlines included.
+func (r *renderer) plainSource(n ast.Node) []byte {
+	lines := n.Lines()
+	var b []byte
+	for i := range lines.Len() {
+		seg := lines.At(i)
+		b = append(b, r.src[seg.Start:seg.Stop]...)
+		if len(b) > 0 && b[len(b)-1] != '\n' && i+1 < lines.Len() {
+			b = append(b, '\n')
+		}
+	}
+	return b
+}
