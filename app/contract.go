@@ -127,3 +127,19 @@ type SessionSummary struct {
 	Turns      int
 	Title      string
 }
+
+// Extensions is a session with MCP servers: what the status line says of
+// them and /mcp. Package session's Handle provides it; a session without
+// (the replay Player) has no /mcp. The servers' prompts are commands like
+// any other from outside the app's table: they come through
+// commandSource. ExtensionSummary is called on the loop's goroutine and
+// must not block; MCP may, and runs as a job.
+type Extensions interface {
+	// ExtensionsChanged is signalled when the summary changed.
+	ExtensionsChanged() <-chan struct{}
+	// ExtensionSummary is the status line's word ("mcp 2/3 x failed"),
+	// "" when there is nothing to say.
+	ExtensionSummary() string
+	// MCP carries out /mcp ARGS: lines for the overlay, or a notice.
+	MCP(ctx context.Context, args []string) (lines []string, notice string, err error)
+}

@@ -13,14 +13,17 @@
 // buffer: the full-screen pager over the transcript, or the inline
 // (--minimal) live region above which finished lines are inserted into
 // the terminal's own scrollback. Commands from outside the app's own
-// table (custom commands, MCP prompts) arrive as Commands in the options:
-// /help lists them, Tab completes them, and running one expands its
-// arguments in a job, the prompts typed after it waiting their turn. A
-// session may ask, once as it starts,
-// whether to trust the project's own files (TrustQuestion): the question
-// takes the keys until it is answered, and the prompt given on the
-// command line waits for the answer. Run takes a terminal, a Session (the
-// interface the app defines in contract.go; package session provides the
-// live one) and Options; replay runs the same loop with a Player over a
+// table (custom commands, MCP prompts) arrive as Commands in the options,
+// and from a session that sends new lists while it runs (an MCP server
+// connects) through CommandUpdates: /help lists them, Tab completes them,
+// and running one expands its arguments in a job, the prompts typed after
+// it waiting their turn. A session may ask, once as it starts, whether to
+// trust the project's own files (TrustQuestion): the question takes the
+// keys until it is answered, and the prompt given on the command line
+// waits for the answer. Run takes a terminal, a Session (the interface
+// the app defines in contract.go; package session provides the live one)
+// and Options; a session that also provides Extensions (MCP servers) gets
+// their word in the status line and /mcp, news of which the loop reads
+// like any other input. Replay runs the same loop with a Player over a
 // recorded event log.
 package app

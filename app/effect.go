@@ -58,6 +58,9 @@ type HistoryEffect struct{ Text string }
 // SessionsEffect lists the stored sessions in an overlay.
 type SessionsEffect struct{}
 
+// MCPEffect carries out /mcp [restart NAME].
+type MCPEffect struct{ Args []string }
+
 // SwitchEffect replaces the running session (/model, /clear, /rewind).
 type SwitchEffect struct {
 	Op SwitchOp
@@ -115,6 +118,7 @@ func (ExportEffect) isEffect()       {}
 func (HistoryEffect) isEffect()      {}
 func (SessionsEffect) isEffect()     {}
 func (SwitchEffect) isEffect()       {}
+func (MCPEffect) isEffect()          {}
 func (CompletePathEffect) isEffect() {}
 func (RedrawEffect) isEffect()       {}
 func (TrustEffect) isEffect()        {}

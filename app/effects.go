@@ -135,6 +135,25 @@ func (l *Loop) run(e Effect, now time.Time) {
 			}
 			return effectDone{apply: func(time.Time) { m.overlay = sessionLines(list) }}
 		})
+	case MCPEffect:
+		ext, ok := l.sess.(Extensions)
+		if !ok {
+			m.flash("this session has no MCP servers", now)
+			break
+		}
+		l.spawn(func(ctx context.Context) effectDone {
+			ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
+			defer cancel()
+			lines, notice, err := ext.MCP(ctx, e.Args)
+			if err != nil {
+				return effectDone{notice: err.Error()}
+			}
+			return effectDone{notice: notice, apply: func(time.Time) {
+				if lines != nil {
+					m.overlay = lines
+				}
+			}}
+		})
 	case TrustEffect:
 		pt, ok := l.sess.(projectTrust)
 		if !ok {

@@ -87,6 +87,9 @@ type Loop struct {
 	// older delivers the history before what a resumed session showed
 	// first, once; nil when there is none to wait for.
 	older <-chan []event.Event
+	// extChanged signals news of the session's extensions (MCP servers);
+	// nil when the session has none.
+	extChanged <-chan struct{}
 	// commandUpdates delivers new lists of the commands from outside the
 	// app's table; nil when the session has none to send.
 	commandUpdates <-chan []Command
@@ -193,6 +196,10 @@ func (l *Loop) Run(ctx context.Context) (err error) {
 	if o, ok := l.sess.(olderHistory); ok {
 		l.older = o.Older()
 	}
+	if x, ok := l.sess.(Extensions); ok {
+		l.extChanged = x.ExtensionsChanged()
+		l.m.SetExtensionStatus(x.ExtensionSummary())
+	}
 	if c, ok := l.sess.(commandSource); ok {
 		l.commandUpdates = c.CommandUpdates()
 	}
@@ -273,6 +280,9 @@ func (l *Loop) Run(ctx context.Context) (err error) {
 			l.older = nil
 			l.m.tr.Prepend(evs)
 			l.needDraw = true
+		case <-l.extChanged:
+			stop()
+			l.m.SetExtensionStatus(l.sess.(Extensions).ExtensionSummary())
 		case cmds, ok := <-l.commandUpdates:
 			stop()
 			if !ok {

@@ -95,6 +95,10 @@ type Model struct {
 	// trust is the question about the project's files while it waits.
 	trust *trustPanel
 
+	// extStatus is the extensions' word for the status line (MCP
+	// servers).
+	extStatus string
+
 	// perf is the /perf meter, nil while the row is off.
 	perf *perfMeter
 
@@ -161,6 +165,15 @@ func NewModel(tr *scrollback.Transcript, history *History, status Status, minima
 func (m *Model) SetExtensions(cmds []Command, skills []SkillInfo) {
 	m.commands, _ = CheckCommands(cmds)
 	m.skills = skills
+}
+
+// SetExtensionStatus records the session's extensions' word for the
+// status line (its MCP servers: "mcp 2/3").
+func (m *Model) SetExtensionStatus(summary string) {
+	if summary != m.extStatus {
+		m.extStatus = summary
+		m.dirty = true
+	}
 }
 
 // Transcript returns the transcript the model shows.

@@ -25,6 +25,7 @@ var slashCommands = []slashCommand{
 	{"rewind", "[N] [conversation|files|both]", "go back to prompt N (conversation, files or both)"},
 	{"sessions", "", "list sessions (quire resume ID opens one)"},
 	{"export", "[file]", "write this session as a JSONL transcript"},
+	{"mcp", "[restart NAME]", "list MCP servers, their tools, prompts and resources; reconnect one"},
 	{"clear", "", "start a new session with an empty transcript"},
 	{"mode", "[full|minimal]", "switch between full-screen and inline"},
 	{"skills", "", "list the skills the model can load"},
@@ -165,7 +166,7 @@ func slashHelp(external []Command) []string {
 		out = append(out, fmt.Sprintf("/%-10s %-32s %s", c.name, c.args, c.help))
 	}
 	if len(external) > 0 {
-		out = append(out, "", "Custom commands (the text they send is folded under what you typed):")
+		out = append(out, "", "Custom commands and MCP prompts (the text they send is folded under what you typed):")
 	}
 	for _, c := range external {
 		line := fmt.Sprintf("/%-10s %-32s %s", c.Name, c.Args, c.Summary)
@@ -181,6 +182,12 @@ func slashHelp(external []Command) []string {
 // rest to the loop.
 func (m *Model) slash(inv SlashInvocation, now time.Time) []Effect {
 	switch inv.Name {
+	case "mcp":
+		if m.status.Replay {
+			m.flash("this is a replay: it has no MCP servers", now)
+			return nil
+		}
+		return []Effect{MCPEffect{Args: inv.Args}}
 	case "help":
 		m.overlay = helpLines(m.status.ShiftEnter, m.commands)
 	case "skills":

@@ -1,7 +1,9 @@
 package app
 
 import (
+	"context"
 	"reflect"
+	"regexp"
 	"strings"
 	"testing"
 )
@@ -52,5 +54,36 @@ func TestCompleteSlashLine(t *testing.T) {
 	}
 	if got, c := CompleteSlashLine("/compact now"); got != "/compact now" || c != nil {
 		t.Errorf("arguments must not be completed: %q %v", got, c)
+	}
+}
+
+// An MCP server's prompt is a command from outside the app's table: it
+// parses, completes and shows in /help beside /mcp, which stays the
+// app's own.
+func TestMCPPromptCommands(t *testing.T) {
+	ext := []Command{{Name: "mcp__t__greet", Args: "name style?", Summary: "Greet someone.", Source: "mcp t",
+		Expand: func(context.Context, string) (string, error) { return "", nil }}}
+	inv, ok, err := ParseSlash("/mcp__t__greet Ada very formal", ext...)
+	if !ok || err != nil || inv.External == nil || inv.Name != "mcp__t__greet" || inv.Rest != "Ada very formal" {
+		t.Fatalf("parse: %+v %v %v", inv, ok, err)
+	}
+	if inv, _, _ := ParseSlash("/mcp restart t", ext...); inv.External != nil || inv.Name != "mcp" || !reflect.DeepEqual(inv.Args, []string{"restart", "t"}) {
+		t.Errorf("/mcp: %+v", inv)
+	}
+	if _, _, err := ParseSlash("/mcp__t__greet"); err == nil {
+		t.Error("a prompt's command parsed without the session's commands")
+	}
+	if got, _ := CompleteSlashLine("/mcp__t", ext...); got != "/mcp__t__greet " {
+		t.Errorf("completed %q", got)
+	}
+	if got, _ := CompleteSlashLine("/mc", ext...); got != "/mcp" {
+		t.Errorf("completed /mc to %q, want the common prefix", got)
+	}
+	if _, c := CompleteSlashLine("/mcp", ext...); !reflect.DeepEqual(c, []string{"mcp", "mcp__t__greet"}) {
+		t.Errorf("candidates %v", c)
+	}
+	h := strings.Join(helpLines(false, ext), "\n")
+	if !regexp.MustCompile(`/mcp__t__greet +name style\? +Greet someone\. \(mcp t\)`).MatchString(h) || !strings.Contains(h, "/mcp ") {
+		t.Errorf("help:\n%s", h)
 	}
 }

@@ -504,6 +504,9 @@ func (m *Model) drawStatus(b *render.Buffer, w, y int, now time.Time, pos *scrol
 	if m.costKnown {
 		parts = append(parts, formatCost(m.cost, m.costPartial))
 	}
+	if m.extStatus != "" {
+		parts = append(parts, m.extStatus)
+	}
 	if pos != nil {
 		parts = append(parts, fmt.Sprintf("%d/%d %d%%", pos.Bottom, pos.Total, pos.Percent()))
 		if s := m.tr.Search(); s.Pattern != "" {

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/quire-sh/quire/ext/mcp"
 	"github.com/quire-sh/quire/ext/skills"
 	"github.com/quire-sh/quire/provider"
 	"github.com/quire-sh/quire/sandbox"
@@ -50,6 +51,10 @@ type Config struct {
 
 	// Providers are the [providers.NAME] tables of config.toml.
 	Providers map[string]provider.Config
+	// MCP is the [mcp] table (MCP servers), handed to package mcp as a
+	// value. Its decoding never fails: a wrong server is kept with its
+	// problem, so quire starts with that server off.
+	MCP mcp.Settings
 
 	// Source maps a setting's key to where its value came from.
 	Source map[string]string
@@ -187,7 +192,15 @@ func settings() []setting {
 // provider is no less a secret while another runs), under every
 // profile, off included.
 func (c *Config) SandboxProfile(cwd string) (sandbox.Profile, error) {
-	p, err := c.SandboxSettings.Profile(c.Sandbox, cwd)
+	return c.NamedSandboxProfile(c.Sandbox, cwd)
+}
+
+// NamedSandboxProfile is the built-in or custom profile name in cwd, with
+// every provider's key variable kept from what runs under it, as
+// SandboxProfile: for a program whose own settings name its profile (an
+// MCP server's sandbox = "off").
+func (c *Config) NamedSandboxProfile(name, cwd string) (sandbox.Profile, error) {
+	p, err := c.SandboxSettings.Profile(name, cwd)
 	if err != nil {
 		return sandbox.Profile{}, err
 	}

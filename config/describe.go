@@ -70,7 +70,7 @@ func (c *Config) DescribeLayers() []string {
 // key names a secret.
 func formatValue(path string, v any) string {
 	last := path[strings.LastIndex(path, ".")+1:]
-	for _, w := range []string{"key", "token", "secret", "password"} {
+	for _, w := range []string{"key", "token", "secret", "password", "authorization"} {
 		if strings.Contains(strings.ToLower(last), w) {
 			return maskKey(fmt.Sprint(v))
 		}

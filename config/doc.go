@@ -16,5 +16,13 @@
 // hold a secret. The user's own file must check, or quire does not
 // start; a managed or project file that does not is left out with one
 // line of warning (Config.Warnings), since running without defaults or
-// a project's preferences loosens nothing.
+// a project's preferences loosens nothing. The [mcp] table never fails
+// the file it is in: a wrong server is kept with its problem and stays
+// off, so quire still starts. A project's servers come from its .mcp.json
+// (package mcp), under a trust of its own, never from its config.toml.
+//
+// AppendTable and RemoveTable edit config.toml for `quire mcp add` and
+// `remove` by appending or cutting text, never by rewriting the parsed
+// file, so comments and layout survive; a change is written only if the
+// file then parses to exactly the old settings plus or minus that table.
 package config

@@ -17,6 +17,7 @@ func tables(c *Config) map[string]any {
 		"sandbox":   &c.SandboxSettings,
 		"providers": &c.Providers,
 		"skills":    &c.Skills,
+		"mcp":       &c.MCP,
 	}
 }
 

@@ -247,3 +247,37 @@ func TestSkillsTableReachesItsOwner(t *testing.T) {
 		}
 	}
 }
+
+// The [mcp] table goes to its owner's type, and a wrong server in it does
+// not stop quire: the server carries its problem and the rest loads.
+func TestMCPTableNeverFailsTheConfig(t *testing.T) {
+	dir := t.TempDir()
+	writeConfig(t, dir, `model = "m"
+[mcp.servers.good]
+command = "npx"
+args = ["-y", "pkg"]
+[mcp.servers.bad]
+comand = "x"
+[mcp.servers.remote]
+url = "https://example.com/mcp"
+headers = { Authorization = "Bearer secret-value" }
+`)
+	c, err := Load(nil, envMap(map[string]string{"XDG_CONFIG_HOME": dir}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Model != "m" {
+		t.Errorf("model %q", c.Model)
+	}
+	good, bad := c.MCP.Servers["good"], c.MCP.Servers["bad"]
+	if good.Problem != "" || good.Command != "npx" || len(good.Args) != 2 {
+		t.Errorf("good %+v", good)
+	}
+	if !strings.Contains(bad.Problem, `unknown key "comand"`) {
+		t.Errorf("bad %+v", bad)
+	}
+	desc := strings.Join(c.Describe(), "\n")
+	if !strings.Contains(desc, "mcp.servers.good.command") || strings.Contains(desc, "secret-value") {
+		t.Errorf("describe:\n%s", desc)
+	}
+}

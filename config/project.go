@@ -9,6 +9,8 @@ import (
 	"strings"
 
 	"github.com/BurntSushi/toml"
+
+	"github.com/quire-sh/quire/ext/mcp"
 	"github.com/quire-sh/quire/sandbox"
 )
 
@@ -145,6 +147,12 @@ func (c *Config) WithProject(path string, content []byte) (*Config, []string) {
 	var parts []string
 	if len(refused) > 0 {
 		parts = append(parts, fmt.Sprintf("ignored %s (a project may not set %s; see quire config)", strings.Join(refused, ", "), them(len(refused))))
+		for _, k := range refused {
+			if k == "mcp" || strings.HasPrefix(k, "mcp.") {
+				parts = append(parts, "a project's MCP servers go in its "+mcp.ProjectFile+", which is trusted on its own")
+				break
+			}
+		}
 	}
 	if len(looser) > 0 {
 		parts = append(parts, "ignored "+strings.Join(looser, ", "))

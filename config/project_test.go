@@ -50,7 +50,7 @@ func TestProjectSetsOnlyWhatARepoMaySafelySet(t *testing.T) {
 			noWarn: []string{"TOPSECRET", "evil.example", "pricey", "bashrc"}},
 		{name: "tables", project: "[sandbox.profiles.open]\nwrite = [\"/\"]\n[mcp.servers.x]\ncommand = \"x\"\n",
 			want: map[string]string{"sandbox": "workspace"},
-			warn: []string{"mcp", "sandbox.profiles"}},
+			warn: []string{"mcp", "sandbox.profiles", "MCP servers go in its .mcp.json"}},
 		{name: "stricter approval", user: "approval = \"yolo\"\n", project: "approval = \"ask\"\n",
 			want: map[string]string{"approval": "ask*"}},
 		{name: "looser approval", project: "approval = \"yolo\"\n",

@@ -13,6 +13,7 @@ import (
 	"github.com/quire-sh/quire/app"
 	"github.com/quire-sh/quire/config"
 	"github.com/quire-sh/quire/engine/testserver"
+	"github.com/quire-sh/quire/ext/mcp"
 	"github.com/quire-sh/quire/session"
 )
 
@@ -63,6 +64,7 @@ func Open(opt Options) (*Demo, error) {
 	}
 	cfg := *opt.Config
 	cfg.BaseURL, cfg.APIKey, cfg.Model, cfg.Provider = d.srv.URL(), "demo", "demo", ""
+	cfg.MCP = mcp.Settings{} // the demo starts none of the user's MCP servers
 	if d.Session, err = session.Open(session.Options{Config: &cfg, Version: "demo", Cwd: dir, NoStore: true}); err != nil {
 		d.Close()
 		return nil, err

@@ -12,6 +12,7 @@
 //	s.Answer(callID, event.Approve, "")  // answers an ApprovalRequested event
 //	s.Cancel()                           // Esc: the turn ends Cancelled
 //	s.Compact("keep the auth details")   // /compact [focus]
+//	s.Notify("warn", "…")                // a notice from outside the turn loop
 //	info := s.Info()
 //	s.Close()                            // Events is closed after the last event
 //
@@ -37,8 +38,12 @@
 // with what a command prints; the model gets the tool's own result.
 //
 // Within a turn the engine samples the model through its Sampler (a
-// protocol package over package llm), and when the model asks for tools
-// it plans the calls in the model's order, each against the files as the
+// protocol package over package llm), offering the tools the registry
+// holds at that moment — its list changes as MCP servers connect, change
+// their lists and fail, so every request asks (the definitions are
+// derived again only when the list changed), and a request first waits
+// for tool sources still starting. When the model asks for tools the
+// engine plans the calls in the model's order, each against the files as the
 // earlier calls will leave them (tools.Overlay), asks the Approver about
 // each call in that order, one at a time, then runs the approved calls in
 // parallel — a call that writes what an earlier one reads or writes, or

@@ -228,7 +228,13 @@ func TestCancelWhileAHookRuns(t *testing.T) {
 	if res["r"] == nil || res["w"] == nil || res["r"].Status != event.ToolCancelled {
 		t.Errorf("results %+v", res)
 	}
-	if stop := hooks.find(HookStop); len(stop) != 1 || stop[0].State != event.TurnCancelled {
+	// Stop is observed right after TurnEnded is emitted, which a waiting
+	// reader may take first.
+	stop := hooks.find(HookStop)
+	for wait := time.Now().Add(5 * time.Second); len(stop) == 0 && time.Now().Before(wait); stop = hooks.find(HookStop) {
+		time.Sleep(time.Millisecond)
+	}
+	if len(stop) != 1 || stop[0].State != event.TurnCancelled {
 		t.Errorf("Stop: %+v", stop)
 	}
 }

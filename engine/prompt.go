@@ -43,7 +43,7 @@ func systemPrompt(p promptEnv) string {
 			}
 			fmt.Fprintf(&b, "- %s: %s\n", t.Name, desc)
 		}
-		b.WriteString("\n")
+		b.WriteString("\nMore tools may come and go during the session (named mcp__SERVER__TOOL: servers the user configured); their definitions, which are the servers' own words, say what they do.\n\n")
 	}
 	b.WriteString("# Environment\n\n")
 	fmt.Fprintf(&b, "- Working directory: %s\n", p.Dir)

@@ -17,9 +17,14 @@ import (
 // block on it, except Info and History, which wait for the answer. The
 // events it emits arrive on Events in order.
 type Session struct {
-	cfg      Config
-	system   string
-	toolDefs []llm.ToolSpec
+	cfg    Config
+	system string
+	// defs are the tool definitions of the registry's latest version,
+	// derived once per change (toolDefs); the request workers read them.
+	defsMu      sync.Mutex
+	defs        []llm.ToolSpec
+	defsVersion uint64
+	defsBuilt   bool
 	// task is the task tool, for a session with Subagents.
 	task *taskTool
 
@@ -145,17 +150,9 @@ func build(cfg Config, prior []event.Event) (*Session, error) {
 	if cfg.Subagents != nil {
 		s.task = &taskTool{s: s, spec: taskSpec(cfg.Subagents)}
 	}
-	specs := s.toolSpecs()
-	for _, sp := range specs {
-		params := sp.Schema
-		if len(params) == 0 {
-			params = json.RawMessage(`{"type":"object","properties":{}}`)
-		}
-		s.toolDefs = append(s.toolDefs, llm.ToolSpec{Name: sp.Name, Description: sp.Description, Schema: params})
-	}
 	s.system = systemPrompt(promptEnv{
 		Dir: cfg.Env.Dir, OS: osName(), Date: cfg.Now(), Sandbox: cfg.Sandbox, Approval: cfg.ApprovalMode,
-		Tools: specs, Instructions: cfg.Instructions, Role: cfg.Role, AgentsMD: readAgentsMD(cfg.Env.Dir),
+		Tools: s.fixedSpecs(), Instructions: cfg.Instructions, Role: cfg.Role, AgentsMD: readAgentsMD(cfg.Env.Dir),
 	})
 	for _, e := range prior {
 		if err := event.Upgrade(&e); err != nil {
@@ -269,6 +266,11 @@ func (s *Session) History() []Message {
 	}
 }
 
+// Notify shows the user a notice (level "info" or "warn") in the
+// session's transcript and records it: news from outside the turn loop,
+// such as an MCP server that stopped.
+func (s *Session) Notify(level, text string) { s.cmds.Push(cmdNotify{level, text}) }
+
 // Close cancels the running turn, waits until it has ended (its events
 // are emitted), drops queued prompts and stops the session. Events is
 // closed after the last event.
@@ -291,6 +293,7 @@ type (
 	cmdInfo     struct{ reply chan Info }
 	cmdHistory  struct{ reply chan []Message }
 	cmdShutdown struct{}
+	cmdNotify   struct{ level, text string }
 	command     any
 )
 
@@ -354,6 +357,12 @@ func (s *Session) handleCommand(c command) {
 		c.reply <- s.info()
 	case cmdHistory:
 		c.reply <- s.hist.messages()
+	case cmdNotify:
+		turn := 0
+		if s.turn != nil {
+			turn = s.turn.n
+		}
+		s.notice(turn, c.level, c.text)
 	case cmdShutdown:
 		s.closing = true
 		s.queue = nil
@@ -453,6 +462,30 @@ func (s *Session) notice(turn int, level, text string) {
 	s.emit(event.Event{Kind: event.Notice, Turn: turn, Level: level, Text: text})
 }
 
+// toolDefs are the definitions of the tools the registry holds now. The
+// registry's list changes while the session runs (MCP servers connect,
+// change their lists, fail), so every request asks; the definitions are
+// derived again only when its version moved. Safe for concurrent use.
+func (s *Session) toolDefs() []llm.ToolSpec {
+	v := s.cfg.Tools.Version()
+	s.defsMu.Lock()
+	defer s.defsMu.Unlock()
+	if s.defsBuilt && v == s.defsVersion {
+		return s.defs
+	}
+	specs := s.toolSpecs()
+	defs := make([]llm.ToolSpec, 0, len(specs))
+	for _, sp := range specs {
+		params := sp.Schema
+		if len(params) == 0 {
+			params = json.RawMessage(`{"type":"object","properties":{}}`)
+		}
+		defs = append(defs, llm.ToolSpec{Name: sp.Name, Description: sp.Description, Schema: params})
+	}
+	s.defs, s.defsVersion, s.defsBuilt = defs, v, true
+	return defs
+}
+
 // estimate is the size of the next request in tokens: what the API last
 // counted plus bytes/4 of what was added since, or bytes/4 of everything
 // when the API has not reported usage.
@@ -462,7 +495,7 @@ func (s *Session) estimate() int {
 		return s.lastUsage + historyBytes(msgs[s.lastUsageLen:])/4
 	}
 	n := len(s.system) + historyBytes(msgs)
-	for _, t := range s.toolDefs {
+	for _, t := range s.toolDefs() {
 		n += len(t.Name) + len(t.Description) + len(t.Schema)
 	}
 	return n / 4

@@ -242,10 +242,20 @@ func narrowTools(parent *tools.Registry, patterns []string) (*tools.Registry, []
 	return tools.NewRegistry(keep...), warnings
 }
 
-// toolSpecs are the tools offered to the model: the registry's, and the
-// task tool for a session that may start subagents.
+// toolSpecs are the tools offered to the model now: the registry's of
+// the moment, and the task tool for a session that may start subagents.
 func (s *Session) toolSpecs() []tools.Spec {
-	specs := s.cfg.Tools.Specs()
+	return s.withTask(s.cfg.Tools.Specs())
+}
+
+// fixedSpecs are the tools the session always has, for the system
+// prompt: the built-ins (not the MCP servers', which come and go) and
+// the task tool.
+func (s *Session) fixedSpecs() []tools.Spec {
+	return s.withTask(s.cfg.Tools.Fixed())
+}
+
+func (s *Session) withTask(specs []tools.Spec) []tools.Spec {
 	if s.task != nil {
 		specs = append(specs, s.task.spec)
 		slices.SortFunc(specs, func(a, b tools.Spec) int { return strings.Compare(a.Name, b.Name) })

@@ -251,12 +251,17 @@ func (s *Session) startSample() {
 	t.job = job
 	t.text.Reset()
 	req := llm.Request{
-		Model: s.cfg.Model, System: s.system, Messages: requestMessages(s.hist.msgs), Tools: s.toolDefs,
+		Model: s.cfg.Model, System: s.system, Messages: requestMessages(s.hist.msgs),
 		MaxTokens: s.cfg.MaxTokens, Temperature: s.cfg.Temperature,
 	}
 	est := s.estimate()
 	ctx := t.ctx
 	go func() {
+		// Tools still starting (MCP servers connecting in the background)
+		// are waited for, so the model sees them; each start is bounded,
+		// and a cancel ends the wait.
+		_ = s.cfg.Tools.Settle(ctx)
+		req.Tools = s.toolDefs()
 		resp, err := s.cfg.Sampler.Stream(ctx, req, llm.Handler{
 			Text:      func(d string) { s.send(sampleDelta{job: job, text: d}) },
 			Reasoning: func(d string) { s.send(sampleDelta{job: job, text: d, reasoning: true}) },

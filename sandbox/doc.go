@@ -145,9 +145,12 @@
 // # Enforcement
 //
 // Run starts `quire __quire-sandbox-exec SPEC_JSON bash -c CMD` in a new
-// session. The launcher (Launch) confines itself and then starts the
-// command as its child, so everything the command starts inherits the
-// confinement, which cannot be lifted:
+// session (Start does the same for a long-lived program that talks over
+// its stdin and stdout, an MCP server, and Process.Close ends it: stdin
+// closed, a wait, then the whole tree as below). The launcher (Launch)
+// confines itself and then starts the command as its child, so
+// everything the command starts inherits the confinement, which cannot
+// be lifted:
 //
 //  1. When quire is not root, the launcher starts in a user namespace of
 //     its own (when protected paths need binds, or for the process cap)

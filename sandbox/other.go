@@ -54,6 +54,27 @@ func Run(ctx context.Context, p Profile, s Support, c Command) (Exit, error) {
 	return Exit{}, errors.New("running commands is only supported on Linux")
 }
 
+// Process is a command started with Start; nothing can be started
+// without the Linux sandbox.
+type Process struct {
+	Stdin  io.WriteCloser
+	Stdout io.ReadCloser
+}
+
+// Start refuses on systems without the Linux sandbox.
+func Start(p Profile, s Support, c Command) (*Process, error) {
+	return nil, errors.New("running commands is only supported on Linux")
+}
+
+// Done is never closed: no Process is ever started here.
+func (p *Process) Done() <-chan struct{} { return nil }
+
+// Exit is the zero Exit.
+func (p *Process) Exit() Exit { return Exit{} }
+
+// Close does nothing.
+func (p *Process) Close(wait time.Duration) Exit { return Exit{} }
+
 // Finding is the outcome of one self-test check.
 type Finding struct {
 	Check  string

@@ -76,38 +76,24 @@ func Run(ctx context.Context, p Profile, s Support, c Command) (Exit, error) {
 		return Exit{}, err
 	}
 	defer plan.cleanup()
-	cmd := plan.cmd
 	pr, pw, err := os.Pipe()
 	if err != nil {
 		return Exit{}, err
 	}
-	cmd.Stdout, cmd.Stderr = pw, pw
 
 	// Pdeathsig is tied to the thread that forks; keep one thread for the
-	// command's whole life so the launcher is told when quire dies, not
-	// when the Go runtime retires an idle thread.
-	started := make(chan error, 1)
+	// command's whole life (startLocked) so the launcher is told when
+	// quire dies, not when the Go runtime retires an idle thread.
 	result := make(chan Exit, 1)
-	start := func(cmd *exec.Cmd) error {
-		go func() {
-			runtime.LockOSThread()
-			defer runtime.UnlockOSThread()
-			if err := cmd.Start(); err != nil {
-				started <- err
-				return
-			}
-			started <- nil
-			result <- waitLauncher(ctx, cmd, grace)
-		}()
-		return <-started
+	launch := func(cmd *exec.Cmd) error {
+		cmd.Stdout, cmd.Stderr = pw, pw
+		return startLocked(cmd, func() { result <- waitLauncher(ctx, cmd, grace) })
 	}
-	err = start(cmd)
+	err = launch(plan.cmd)
 	if err != nil && plan.optionalUserNS && isNamespaceRefusal(err) {
 		// The user namespace was only for the process cap: run without.
 		plan.dropUserNS()
-		cmd = plan.cmd
-		cmd.Stdout, cmd.Stderr = pw, pw
-		err = start(cmd)
+		err = launch(plan.cmd)
 	}
 	pw.Close()
 	if err != nil {
@@ -132,6 +118,25 @@ func Run(ctx context.Context, p Profile, s Support, c Command) (Exit, error) {
 	<-copied
 	exit.Processes = plan.finish()
 	return exit, nil
+}
+
+// startLocked starts cmd on a goroutine that stays locked to its thread
+// for the command's whole life (Run's and Start's), so the launcher's
+// parent-death signal is tied to quire, not to an idle thread; then runs
+// wait on it. It returns Start's error (wait is not run then).
+func startLocked(cmd *exec.Cmd, wait func()) error {
+	started := make(chan error, 1)
+	go func() {
+		runtime.LockOSThread()
+		defer runtime.UnlockOSThread()
+		if err := cmd.Start(); err != nil {
+			started <- err
+			return
+		}
+		started <- nil
+		wait()
+	}()
+	return <-started
 }
 
 // waitLauncher waits for the launcher to exit without reaping it, asks

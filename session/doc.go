@@ -6,7 +6,7 @@
 // the checkpoint hook that /rewind relies on, the hooks (the user's
 // hooks.json and a trusted project's, run by ext/hooks) and the notices
 // the session starts with. A project's own files (ProjectFiles:
-// .quire/config.toml, .quire/hooks.json) are used only once the user
+// .quire/config.toml, .quire/hooks.json, .mcp.json) are used only once the user
 // has trusted their content: Open reads them once, an interactive
 // session asks about the others first thing (Handle.TrustQuestion; a
 // yes restarts the session with them), and Exec leaves them out with a
@@ -25,8 +25,16 @@
 // of its log is decoded in the background (the pending relay), and
 // /model, /clear, /rewind, /sessions and /export run as blocking
 // operations the UI calls off its loop; a failed switch leaves a session
-// running. Exec is `quire exec` (a custom command in its prompt runs),
-// LoadRecording what `quire replay`
+// running. The handle also runs the session's MCP servers (package
+// ext/mcp) for every session it switches between: the user's and those
+// of the project's trusted .mcp.json (a yes to the trust question starts
+// them again with it); their tools fill the handle's one
+// registry beside the built-ins and load_skill, their news reaches the
+// transcript as notices and the status line and /mcp through
+// app.Extensions, and their prompts are commands sent, after the custom
+// ones, on CommandUpdates whenever they change. Exec is `quire exec` (a
+// custom command or an MCP prompt in its prompt runs; the MCP servers
+// start with it and stop after it), LoadRecording what `quire replay`
 // plays. The package imports app for types only: the contract the handle
 // satisfies and the Options it fills in from the settings.
 package session

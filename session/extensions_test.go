@@ -137,7 +137,7 @@ func TestExecRunsACustomCommand(t *testing.T) {
 	}
 	for prompt, want := range map[string]string{
 		"/revew x": "unknown command /revew (did you mean /review?)",
-		"/help":    "/help is a command of the interactive prompt; quire exec runs only custom commands",
+		"/help":    "/help is a command of the interactive prompt; quire exec runs only custom commands and MCP prompts",
 	} {
 		_, err := Exec(context.Background(), Options{Config: testConfig(t, srv, "ask"), Cwd: dir, NoStore: true},
 			ExecOptions{Prompt: prompt, Stdout: &out, Stderr: &errOut})

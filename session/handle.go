@@ -13,6 +13,7 @@ import (
 	"github.com/quire-sh/quire/engine"
 	"github.com/quire-sh/quire/engine/event"
 	"github.com/quire-sh/quire/engine/store"
+	"github.com/quire-sh/quire/ext/mcp"
 )
 
 // Handle is a running session as the UI sees it (it satisfies
@@ -55,9 +56,28 @@ type Handle struct {
 	// opened is the effective configuration of a resumed session still
 	// opening, for the first screen.
 	opened *config.Config
+
+	// extMu guards mcp, which runs the MCP servers for every session the
+	// handle switches between (replaced when the user trusts the
+	// project's .mcp.json); extChanged signals a change of their state.
+	extMu      sync.Mutex
+	mcp        *mcp.Manager
+	extChanged chan struct{}
+	// commands are the custom commands found at Open. cmdUpdates carries
+	// them with the servers' prompts each time those change; cmdMu guards
+	// sentSig (the list last sent) and told (the notices CheckCommands
+	// gave that were shown).
+	commands   []app.Command
+	cmdMu      sync.Mutex
+	cmdUpdates chan []app.Command
+	sentSig    string
+	told       map[string]bool
 }
 
-var _ app.Session = (*Handle)(nil)
+var (
+	_ app.Session    = (*Handle)(nil)
+	_ app.Extensions = (*Handle)(nil)
+)
 
 // Open starts the session opt asks for. A resumed session (opt.Resume or
 // opt.Continue) is opened in the background: Shown holds its latest turns
@@ -68,7 +88,7 @@ var _ app.Session = (*Handle)(nil)
 // user trusted are used, and with opt.AskTrust those not decided yet are
 // left out until the user answers TrustQuestion.
 func Open(opt Options) (*Handle, error) {
-	h := &Handle{opt: opt}
+	h := &Handle{opt: opt, extChanged: make(chan struct{}, 1), cmdUpdates: make(chan []app.Command, 1), told: map[string]bool{}}
 	if h.opt.Cwd == "" {
 		cwd, err := os.Getwd()
 		if err != nil {
@@ -86,6 +106,11 @@ func Open(opt Options) (*Handle, error) {
 		// skills and commands, and the app the same commands.
 		h.opt.ext = discoverExtensions(opt.Config, h.opt.Cwd)
 	}
+	h.commands = h.opt.ext.commands
+	h.sentSig = commandsSignature(h.commands)
+	// One registry for every session the handle switches to, which its
+	// MCP servers fill.
+	h.opt.registry = newRegistry(h.opt.ext)
 	if !opt.NoStore {
 		st, err := openStore(opt.Config)
 		if err != nil {
@@ -107,6 +132,7 @@ func Open(opt Options) (*Handle, error) {
 		}
 		h.pending = openPending(p.open, from)
 		h.events = h.pending.Events()
+		h.startMCP(p.Config, p.Env, h.opt.project, p.Engine.SessionID)
 		return h, nil
 	}
 	s, err := open(h.opt)
@@ -115,6 +141,7 @@ func Open(opt Options) (*Handle, error) {
 		return nil, err
 	}
 	h.cur, h.dir, h.events, h.label = s, s.Env.Dir, s.Events(), s.Provider.Label()
+	h.startMCP(s.Config, s.Env, h.opt.project, s.Engine.SessionID)
 	return h, nil
 }
 
@@ -258,6 +285,11 @@ func (h *Handle) Close() {
 		// relay's goroutines that deliver them return.
 		for range h.Events() {
 		}
+	}
+	// After the session: its running calls to the servers are cancelled
+	// by then.
+	if m := h.manager(); m != nil {
+		m.Close()
 	}
 	h.prune.stop()
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/quire-sh/quire/config"
 	"github.com/quire-sh/quire/engine"
 	"github.com/quire-sh/quire/ext/hooks"
+	"github.com/quire-sh/quire/ext/mcp"
 	"github.com/quire-sh/quire/trust"
 )
 
@@ -23,6 +24,7 @@ import (
 var ProjectFiles = []trust.Kind{
 	{Name: config.ProjectFile, What: "settings for quire in this project", Summary: config.ProjectSummary},
 	{Name: hooks.ProjectFile, What: "hooks: commands quire runs as you, outside the sandbox, at points of a session", Summary: hooks.Summary},
+	{Name: mcp.ProjectFile, What: "MCP servers for quire to start (programs it runs, or addresses it connects to)", Summary: mcp.ProjectSummary},
 }
 
 // Project is a project's own files as a session found them: the
@@ -87,17 +89,26 @@ func ProjectRoot(dir string) (string, error) {
 	return real, nil
 }
 
-// trusted is the content of the named file, if the user trusted it.
-func (p *Project) trusted(name string) ([]byte, bool) {
+// file is the named file of the project, if it has one.
+func (p *Project) file(name string) (trust.File, bool) {
 	if p == nil || p.Err != nil {
-		return nil, false
+		return trust.File{}, false
 	}
 	for _, f := range p.Files {
-		if f.Name == name && f.Decision == trust.Trusted {
-			return f.Content, true
+		if f.Name == name {
+			return f, true
 		}
 	}
-	return nil, false
+	return trust.File{}, false
+}
+
+// trusted is the content of the named file, if the user trusted it.
+func (p *Project) trusted(name string) ([]byte, bool) {
+	f, ok := p.file(name)
+	if !ok || f.Decision != trust.Trusted {
+		return nil, false
+	}
+	return f.Content, true
 }
 
 // withDecision is p with every file that has decision from set to to.

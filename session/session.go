@@ -50,6 +50,9 @@ type Options struct {
 	// ext, when set, are the skills and commands found already (a
 	// Handle's); otherwise prepare finds them.
 	ext *extensions
+	// registry, when set, is the tool registry to use: a Handle's, which
+	// its MCP servers fill and every session it switches to shares.
+	registry *tools.Registry
 }
 
 // Opened is a running engine session and what it was wired to.
@@ -107,6 +110,8 @@ type Prepared struct {
 	Provider provider.Resolved
 	// ext are the skills and commands the session was wired with.
 	ext *extensions
+	// project is the project's files the session was wired with.
+	project *Project
 	// notices are what the wiring found to tell the user when the
 	// session starts.
 	notices []engine.Notice
@@ -201,7 +206,7 @@ func prepare(opt Options, loadPrior bool) (*Prepared, error) {
 	// model unless one is named.
 	settings := opt.Config.ProviderSettings(os.Getenv)
 	resuming := opt.Resume != "" || opt.Continue
-	p := &Prepared{Config: wired.cfg, Env: env, ext: opt.ext, notices: wired.notices}
+	p := &Prepared{Config: wired.cfg, Env: env, ext: opt.ext, project: proj, notices: wired.notices}
 	if wired.hooks.Len() > 0 {
 		p.hooks = hooks.NewRunner(wired.hooks, hooks.Options{})
 	}
@@ -356,10 +361,8 @@ func engineConfig(opt Options, env *tools.Env, res provider.Resolved) (engine.Co
 	if err != nil {
 		return engine.Config{}, err
 	}
-	all := tools.Builtin()
 	var instructions []string
 	if opt.ext != nil {
-		all = append(all, opt.ext.catalog.LoadTool())
 		instructions = append(instructions, opt.ext.catalog.Prompt())
 	}
 	// The catalog's window for the model; context_window where the
@@ -375,7 +378,7 @@ func engineConfig(opt Options, env *tools.Env, res provider.Resolved) (engine.Co
 		Cost:           res.Model.Cost,
 		ContextWindow:  window,
 		CompactPercent: cfg.CompactPercent,
-		Tools:          tools.NewRegistry(all...),
+		Tools:          registry(opt),
 		Instructions:   instructions,
 		Env:            env,
 		Approver:       policy,
@@ -389,6 +392,26 @@ func engineConfig(opt Options, env *tools.Env, res provider.Resolved) (engine.Co
 		ecfg.ToolOutput = redact.New("").String
 	}
 	return ecfg, nil
+}
+
+// registry is the handle's shared registry, or a new one holding the
+// tools every session has.
+func registry(opt Options) *tools.Registry {
+	if opt.registry != nil {
+		return opt.registry
+	}
+	return newRegistry(opt.ext)
+}
+
+// newRegistry holds the tools every session has, which belong to no
+// source that comes and goes: the built-ins and, with the skills found,
+// load_skill. MCP servers add and replace groups of their own.
+func newRegistry(ext *extensions) *tools.Registry {
+	all := tools.Builtin()
+	if ext != nil {
+		all = append(all, ext.catalog.LoadTool())
+	}
+	return tools.NewRegistry(all...)
 }
 
 // openStore opens the session store in the state dir.

@@ -8,6 +8,7 @@ import (
 
 	"github.com/quire-sh/quire/app"
 	"github.com/quire-sh/quire/config"
+	"github.com/quire-sh/quire/ext/mcp"
 	"github.com/quire-sh/quire/trust"
 )
 
@@ -104,9 +105,23 @@ func (h *Handle) AnswerTrust(ctx context.Context, a app.TrustAnswer) (app.Switch
 	before := *p
 	next := p.withDecision(trust.Unknown, trust.Trusted)
 	h.opt.project = &next
+	// The MCP servers start again too when what they are started from
+	// changed (the project's servers, its settings such as the sandbox),
+	// for the session that runs once this is over.
+	servers := sets(q, mcp.ProjectFile) || sets(q, config.ProjectFile)
+	if servers {
+		h.stopMCP()
+	}
 	r, err := h.restart(ctx, &before)
 	if err != nil {
 		h.opt.project = &before
+	}
+	if servers {
+		if cur, cerr := h.current(ctx); cerr == nil {
+			h.startMCP(cur.Config, cur.Env, h.opt.project, cur.Engine.SessionID)
+		}
+	}
+	if err != nil {
 		return app.Switched{}, fmt.Errorf("trusted %s, but the session did not start with them: %w", list, err)
 	}
 	r.Notice = fmt.Sprintf("trusted %s; they apply now", list)
@@ -114,6 +129,16 @@ func (h *Handle) AnswerTrust(ctx context.Context, a app.TrustAnswer) (app.Switch
 		r.Notice += " (the theme from the next start)"
 	}
 	return r, nil
+}
+
+// sets reports whether the question is about the named file.
+func sets(q *app.TrustQuestion, name string) bool {
+	for _, f := range q.Files {
+		if f.Name == name {
+			return true
+		}
+	}
+	return false
 }
 
 // decide records d for every file of p not decided yet, with the content

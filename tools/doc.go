@@ -1,6 +1,9 @@
 // Package tools holds what the model can do: the Tool interface, the
 // registry, the built-in tools (read_file, list_dir, glob, grep,
 // write_file, edit_file, apply_patch, shell) and the approval Policy.
+// The registry's list changes while a session runs: a source of tools
+// (an MCP server, package ext/mcp) replaces its own group of tools, and
+// Settle waits for sources still starting.
 //
 // A call is planned once and run once: Plan validates the arguments
 // against the same parameter list the tool's JSON schema is generated from

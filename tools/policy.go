@@ -32,8 +32,9 @@ type Policy struct {
 }
 
 // NewPolicy returns the policy for mode: "ask" (every write and every
-// shell command asks), "auto-edit" (edits inside the working directory
-// and allowlisted read-only shell commands proceed; everything else asks)
+// shell command asks), "auto-edit" (edits inside the working directory,
+// allowlisted read-only shell commands and tools declared read-only
+// (Spec.ReadOnlyHint) proceed; everything else asks)
 // or "yolo" (nothing asks).
 func NewPolicy(mode string) (*Policy, error) {
 	switch mode {
@@ -62,6 +63,9 @@ func (p *Policy) NeedsApproval(spec Spec, plan Plan) bool {
 		return !(p.mode == ModeAutoEdit && ReadOnlyCommand(plan.Command))
 	}
 	if p.tools[spec.Name] {
+		return false
+	}
+	if p.mode == ModeAutoEdit && spec.ReadOnlyHint {
 		return false
 	}
 	return !(p.mode == ModeAutoEdit && plan.InDir && len(plan.Writes) > 0)

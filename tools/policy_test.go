@@ -163,6 +163,11 @@ func TestPolicy(t *testing.T) {
 	inDir := Plan{Writes: []string{"/w/f"}, InDir: true}
 	outDir := Plan{Writes: []string{"/etc/f"}, InDir: false}
 	cmd := func(c string) Plan { return Plan{Command: c, Writes: []string{"/w"}} }
+	// An external tool (MCP): it may do anything, unless its provider
+	// declares it read-only, which only auto-edit takes at its word.
+	external := Spec{Name: "mcp__srv__delete", Kind: KindOther, Writes: true}
+	readOnly := Spec{Name: "mcp__srv__search", Kind: KindOther, Writes: true, ReadOnlyHint: true}
+	call := Plan{Target: "srv: search", Preview: `{"q":"x"}`}
 	for _, c := range []struct {
 		mode string
 		spec Spec
@@ -180,6 +185,11 @@ func TestPolicy(t *testing.T) {
 		{ModeAutoEdit, shell, cmd("go test ./..."), true},
 		{ModeYolo, edit, outDir, false},
 		{ModeYolo, shell, cmd("rm -rf x"), false},
+		{ModeAsk, external, call, true},
+		{ModeAsk, readOnly, call, true},
+		{ModeAutoEdit, external, call, true},
+		{ModeAutoEdit, readOnly, call, false},
+		{ModeYolo, external, call, false},
 	} {
 		p, err := NewPolicy(c.mode)
 		if err != nil {
@@ -228,6 +238,12 @@ func TestPolicyRemember(t *testing.T) {
 	}
 	if !p.NeedsApproval(WriteFile{}.Spec(), Plan{Writes: []string{"/w/x"}}) {
 		t.Error("remembering edit_file approved write_file")
+	}
+	// An external tool approved for the session is that tool only.
+	p.Remember(Spec{Name: "mcp__a__x", Kind: KindOther, Writes: true}, Plan{})
+	if p.NeedsApproval(Spec{Name: "mcp__a__x", Kind: KindOther, Writes: true}, Plan{}) ||
+		!p.NeedsApproval(Spec{Name: "mcp__a__y", Kind: KindOther, Writes: true}, Plan{}) {
+		t.Error("remembering one external tool is not remembering it alone")
 	}
 	if got := CommandPrefix("npm run build"); got != "npm run" {
 		t.Errorf("CommandPrefix = %q", got)

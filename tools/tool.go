@@ -26,6 +26,11 @@ type Spec struct {
 	Kind   Kind
 	// Writes reports whether the tool may change files or run commands.
 	Writes bool
+	// ReadOnlyHint lets the auto-edit mode run a tool that Writes without
+	// asking: its provider declares that it only reads (an MCP tool whose
+	// server says readOnlyHint and not destructiveHint). The ask mode
+	// still asks: the declaration is the server's word, not a guarantee.
+	ReadOnlyHint bool
 }
 
 // Plan is what a call will do, decided once from its arguments before it

@@ -34,6 +34,7 @@ func commands() []command {
 		{name: "exec", summary: "run one prompt headless and print the answer (--json: events as JSONL)", run: runExec},
 		{name: "export", summary: "write a session as a JSONL transcript", run: runExport},
 		{name: "help", summary: "show this help", run: runHelp},
+		{name: "mcp", summary: "list, add, remove or test MCP servers", run: runMCP},
 		{name: "models", summary: "list providers, whether their keys are set, and their models with windows and prices", run: runModels},
 		{name: "replay", summary: "play a stored session or exported transcript (--print to stdout)", run: runReplay},
 		{name: "resume", summary: "continue a stored session (the latest here without an ID)", run: runResume},
