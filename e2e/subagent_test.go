@@ -368,7 +368,8 @@ func TestExecAgentWithAPersona(t *testing.T) {
 	srv := startServer(t, testserver.Script{Respond: func(n int, req testserver.Request) testserver.Response {
 		if isSubagent(req) {
 			sys := req.Messages[0].Content
-			if strings.Index(sys, "Quote the lines you rely on.") < 0 || strings.Index(sys, "Quote the lines") > strings.Index(sys, "Review the change.") {
+			persona, role := strings.Index(sys, "Quote the lines you rely on."), strings.Index(sys, "Review the change.")
+			if persona < 0 || role < 0 || persona > role {
 				return testserver.Text("no persona in my instructions")
 			}
 			return testserver.Text("reviewed, as the careful persona")
