@@ -498,7 +498,7 @@ func plainWindow(win []byte, base render.Style) (ps []piece, cut windowCut, ok b
 // point at all (aged).
 func (pf *paraFlow) parseWindow(s *Stream, win []byte, base render.Style) (ps []piece, cut windowCut, aged bool) {
 	if s.inline == nil {
-		s.inline = newInlineParser()
+		s.inline = countingParser{newInlineParser(), &s.parsed}
 	}
 	buf := capNesting(clone(win))
 	refs := pf.refs
