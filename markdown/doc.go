@@ -116,10 +116,14 @@
 //     100, 1,000 items), is laid out again whole;
 //   - a paragraph (and a list item that is one paragraph): its inlines are
 //     placed in a flow that keeps every line it wrapped (see open_para.go).
-//     Text before the last cut point (after a space, with no code span,
-//     link bracket, raw HTML or emphasis opener left open before it) stays
-//     in the flow; only the window after it is parsed again, and plain
-//     text is not parsed at all.
+//     Text before the last cut point (after a space or line break, before
+//     a plain character or a closed construct such as a code span, link or
+//     emphasis, with no code span, link bracket, raw HTML or emphasis
+//     opener left open before it) stays in the flow; only the window after
+//     it is parsed again, and plain text is not parsed at all. A paragraph
+//     that starts with "[" is continued so once its text rules out a link
+//     reference definition ("[a](", "[Enter] to"); a paragraph over the
+//     inline budget (see Limits) is continued as plain text, exactly.
 //
 // A table or list that ends is laid out whole once, as Render does, and
 // frozen; a paragraph the stream followed exactly freezes as it stands.
@@ -135,10 +139,11 @@
 //     later row has widened, until its rows double or it ends;
 //  3. an open paragraph shows as text an opener (emphasis, a link, a code
 //     span) that stayed unclosed for more than 256 bytes and was closed
-//     after all, and lays out a word longer than 256 bytes, once more
-//     than two lines of it have arrived, as its own text (a long URL loses
-//     its link until the paragraph ends); lines it wrapped stay wrapped
-//     as they were.
+//     after all (once one did, for more than 64 bytes), and shows a word
+//     (text without white space) longer than 256 bytes as its own text,
+//     markup and all, not parsed (a long URL loses its link, "[a](b)[c](d)"
+//     shows its brackets), laying out those of its lines that are full;
+//     lines it wrapped stay wrapped as they were.
 //
 // A frame never shows text that has not arrived, never shows text out of
 // order, and never changes a frozen line except by a revision.
@@ -148,9 +153,15 @@
 // goldmark's inline parser takes more than linear time on some input (80
 // KB of "[a](" takes seconds), so a paragraph longer than 16 KiB, or with
 // a line longer than 8 KiB (which also bounds a table row), is shown as
-// the text it is, markup and all. Container markers are capped: past 64
-// on one line, or at column 128 or beyond, a marker opens no container
-// (it shows as ␀ where the nesting was cut).
+// the text it is, markup and all. A stream parses an open paragraph's
+// window again on each chunk, so it keeps the window short: a word (text
+// without white space) is not parsed once it is longer than 256 bytes
+// (see the differences above), and a paragraph is parsed whole again only
+// when it ends after a frame differed.
+//
+// Container markers are capped: past 64 on one line, or at column 128 or
+// beyond, a marker opens no container (it shows as ␀ where the nesting
+// was cut).
 //
 // Some open blocks are still laid out whole on every chunk: quotes, HTML
 // blocks, indented code, and a list's open item with everything nested in

@@ -54,6 +54,9 @@ type paraFlow struct {
 	// (ageOut): the lines may then differ from Render's until a full
 	// layout of the paragraph.
 	approx bool
+	// word is set while the window continues a word that went into the
+	// flow as its own text (longer than ageOut): it is not parsed.
+	word bool
 	// pending are labels the text before q looked up and found nowhere.
 	pending map[string]bool
 	closing bool // the window being parsed is the paragraph's last
@@ -69,14 +72,30 @@ type paraFlow struct {
 }
 
 // ageOut is the window length past which unclosed openers stop holding
-// text out of the flow.
-const ageOut = 256
+// text out of the flow; once one did in a paragraph (its frames may
+// differ from Render's until it ends anyway), ageAgain is. Parsing a
+// window again costs each chunk time proportional to the window, so a
+// paragraph full of openers that never close ("[a]( [b]( ...") would
+// otherwise cost each chunk ageOut/2 bytes of parsing on average.
+const (
+	ageOut   = 256
+	ageAgain = 64
+)
+
+// ageLimit is the window length past which openers age out.
+func (pf *paraFlow) ageLimit() int {
+	if pf.approx {
+		return ageAgain
+	}
+	return ageOut
+}
 
 func newOpenPara(s *Stream, t *tailRender, p ast.Node, top int) openBlock {
 	if t.para == nil || p.Lines().Len() == 0 {
 		return nil
 	}
-	if first := p.Lines().At(0); bytes.HasPrefix(bytes.TrimLeft(t.buf[first.Start:first.Stop], " "), []byte("[")) {
+	first := p.Lines().At(0)
+	if mayDefine(t.buf[lineStart(t.buf, first.Start):]) {
 		return nil // it may turn out to start with link reference definitions
 	}
 	o := &openPara{top: top, settled: -1}
@@ -130,14 +149,26 @@ func (pf *paraFlow) start(s *Stream, pc *refContext, p ast.Node, st *paraStart, 
 // moves what it can of it into the flow for good.
 func (pf *paraFlow) advance(s *Stream, shown int, base render.Style) {
 	win := s.src[pf.q:shown]
+	f := pf.f
+	long := len(win) > ageOut || f.inWord || pf.word
+	if !isWord(win) {
+		pf.word = false // the word ended
+	}
 	ps, cut, ok := pf.window(win, base)
 	aged := false
 	pf.lastPC = nil
-	if !ok {
+	switch {
+	case ok:
+	case long && isWord(win) && cleanText(string(win)) == string(win):
+		// One word longer than ageOut (no space in it, so no cut point)
+		// is not parsed: parsing it again on every chunk would cost each
+		// chunk time proportional to the word, and goldmark takes more
+		// than linear time on some (80 KB of "[a](").
+		ps = []piece{{text: string(win), style: base}}
+	default:
 		ps, cut, aged = pf.parseWindow(s, win, base)
 	}
 	pf.lastEnd = shown
-	f := pf.f
 	f.truncate(pf.kept)
 	from := len(f.buf)
 	f.add(ps)
@@ -147,16 +178,23 @@ func (pf *paraFlow) advance(s *Stream, shown int, base render.Style) {
 		f.place(from + cut.text)
 		pf.q += cut.src
 		pf.approx = pf.approx || aged
-	case (len(win) > ageOut || f.inWord) && string(f.buf[from:]) == string(win):
+	case long && string(f.buf[from:]) == string(win):
 		// One word longer than ageOut, shown as its own text: its full
-		// lines go in for good (doc.go: a frame may differ so).
+		// lines go in for good (doc.go: a frame may differ so). A
+		// plainBlock shows it so anyway: its lines are Render's.
 		f.place(len(f.buf) - 1)
 		if at := f.placeLong(); at > from {
 			pf.kept = f.split(at)
 			pf.q += at - from
-			pf.approx = true
+			pf.word = isWord(win)
+			pf.approx = pf.approx || !pf.raw
 		}
 	}
+}
+
+// isWord reports whether win holds no white space, so no cut point.
+func isWord(win []byte) bool {
+	return len(win) > 0 && !bytes.ContainsAny(win, " \t\n\r\v\f")
 }
 
 // display appends to out the lines of the paragraph after those the
@@ -187,7 +225,8 @@ func (o *openPara) structure(s *Stream, shown int) (ok bool, end int) {
 			o.scanned = shown
 		}
 		line := s.src[p:e]
-		if !o.pf.raw && e+1-p > maxInlineLine {
+		// Measured as overBudget does: a complete line with its newline.
+		if n := e - p; !o.pf.raw && (n > maxInlineLine || complete && n+1 > maxInlineLine) {
 			return false, -1 // over the line budget
 		}
 		if len(bytes.Trim(line, " \t\r\v\f")) == 0 {
@@ -256,6 +295,46 @@ func (pf *paraFlow) note(s *Stream, pc *refContext, p ast.Node, end int) {
 	}
 }
 
+// mayDefine reports whether a paragraph whose text starts at text could
+// still turn out to start with a link reference definition: it opens with
+// a label ("[", then no unescaped "[" up to a "]"; goldmark sets no
+// length limit here) followed by ":", or the text ends before that is
+// refuted.
+// goldmark would split such a paragraph, so only a paragraph the text
+// has refuted this for can be continued by an openPara; one that starts
+// with "[a](" or "[Enter] to" is continued like any other.
+func mayDefine(text []byte) bool {
+	i := 0
+	for i < len(text) && i < 3 && text[i] == ' ' {
+		i++
+	}
+	if i == len(text) {
+		return true
+	}
+	if text[i] != '[' {
+		return false
+	}
+	blank := true
+	for i++; i < len(text); i++ {
+		c := text[i]
+		switch {
+		case c == '\\' && i+1 < len(text):
+			i++
+			blank = false
+		case c == '[':
+			return false
+		case c == ']':
+			if blank {
+				return false
+			}
+			return i+1 == len(text) || text[i+1] == ':'
+		case c != ' ' && c != '\t' && c != '\n' && c != '\r':
+			blank = false
+		}
+	}
+	return true
+}
+
 // mayInterrupt reports whether a line might not simply continue a
 // paragraph: what it starts with could open a block, underline a
 // heading or make a table's delimiter row.
@@ -285,11 +364,12 @@ func mayInterrupt(line []byte) bool {
 const decideLen = 32
 
 // decided reports whether the line's first decideLen bytes decide what
-// it is, whatever follows. A backtick fence is never decided early: a
-// backtick later on the line makes it no fence.
+// it is, whatever follows. A line that opens like a backtick fence is
+// never decided early: a backtick later on the line makes it no fence
+// (fewer than three backticks make none to begin with).
 func decided(line []byte) bool {
 	t := bytes.TrimLeft(line, " ")
-	if len(t) < decideLen || t[0] == '`' {
+	if len(t) < decideLen || bytes.HasPrefix(t, []byte("```")) {
 		return false
 	}
 	return len(bytes.Trim(t[:decideLen], " \t-=*_|:")) > 0
@@ -418,7 +498,7 @@ func plainWindow(win []byte, base render.Style) (ps []piece, cut windowCut, ok b
 // point at all (aged).
 func (pf *paraFlow) parseWindow(s *Stream, win []byte, base render.Style) (ps []piece, cut windowCut, aged bool) {
 	if s.inline == nil {
-		s.inline = newInlineParser()
+		s.inline = countingParser{newInlineParser(), &s.parsed}
 	}
 	buf := capNesting(clone(win))
 	refs := pf.refs
@@ -439,7 +519,7 @@ func (pf *paraFlow) parseWindow(s *Stream, win []byte, base render.Style) (ps []
 		cut = windowCut{len(win), len(win)} // the whole window: the paragraph is over
 	case safe.text > 0:
 		cut = safe
-	case len(win) > ageOut && any.text > 0:
+	case len(win) > pf.ageLimit() && any.text > 0:
 		cut, aged = any, true
 	}
 	return ps, cut, aged
@@ -453,18 +533,32 @@ func (r *renderer) paragraphCuts(p ast.Node, base render.Style) (ps []piece, saf
 	sc := openScan{src: buf}
 	afterSpace := false
 	textLen := 0 // length of the pieces so far
+	next := -1   // source offset where c starts, when it follows a space
 	for c := p.FirstChild(); c != nil; c = c.NextSibling() {
 		from := len(ps)
 		ps = r.inline(ps, c, base, "")
 		t, isText := c.(*ast.Text)
+		if !isText && afterSpace && next >= 0 {
+			// A construct (code span, emphasis, link...) after a space
+			// starts a cut point: the text's start is white space to it
+			// as the space was, and it is closed, so nothing after it
+			// changes how it or anything before it shows.
+			k := windowCut{textLen, next}
+			any = k
+			if !sc.open {
+				safe = k
+			}
+		}
+		next = -1
 		if isText && from < len(ps) && ps[from].text == string(buf[t.Segment.Start:t.Segment.Stop]) {
 			v := buf[t.Segment.Start:t.Segment.Stop]
 			for j := range v {
 				at := j == 0 && afterSpace || j > 0 && v[j-1] == ' '
-				if at && stableChar(v[j]) {
+				if at && v[j] != ' ' {
+					// Past ageOut any word start will do (doc.go).
 					k := windowCut{textLen + j, t.Segment.Start + j}
 					any = k
-					if !sc.open {
+					if !sc.open && stableChar(v[j]) {
 						safe = k
 					}
 				}
@@ -472,6 +566,9 @@ func (r *renderer) paragraphCuts(p ast.Node, base render.Style) (ps []piece, saf
 			}
 		} else {
 			sc.scanNode(c)
+		}
+		if isText {
+			next = nodeAfter(buf, t)
 		}
 		for _, q := range ps[from:] {
 			textLen += len(q.text)
@@ -484,6 +581,32 @@ func (r *renderer) paragraphCuts(p ast.Node, base render.Style) (ps []piece, saf
 		}
 	}
 	return ps, safe, any
+}
+
+// nodeAfter returns the source offset where the inline after text t
+// starts when white space separates them (t ends with a space, or with a
+// soft line break and the next line's indentation), or -1.
+func nodeAfter(buf []byte, t *ast.Text) int {
+	e := t.Segment.Stop
+	switch {
+	case t.HardLineBreak():
+		return -1
+	case t.SoftLineBreak():
+		for e < len(buf) && (buf[e] == ' ' || buf[e] == '\t' || buf[e] == '\r') {
+			e++
+		}
+		if e == len(buf) || buf[e] != '\n' {
+			return -1
+		}
+		e++
+		for e < len(buf) && (buf[e] == ' ' || buf[e] == '\t') {
+			e++
+		}
+		return e
+	case e > t.Segment.Start && buf[e-1] == ' ':
+		return e
+	}
+	return -1
 }
 
 // openParagraph lays out the tail's last block, a paragraph, as block

@@ -4,7 +4,9 @@ import (
 	"bytes"
 	"slices"
 
+	"github.com/yuin/goldmark/ast"
 	"github.com/yuin/goldmark/parser"
+	"github.com/yuin/goldmark/text"
 
 	"github.com/quire-sh/quire/render"
 )
@@ -53,18 +55,33 @@ type Stream struct {
 	approx bool
 
 	late lateRefs
+	// parsed counts the bytes the stream handed goldmark; tests read it
+	// to check that parsing stays proportional to the text.
+	parsed int
 }
 
 // NewStream starts an empty stream.
 func NewStream(opts Options) *Stream {
-	return &Stream{
+	s := &Stream{
 		opts:   opts.normalized(),
-		parser: newParser(),
 		lexers: newLexerSet(),
 		state:  tailState{refKeys: map[string]bool{}},
 		held:   -1,
 		late:   lateRefs{pending: map[string][]int{}},
 	}
+	s.parser = countingParser{newParser(), &s.parsed}
+	return s
+}
+
+// countingParser adds the length of every text it parses to *n.
+type countingParser struct {
+	parser.Parser
+	n *int
+}
+
+func (p countingParser) Parse(r text.Reader, opts ...parser.ParseOption) ast.Node {
+	*p.n += len(r.Source())
+	return p.Parser.Parse(r, opts...)
 }
 
 // Append adds a chunk of text. Appending after Finish reopens the stream

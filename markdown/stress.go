@@ -15,10 +15,12 @@ type StressDoc struct {
 // StressDocs returns answers built around what once made a Stream cost
 // more than linear time: text that kept the frozen point from moving (a
 // table directly under a line of text, unresolved brackets such as a[i],
-// [Enter], [x] and links with a space in their URL) and blocks that stay
+// [Enter], [x] and links with a space in their URL), blocks that stay
 // open while they grow (a long table, a long list, a long paragraph,
-// emphasis that never closes, a long run of '*'), plus reference links
-// whose definitions come last. n sets the size: rows, items or
+// emphasis that never closes, a long run of '*'), paragraphs of one
+// construct repeated (link, image, label and autolink openers that never
+// close, links and emphasis with no space between them, a list of code
+// spans), plus reference links whose definitions come last. n sets the size: rows, items or
 // paragraphs per document (2,000 gives the sizes the benchmarks use; a
 // few dozen make documents small enough to stream byte by byte in tests).
 func StressDocs(n int) []StressDoc {
@@ -92,6 +94,29 @@ func StressDocs(n int) []StressDoc {
 		b.WriteString(strings.Repeat("*", 25*n))
 		b.WriteString("\n\nAfter the stars.\n")
 	})
+	// Paragraphs of about 12 KB at 2,000 made of one construct repeated,
+	// in lines of about 80 bytes (under the inline budget): openers that
+	// never close, on which goldmark takes more than linear time, and
+	// closed constructs with no plain word between them.
+	units := func(name, unit string, count int) {
+		add(name, func(b *strings.Builder) {
+			per := max(1, 78/len(unit))
+			for i := range count {
+				b.WriteString(unit)
+				if (i+1)%per == 0 || i+1 == count {
+					b.WriteString("\n")
+				}
+			}
+			b.WriteString("\nAfter the paragraph.\n")
+		})
+	}
+	units("link-openers", "[a](", 3*n/2)
+	units("image-openers", "![a](", 6*n/5)
+	units("label-openers", "[a][", 3*n/2)
+	units("autolink-openers", "<a", 3*n)
+	units("links-unspaced", "[a](b)", n)
+	units("emphasis-unspaced", "**a**", 6*n/5)
+	units("code-list", "`name`, ", 3*n/4)
 	add("late-references", func(b *strings.Builder) {
 		for i := range n {
 			fmt.Fprintf(b, "Claim %d is backed by [%d] and by [the spec][s%d].\n\n", i, i%20, i%7)
