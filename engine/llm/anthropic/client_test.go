@@ -115,6 +115,7 @@ func TestRetries(t *testing.T) {
 		wantCalls int
 		wantWaits []time.Duration
 	}{
+		{"the same malformed event twice is the server's answer", []testserver.Response{{Fault: testserver.FaultMalformed}, {Fault: testserver.FaultMalformed}, ok}, llm.KindStream, 2, []time.Duration{time.Second}},
 		{"529 with Retry-After then ok", []testserver.Response{{Status: 529, Error: "Overloaded", RetryAfter: "2"}, ok}, "", 2, []time.Duration{3 * time.Second}},
 		{"429 with Retry-After then ok", []testserver.Response{{Status: 429, Error: "Number of request tokens has exceeded your per-minute rate limit", RetryAfter: "7"}, ok}, "", 2, []time.Duration{8 * time.Second}},
 		{"overloaded in the stream before any text", []testserver.Response{{Fault: testserver.FaultError, FaultAfter: 2}, ok}, "", 2, []time.Duration{time.Second}},

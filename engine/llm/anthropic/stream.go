@@ -82,7 +82,7 @@ func newDecoder(model string) *decoder {
 func (d *decoder) Event(data []byte) (llm.Delta, bool, error) {
 	var ev event
 	if err := json.Unmarshal(data, &ev); err != nil {
-		return llm.Delta{}, false, &llm.Error{Kind: llm.KindStream, Detail: "the server sent a malformed event: " + llm.Clip(string(data), 80), Err: err}
+		return llm.Delta{}, false, llm.Malformed("the server sent a malformed event", data, err)
 	}
 	var out llm.Delta
 	switch ev.Type {

@@ -119,6 +119,7 @@ func TestRetries(t *testing.T) {
 		{"rate limited in the stream", []testserver.Response{{Fault: testserver.FaultError, FaultAfter: 1, Code: "rate_limit_exceeded", Error: "Please try again in 3s."}, ok}, "", 2, []time.Duration{4 * time.Second}},
 		{"cut before any text", []testserver.Response{{Text: []string{"x"}, Fault: testserver.FaultCut, FaultAfter: 1}, ok}, "", 2, []time.Duration{time.Second}},
 		{"no completion", []testserver.Response{{Fault: testserver.FaultNoFinish}, ok}, "", 2, []time.Duration{time.Second}},
+		{"the same malformed event twice is the server's answer", []testserver.Response{{Fault: testserver.FaultMalformed}, {Fault: testserver.FaultMalformed}, ok}, llm.KindStream, 2, []time.Duration{time.Second}},
 		{"401 never retried", []testserver.Response{{Status: 401, Error: "Incorrect API key provided"}, ok}, llm.KindAuth, 1, nil},
 		{"unknown model", []testserver.Response{{Status: 404, Error: "The model `gpt-nope` does not exist", Code: "model_not_found"}, ok}, llm.KindModelNotFound, 1, nil},
 		{"context too long", []testserver.Response{{Status: 400, Error: "Your input exceeds the context window of this model.", Code: "context_length_exceeded"}, ok}, llm.KindContextOverflow, 1, nil},
