@@ -79,16 +79,9 @@ func (s *Session) denyUnattended(c *callState) {
 func approvalMessage(c *callState) string {
 	msg := "quire needs your approval to run " + c.call.Name
 	if c.plan.Target != "" {
-		msg += ": " + firstLineOf(c.plan.Target)
+		msg += ": " + oneLine(c.plan.Target)
 	}
 	return msg
-}
-
-func firstLineOf(s string) string {
-	if i := strings.IndexByte(s, '\n'); i >= 0 {
-		return s[:i] + " …"
-	}
-	return s
 }
 
 func (s *Session) answer(callID string, d event.Decision, reason string) {

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/quire-sh/quire/engine/event"
+	"github.com/quire-sh/quire/engine/llm"
 	"github.com/quire-sh/quire/tools"
 )
 
@@ -184,17 +185,7 @@ func oneLine(s string) string {
 	if i := strings.IndexByte(s, '\n'); i >= 0 {
 		s = s[:i] + " …"
 	}
-	if len(s) > 100 {
-		s = clipString(s, 100) + "…"
-	}
-	return s
-}
-
-func clipString(s string, n int) string {
-	for n > 0 && n < len(s) && s[n]&0xC0 == 0x80 {
-		n--
-	}
-	return s[:n]
+	return llm.Clip(s, 100)
 }
 
 // escapeC1 makes JSON text safe for any terminal: encoding/json escapes C0
