@@ -36,27 +36,16 @@ func (q *Unbounded[T]) Push(v T) {
 	q.signal()
 }
 
-// PushMerging offers v to merge together with the newest queued item;
-// when merge folds v into it and reports true, nothing is appended.
-// Otherwise (or when the queue is empty) v is appended as Push does.
-// merge runs with the queue locked: it must not call the queue.
-func (q *Unbounded[T]) PushMerging(v T, merge func(last *T, v T) bool) {
-	q.mu.Lock()
-	if q.n == 0 || !merge(&q.ring[(q.head+q.n-1)%len(q.ring)], v) {
-		q.add(v)
-	}
-	q.mu.Unlock()
-	q.signal()
-}
-
 // PushOrGive hands v to give instead of queueing it when nothing is
 // queued, no item taken with Hold is still on its way, and the queue is
 // open; give must not block (a select with a default) and reports
-// whether it took v. Otherwise v is queued as PushMerging does. A
-// consumer that keeps up is then fed by the producer directly, with no
-// wake-up and hand-off per item, and order still holds: v can only
-// overtake nothing. give runs with the queue locked: it must not call
-// the queue.
+// whether it took v. A consumer that keeps up is then fed by the
+// producer directly, with no wake-up and hand-off per item, and order
+// still holds: v can only overtake nothing. Otherwise v is offered to
+// merge together with the newest queued item; when merge folds v into
+// it and reports true, nothing is appended, else v is appended as Push
+// does. give and merge run with the queue locked: they must not call the
+// queue.
 func (q *Unbounded[T]) PushOrGive(v T, merge func(last *T, v T) bool, give func(T) bool) {
 	q.mu.Lock()
 	if q.n == 0 && !q.held && !q.closed && give(v) {

@@ -103,8 +103,10 @@ func TestWake(t *testing.T) {
 	}
 }
 
-func TestPushMerging(t *testing.T) {
+// A push the consumer does not take merges into the newest queued item.
+func TestPushOrGiveMerges(t *testing.T) {
 	q := NewUnbounded[string]()
+	noGive := func(string) bool { return false }
 	join := func(last *string, v string) bool {
 		if (*last)[0] != v[0] {
 			return false
@@ -113,7 +115,7 @@ func TestPushMerging(t *testing.T) {
 		return true
 	}
 	for _, s := range []string{"a1", "a2", "b1", "a3"} {
-		q.PushMerging(s, join)
+		q.PushOrGive(s, join, noGive)
 	}
 	if v, _ := q.Pop(); v != "a12" {
 		t.Fatalf("first %q", v)
@@ -123,7 +125,7 @@ func TestPushMerging(t *testing.T) {
 		t.Fatalf("third %q", v)
 	}
 	// An item taken is no longer there to merge into.
-	q.PushMerging("a4", join)
+	q.PushOrGive("a4", join, noGive)
 	if v, _ := q.Pop(); v != "a4" {
 		t.Fatalf("fourth %q", v)
 	}
