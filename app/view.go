@@ -398,11 +398,6 @@ func (m *Model) drawApproval(b *render.Buffer, w, y, rows int) {
 	b.SetString(0, y+rows-1, keys, styleAccent, "")
 }
 
-// previewWindow picks the rows of an n-row preview that show in room
-// rows when scrolled to top: count rows from first, and whether a row
-// above or below is spent marking what is out of view. A panel of fewer
-// than three rows has no marks: they would leave no room for the
-// preview.
 // drawPreviewRows draws the rows of a scrolled preview from screen row y,
 // in room rows, scrolled to top, with marks saying how many rows are
 // above and below. It returns the top clamped to what can show, and
@@ -427,6 +422,11 @@ func drawPreviewRows(b *render.Buffer, y, room int, lines []previewRow, top int)
 	return first, count < len(lines) && !above && !below
 }
 
+// previewWindow picks the rows of an n-row preview that show in room
+// rows when scrolled to top: count rows from first, and whether a row
+// above or below is spent marking what is out of view. A panel of fewer
+// than three rows has no marks: they would leave no room for the
+// preview.
 func previewWindow(n, room, top int) (first, count int, above, below bool) {
 	if n <= room {
 		return 0, n, false, false
