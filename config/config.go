@@ -228,8 +228,14 @@ func maskKey(k string) string {
 	return k[:3] + "…" + k[len(k)-4:]
 }
 
-// ConfigDir is ${XDG_CONFIG_HOME:-~/.config}/quire.
-func ConfigDir(getenv func(string) string) string { return sandbox.ConfigDirFrom(getenv) }
+// ConfigDir is where the user's own files are read from (skills, agents,
+// personas): UserDir, the directory config.toml and hooks.json come from,
+// or "" when there is none, so a relative $XDG_CONFIG_HOME or $HOME never
+// makes quire read a directory a repository could have planted.
+func ConfigDir(getenv func(string) string) string {
+	d, _ := UserDir(getenv)
+	return d
+}
 
 // StateDir is ${QUIRE_HOME:-${XDG_STATE_HOME:-~/.local/state}/quire}.
 func StateDir(getenv func(string) string) string { return sandbox.StateDirFrom(getenv) }

@@ -80,6 +80,10 @@ func TestDirs(t *testing.T) {
 		{map[string]string{"HOME": "/h"}, "/h/.local/state/quire", "/h/.config/quire"},
 		{map[string]string{"HOME": "/h", "XDG_STATE_HOME": "/s", "XDG_CONFIG_HOME": "/c"}, "/s/quire", "/c/quire"},
 		{map[string]string{"HOME": "/h", "QUIRE_HOME": "/q", "XDG_STATE_HOME": "/s"}, "/q", "/h/.config/quire"},
+		// A relative config home is no config home: the user's files are
+		// never read from under the working directory.
+		{map[string]string{"HOME": "/h", "XDG_STATE_HOME": "/s", "XDG_CONFIG_HOME": "rel"}, "/s/quire", "/h/.config/quire"},
+		{map[string]string{"HOME": "rel", "XDG_STATE_HOME": "/s", "XDG_CONFIG_HOME": "rel"}, "/s/quire", ""},
 	}
 	for _, tt := range tests {
 		if got := StateDir(envMap(tt.env)); got != tt.state {
