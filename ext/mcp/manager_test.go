@@ -33,6 +33,17 @@ func (n *notes) add(level, text string) {
 	n.mu.Unlock()
 }
 
+// wait returns the notices once there are at least k, or what there is
+// after a generous deadline: a server's state changes before its notice
+// goes out.
+func (n *notes) wait(k int) []string {
+	deadline := time.Now().Add(10 * time.Second)
+	for len(n.all()) < k && time.Now().Before(deadline) {
+		time.Sleep(5 * time.Millisecond)
+	}
+	return n.all()
+}
+
 func (n *notes) all() []string {
 	n.mu.Lock()
 	defer n.mu.Unlock()
@@ -323,7 +334,7 @@ func TestCrashedServerIsReportedAndRestarts(t *testing.T) {
 	if !strings.Contains(st.Error, "exit status 3") || !strings.Contains(st.Error, "crashed on purpose") {
 		t.Errorf("why: %q", st.Error)
 	}
-	if got := f.notes.all(); len(got) != 1 || !strings.Contains(got[0], "MCP server t stopped") || !strings.Contains(got[0], "/mcp restart t") {
+	if got := f.notes.wait(1); len(got) != 1 || !strings.Contains(got[0], "MCP server t stopped") || !strings.Contains(got[0], "/mcp restart t") {
 		t.Errorf("notices %q", got)
 	}
 	if s := Summary(f.m.Status()); s != "mcp 0/1 t failed" {
