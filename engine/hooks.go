@@ -19,8 +19,8 @@ const (
 	HookPermissionDenied = "PermissionDenied"
 	HookPreCompact       = "PreCompact"
 	HookPostCompact      = "PostCompact"
-	// SubagentStart and SubagentStop are reserved for child sessions;
-	// nothing fires them yet.
+	// SubagentStart and SubagentStop fire when a task call's child
+	// session starts and when it ends.
 	HookSubagentStart = "SubagentStart"
 	HookSubagentStop  = "SubagentStop"
 	HookStop          = "Stop"

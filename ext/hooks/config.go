@@ -282,6 +282,13 @@ func subject(e engine.HookEvent) string {
 		return e.Tool
 	case engine.HookSessionStart, engine.HookPreCompact, engine.HookPostCompact:
 		return e.Trigger
+	case engine.HookSubagentStart, engine.HookSubagentStop:
+		// The agent it runs as, "subagent" for none: the name the
+		// transcript gives it.
+		if e.Subagent == nil || e.Subagent.Agent == "" {
+			return "subagent"
+		}
+		return e.Subagent.Agent
 	}
 	return ""
 }
