@@ -90,9 +90,12 @@
 // freezes as though it never will be. If a definition of the label then
 // arrives and freezes, every frozen stretch that looked the label up is
 // laid out again: its lines in Lines() change and [Stream.Revisions]
-// reports which (a caller that already printed them, as the inline view
-// does into the terminal's scrollback, keeps the old lines and moves its
-// index by the revision). Revisions lay out again at most as many bytes as
+// reports which, so that a caller that already printed them can move its
+// index by the revision. (quire's inline view does not yet: it counts the
+// frozen lines it has printed, so a revision that changes their number
+// before that count repeats or skips as many lines in the terminal's
+// scrollback, while the full-screen view, which redraws, is exact.)
+// Revisions lay out again at most as many bytes as
 // the text holds plus 64 KiB before Finish; past that they wait for
 // Finish. A block whose label is defined in the text but not yet frozen
 // waits (does not freeze) until the definition freezes, which it does as
