@@ -138,6 +138,8 @@ func TestProjectFile(t *testing.T) {
 // the references to the environment as written and no header's value.
 func TestProjectSummary(t *testing.T) {
 	t.Setenv("TOKEN", "t0k-secret")
+	t.Setenv("MCP_HOST", "mcp.example.com")
+	t.Setenv("MCP_BASE", "https://mcp.example.com/v1")
 	tests := []struct {
 		name    string
 		content string
@@ -154,6 +156,15 @@ func TestProjectSummary(t *testing.T) {
 		}},
 		{"a wrong server", `{"mcpServers": {"w": {"type": "carrier-pigeon", "url": "http://x"}}}`,
 			[]string{`w: (.mcp.json server "w": type "carrier-pigeon" is not stdio, http or sse; it would be off)`}},
+		{"a url made of ${VAR}s is judged with their values, shown as written", `{"mcpServers": {
+			"h": {"type": "http", "url": "https://${MCP_HOST}/mcp"},
+			"b": {"type": "http", "url": "${MCP_BASE}/mcp"},
+			"u": {"type": "http", "url": "${UNSET_MCP_URL}"}
+		}}`, []string{
+			"b: http ${MCP_BASE}/mcp",
+			"h: http https://${MCP_HOST}/mcp",
+			`u: (.mcp.json server "u": it needs a command (a stdio server) or a url (an HTTP server); it would be off)`,
+		}},
 		{"escape sequences", `{"mcpServers": {"e": {"command": "evil\u001b[2J"}}}`, []string{`e: evil\x1b[2J`}},
 		{"none", `{"mcpServers": {}}`, []string{"(no servers)"}},
 		{"not JSON", `{"mcpServers": [`, []string{"(.mcp.json is not valid JSON: syntax error at byte 16: it would be ignored)"}},

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"os"
 	"regexp"
 	"sort"
 	"strconv"
@@ -168,8 +169,10 @@ func Servers(user Settings, project map[string]ServerConfig) (servers []Server, 
 // the server's name and the command it would run or the address it would
 // reach, with the names (never the values) of the environment and
 // headers it sets. ${VAR} references are shown as written, so no value of
-// the user's environment reaches the screen. It never fails: a file or a
-// server that cannot be used says so.
+// the user's environment reaches the screen; whether a server could be
+// used is judged with the environment it would start with, so a url that
+// is all ${VAR} is not called wrong. It never fails: a file or a server
+// that cannot be used says so.
 func ProjectSummary(content []byte) []string {
 	servers, err := ParseProject(content, func(name string) string { return "${" + name + "}" })
 	if err != nil {
@@ -178,13 +181,16 @@ func ProjectSummary(content []byte) []string {
 	if len(servers) == 0 {
 		return []string{"(no servers)"}
 	}
+	// The problems of the servers as they would start; their messages
+	// name keys, never the environment's values.
+	judged, _ := ParseProject(content, os.Getenv)
 	var out []string
 	for _, name := range sortedKeys(servers) {
 		c := servers[name]
 		line := Printable(name) + ": "
 		switch {
-		case c.Problem != "":
-			out = append(out, line+"("+oneLine(c.Problem, 300)+"; it would be off)")
+		case judged[name].Problem != "":
+			out = append(out, line+"("+oneLine(judged[name].Problem, 300)+"; it would be off)")
 			continue
 		case c.Command != "":
 			line += Printable(strings.Join(append([]string{c.Command}, c.Args...), " "))
