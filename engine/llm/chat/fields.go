@@ -86,7 +86,7 @@ func contentText(raw json.RawMessage) (text, reasoning string) {
 			tb.WriteString(nestedText(p.Text))
 		case "refusal":
 			tb.WriteString(p.Refusal)
-		case "thinking", "reasoning":
+		case "thinking", "reasoning", "reasoning_text", "summary_text":
 			rb.WriteString(nestedText(p.Thinking))
 			rb.WriteString(nestedText(p.Reasoning))
 			rb.WriteString(nestedText(p.Text))
@@ -126,8 +126,8 @@ func nestedText(raw json.RawMessage) string {
 	return ""
 }
 
-// reasoningText reads a "reasoning" field that is a string or an object
-// with a text field.
+// reasoningText reads a "reasoning" or "reasoning_content" field that is
+// a string, an object with a text field, or a list of parts.
 func reasoningText(raw json.RawMessage) string {
 	raw = trimJSON(raw)
 	if len(raw) == 0 {
@@ -142,6 +142,9 @@ func reasoningText(raw json.RawMessage) string {
 	}
 	if raw[0] == '{' && json.Unmarshal(raw, &o) == nil {
 		return nestedText(o.Text) + nestedText(o.Content)
+	}
+	if raw[0] == '[' {
+		return nestedText(raw) // a list of parts, as content lists are
 	}
 	return ""
 }

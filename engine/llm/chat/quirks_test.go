@@ -85,6 +85,10 @@ func TestContentParts(t *testing.T) {
 		{"reference parts carry nothing", []string{`{"content":[{"type":"reference","reference_ids":[1,2]},{"type":"text","text":"[1]"}]}`}, "[1]", ""},
 		{"a part of an odd shape costs only itself", []string{`{"content":[{"type":"text","text":{"value":"odd"}},{"type":"text","text":"fine"}]}`}, "fine", ""},
 		{"empty list and null", []string{`{"content":[]}`, `{"content":null}`, `{"content":"x"}`}, "x", ""},
+		{"reasoning_text and summary_text parts", []string{`{"content":[{"type":"reasoning_text","text":"a"},{"type":"summary_text","text":"b"},{"type":"text","text":"c"}]}`}, "c", "ab"},
+		{"reasoning_content as a list of parts", []string{`{"reasoning_content":[{"type":"text","text":"R1"}]}`, `{"reasoning_content":[{"type":"text","text":"R2"}],"content":"x"}`}, "x", "R1R2"},
+		{"reasoning as a list of parts", []string{`{"reasoning":[{"type":"text","text":"R"}],"content":"y"}`}, "y", "R"},
+		{"reasoning_content as an object", []string{`{"reasoning_content":{"text":"O"},"content":"z"}`}, "z", "O"},
 		{"inline think tags inside a text part", []string{`{"content":[{"type":"text","text":"<think>hidden</think>shown"}]}`}, "shown", "hidden"},
 	}
 	for _, tt := range tests {

@@ -135,7 +135,7 @@ func (a *assembler) addMessage(m message) llm.Delta {
 	text, thinking := contentText(m.Content)
 	shown, inline := a.think.feed(text + stringOf(m.Refusal))
 	d.Text = shown
-	d.Reasoning = stringOf(m.ReasoningContent) + reasoningText(m.Reasoning) + thinking + inline
+	d.Reasoning = reasoningText(m.ReasoningContent) + reasoningText(m.Reasoning) + thinking + inline
 	a.text = append(a.text, d.Text...)
 	a.reasoning = append(a.reasoning, d.Reasoning...)
 	for _, tc := range m.ToolCalls {
