@@ -204,3 +204,19 @@ func FuzzRedact(f *testing.F) {
 		}
 	})
 }
+
+func TestHasSecretQuery(t *testing.T) {
+	for s, want := range map[string]bool{
+		"postgres://db/x?user=u&password=hunter2": true,
+		"https://s3/b/o?X-Amz-Signature=abc":      true,
+		"https://x/cb?upload_token=t":             true,
+		"https://example.com/page?id=42&lang=en":  false,
+		"https://x/?token=${TOKEN}":               false,
+		"key=value without a query":               false,
+		"":                                        false,
+	} {
+		if got := HasSecretQuery(s); got != want {
+			t.Errorf("HasSecretQuery(%q) = %v, want %v", s, got, want)
+		}
+	}
+}

@@ -554,3 +554,20 @@ func hasPrefixFold(s, prefix string) bool {
 func hasSuffixFold(s, suffix string) bool {
 	return len(s) >= len(suffix) && hasPrefixFold(s[len(s)-len(suffix):], suffix)
 }
+
+// HasSecretQuery reports whether s holds a URL query parameter whose
+// value is a secret (?password=…, &sig=…), the rule a Redactor applies: for the
+// sandbox, which keeps a variable holding such a URL from commands.
+func HasSecretQuery(s string) bool {
+	for i := strings.IndexByte(s, '='); i >= 0; {
+		if _, ok := queryParam(s, i); ok {
+			return true
+		}
+		j := strings.IndexByte(s[i+1:], '=')
+		if j < 0 {
+			break
+		}
+		i += 1 + j
+	}
+	return false
+}

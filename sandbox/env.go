@@ -4,6 +4,8 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+
+	"github.com/quire-sh/quire/redact"
 )
 
 // injectionEnv are variables a command never inherits, under any profile
@@ -44,7 +46,8 @@ var credentialValue = regexp.MustCompile(`` +
 	`|\bsk-[A-Za-z0-9_-]{20,}|\b(AKIA|ASIA)[0-9A-Z]{16}\b|\bAIza[0-9A-Za-z_-]{35}` +
 	`|\bnpm_[A-Za-z0-9]{36}|\bhf_[A-Za-z0-9]{30,}|\bpypi-[A-Za-z0-9_-]{50,}` +
 	`|\b[rs]k_(live|test)_[A-Za-z0-9]{16,}|\bdckr_pat_[A-Za-z0-9_-]{20,}|\bdop_v1_[a-f0-9]{40,}|\bshp(at|ss|ca)_[a-fA-F0-9]{20,}` +
-	`|\bhvs\.[A-Za-z0-9_-]{20,}|\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.`)
+	`|\bhvs\.[A-Za-z0-9_-]{20,}|\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.` +
+	`|\bhooks\.slack\.com/services/[A-Za-z0-9/]{10,}`)
 
 // notCredentials are names the word rule would catch but that hold no
 // secret and that programs need.
@@ -64,7 +67,7 @@ func IsCredential(name, value string, extra []string) bool {
 	if notCredentials[name] {
 		return false
 	}
-	return credentialName.MatchString(name) || credentialValue.MatchString(value)
+	return credentialName.MatchString(name) || credentialValue.MatchString(value) || redact.HasSecretQuery(value)
 }
 
 // nonInteractiveEnv keeps commands from waiting for a terminal that is not

@@ -114,9 +114,11 @@ func TestCredentialsNeverReachCommands(t *testing.T) {
 		"HARMLESS=ghp_0123456789abcdefghijABCDEFGHIJ0123", "LD_PRELOAD=/x.so", "BASH_FUNC_ls%%=() { rm -rf ~; }",
 		"GITHUB_PAT=x", "LDAP_BIND_PW=x", "PAYMENTS=sk_live_0123456789abcdefABCD", "ID=eyJhbGciOiJIUzI1.eyJzdWIiOiIxMjM0.sig",
 		"TF_VAR_db_password=x", "AZURE_STORAGE_CONNECTION_STRING=x", "REDIS_URL=redis://:hunter2@cache:6379",
+		"DB_URL=postgres://db/x?user=u&password=hunter2", "JDBC_URL=jdbc:mysql://db/x?pwd=p", "UPLOAD_URL=https://s3.example/b/o?X-Amz-Signature=abc123",
+		"NOTIFY_URL=https://hooks.slack.com/services/T000/B000/XXXXXXXX", "DOCS_URL=https://example.com/page?id=42&lang=en",
 	}
-	kept := []string{"PATH", "HOME", "PWD", "OLDPWD", "LANG", "KEYMAP", "TERM_PROGRAM"}
-	secrets := []string{"OPENAI_API_KEY", "QUIRE_API_KEY", "MY_PROVIDER_KEY", "GITHUB_TOKEN", "GH_TOKEN", "AWS_SECRET_ACCESS_KEY",
+	kept := []string{"PATH", "HOME", "PWD", "OLDPWD", "LANG", "KEYMAP", "TERM_PROGRAM", "DOCS_URL"}
+	secrets := []string{"DB_URL", "JDBC_URL", "UPLOAD_URL", "NOTIFY_URL", "OPENAI_API_KEY", "QUIRE_API_KEY", "MY_PROVIDER_KEY", "GITHUB_TOKEN", "GH_TOKEN", "AWS_SECRET_ACCESS_KEY",
 		"AWS_ACCESS_KEY_ID", "AWS_SESSION_TOKEN", "NPM_TOKEN", "PGPASSWORD", "MYSQL_PWD", "DATABASE_URL", "SSH_AUTH_SOCK",
 		"STRIPE_KEY", "SLACK_WEBHOOK", "SENTRY_DSN", "CI_JOB_JWT", "DOCKER_AUTH_CONFIG", "HARMLESS",
 		"GITHUB_PAT", "LDAP_BIND_PW", "PAYMENTS", "ID", "TF_VAR_db_password", "AZURE_STORAGE_CONNECTION_STRING", "REDIS_URL"}
