@@ -24,6 +24,14 @@ func TestReadOnlyCommand(t *testing.T) {
 	}{
 		{"ls", true},
 		{"ls -la src", true},
+		// Quoting does not hide an option from the shell that unquotes it.
+		{"sort '--out'=f x", false},
+		{`sort "--output=f" x`, false},
+		{`sort --out\put=f x`, false},
+		{`sort -"o" f x`, false},
+		{"sort -r'o' f x", false},
+		{"sort --key -o x", false},
+		{"sort '-r' x", true},
 		{"cat 'a b.txt'", true},
 		{`grep -rn "func main" .`, true},
 		{"ls *.go", true},
@@ -257,7 +265,8 @@ func FuzzReadOnlyCommand(f *testing.F) {
 	for _, s := range []string{"ls -la", "cat a | sh", "echo 'x;y'", `grep "a b" .`, "find . -name '*.go'",
 		"sort --compress-prog=sh x", "sort --out f x", "sort -rnof x", "sort -k1 -- -o", "sort --key=1 -t: x",
 		"find . -fprint f", "find . -name -delete", "rg --pr sh x", "rg -uuz x", "file --comp x", "date --se 1",
-		"diff --pag a b", "tree -ao out", "df --sy", "grep --dev=read x", "grep -rn5e x .", "head -n -5 a"} {
+		"diff --pag a b", "tree -ao out", "df --sy", "grep --dev=read x", "grep -rn5e x .", "head -n -5 a",
+		"sort '--out'=f x", `sort "--output=f" x`, `sort --out\put=f x`, `sort -"o" f x`, "sort -r'o' f x"} {
 		f.Add(s)
 	}
 	everyProgramInSystemDirs(f)
