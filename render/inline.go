@@ -3,6 +3,7 @@ package render
 import (
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
 )
 
@@ -428,7 +429,7 @@ func (v *Inline) adopt() int {
 	for k < len(v.pending) && k < fh {
 		v.line.Clear()
 		v.line.SetLine(0, 0, v.pending[k])
-		if !rowsEqual(v.line.row(0), v.front.row(k)) {
+		if !slices.Equal(v.line.row(0), v.front.row(k)) {
 			break
 		}
 		k++
@@ -440,18 +441,6 @@ func (v *Inline) adopt() int {
 	v.front.Resize(v.width, fh-k)
 	v.top += k
 	return k
-}
-
-func rowsEqual(a, b []Cell) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }
 
 // frontBlank reports whether the region shows nothing but default blanks.
