@@ -297,3 +297,20 @@ func shownKey(k toml.Key) string {
 
 // shownValue prints a value from a project's file the same way.
 func shownValue(v string) string { return strconv.QuoteToASCII(v) }
+
+// ProjectGives reports whether a project's settings file gives the
+// setting key (a name of the settings table, such as "theme"), whatever
+// its value: for what the trust question says about it.
+func ProjectGives(content []byte, key string) bool {
+	values, err := parseTOML(content)
+	if err != nil {
+		return false
+	}
+	normalizeOlderForms(values)
+	for _, k := range projectKeys(values) {
+		if settingAt(k) == key {
+			return true
+		}
+	}
+	return false
+}

@@ -278,3 +278,17 @@ func FuzzProjectSettingsNeverPanicAndStayInTheirLane(f *testing.F) {
 		}
 	})
 }
+
+func TestProjectGives(t *testing.T) {
+	for content, want := range map[string]bool{
+		"theme = \"light\"\n":                      true,
+		"# a theme would be nice\nmodel = \"m\"\n": false,
+		"model = \"theme\"\n":                      false,
+		"[skills]\ntheme = \"x\"\n":                false,
+		"theme = \n":                               false,
+	} {
+		if got := ProjectGives([]byte(content), "theme"); got != want {
+			t.Errorf("ProjectGives(%q) = %v, want %v", content, got, want)
+		}
+	}
+}

@@ -32,6 +32,13 @@ func (h *Handle) TrustQuestion() *app.TrustQuestion {
 }
 
 // question is the app's question about the undecided files of p.
+// What a yes does, said under the question: a theme is chosen before the
+// first frame, so a project's theme waits for the next start.
+const (
+	appliesNow        = "Yes applies them at once."
+	appliesThemeLater = "Yes applies them at once (a theme from the next start)."
+)
+
 func question(p *Project) *app.TrustQuestion {
 	if p.Err != nil {
 		return nil
@@ -52,21 +59,13 @@ func question(p *Project) *app.TrustQuestion {
 	if len(q.Files) == 0 {
 		return nil
 	}
-	q.Applies = "Yes applies them at once."
-	if sets[config.ProjectFile] && strings.Contains(string(p.fileContent(config.ProjectFile)), "theme") {
-		q.Applies = "Yes applies them at once (a theme from the next start)."
+	q.Applies = appliesNow
+	if f, ok := p.file(config.ProjectFile); ok && sets[config.ProjectFile] && config.ProjectGives(f.Content, "theme") {
+		q.Applies = appliesThemeLater
 	}
 	return q
 }
 
-func (p *Project) fileContent(name string) []byte {
-	for _, f := range p.Files {
-		if f.Name == name {
-			return f.Content
-		}
-	}
-	return nil
-}
 
 // AnswerTrust records the user's answer to TrustQuestion: yes trusts the
 // files' content as it was shown and restarts the session with them; no
@@ -125,7 +124,7 @@ func (h *Handle) AnswerTrust(ctx context.Context, a app.TrustAnswer) (app.Switch
 		return app.Switched{}, fmt.Errorf("trusted %s, but the session did not start with them: %w", list, err)
 	}
 	r.Notice = fmt.Sprintf("trusted %s; they apply now", list)
-	if strings.Contains(q.Applies, "theme") {
+	if q.Applies == appliesThemeLater {
 		r.Notice += " (the theme from the next start)"
 	}
 	return r, nil
