@@ -84,10 +84,7 @@ func parseProjectServer(name string, raw json.RawMessage, getenv func(string) st
 	c.Enabled = !s.Disabled
 	switch s.Type {
 	case "", "stdio":
-		c.Transport = ""
-		if s.Type == "stdio" {
-			c.Transport = "stdio"
-		}
+		c.Transport = s.Type
 	case "http", "streamable-http", "streamableHttp":
 		c.Transport = "http"
 	case "sse":
