@@ -11,6 +11,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/quire-sh/quire/ext/frontmatter"
+	"github.com/quire-sh/quire/internal/pathx"
 )
 
 // Definition is one agent a task call can run its child session as.
@@ -104,7 +105,7 @@ func (opt Options) roots(sub string) []root {
 // is one notice (naming the file and the problem) and is skipped, and
 // the definitions come sorted by name.
 func Load(opt Options) (defs []Definition, notices []string) {
-	show := func(p string) string { return displayPath(p, opt.Cwd, opt.Home) }
+	show := func(p string) string { return pathx.Display(p, opt.Cwd, opt.Home) }
 	seen := map[string]Definition{}
 	for _, r := range opt.roots("agents") {
 		entries, err := os.ReadDir(r.dir)
@@ -290,20 +291,6 @@ func repoRoot(dir string) string {
 		}
 		dir = up
 	}
-}
-
-// displayPath is p relative to cwd when inside it, with the home
-// directory as ~ otherwise.
-func displayPath(p, cwd, home string) string {
-	if cwd != "" {
-		if rel, err := filepath.Rel(cwd, p); err == nil && rel != ".." && !strings.HasPrefix(rel, "../") {
-			return rel
-		}
-	}
-	if home != "" && home != "/" && strings.HasPrefix(p, home+string(filepath.Separator)) {
-		return "~" + p[len(home):]
-	}
-	return p
 }
 
 // cause is a file error without the path the notice names already.

@@ -9,6 +9,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/quire-sh/quire/ext/frontmatter"
+	"github.com/quire-sh/quire/internal/pathx"
 )
 
 // Persona is behaviour several agent definitions share: instructions
@@ -43,12 +44,12 @@ func ReadPersona(opt Options, name string) (Persona, error) {
 	for _, r := range opt.roots("personas") {
 		p := filepath.Join(r.dir, name+".md")
 		if _, err := os.Lstat(p); errors.Is(err, os.ErrNotExist) {
-			looked = append(looked, displayPath(p, opt.Cwd, opt.Home))
+			looked = append(looked, pathx.Display(p, opt.Cwd, opt.Home))
 			continue
 		}
 		per, err := readPersonaFile(p)
 		if err != nil {
-			return Persona{}, fmt.Errorf("persona %s: %w", displayPath(p, opt.Cwd, opt.Home), err)
+			return Persona{}, fmt.Errorf("persona %s: %w", pathx.Display(p, opt.Cwd, opt.Home), err)
 		}
 		per.Name = name
 		return per, nil

@@ -86,19 +86,7 @@ func clip(s string) string {
 // otherwise.
 type shower struct{ cwd, home string }
 
-func (s shower) path(p string) string {
-	if s.cwd != "" {
-		if rel, ok := pathx.Rel(s.cwd, p); ok {
-			return rel
-		}
-	}
-	if s.home != "" {
-		if rel, ok := pathx.Rel(s.home, p); ok {
-			return filepath.Join("~", rel)
-		}
-	}
-	return p
-}
+func (s shower) path(p string) string { return pathx.Display(p, s.cwd, s.home) }
 
 // expandHome resolves a leading ~/ against home.
 func expandHome(p, home string) (string, bool) {
