@@ -94,8 +94,15 @@ func (t *turn) unrunDep(c *callState) *callState {
 // result: applying it would write a change planned against content that
 // will never exist.
 func (s *Session) refuseOrphan(c, dep *callState) {
-	s.finish(c, event.ToolResult{CallID: c.call.ID, Name: c.call.Name, Status: event.ToolError,
-		Output: fmt.Sprintf("not run: this call was planned against the files as %s call %s would leave them, and that call was not run. Read the files again and redo this change if it is still wanted.", dep.call.Name, dep.call.ID)})
+	s.finish(c, orphanResult(c, dep, "was not run"))
+}
+
+// orphanResult is the result of a call not run because a call it builds
+// on (planned against the files as dep would leave them) what: was not
+// run, or failed.
+func orphanResult(c, dep *callState, what string) event.ToolResult {
+	return event.ToolResult{CallID: c.call.ID, Name: c.call.Name, Status: event.ToolError,
+		Output: fmt.Sprintf("not run: this call was planned against the files as %s call %s would leave them, and that call %s. Read the files again and redo this change if it is still wanted.", dep.call.Name, dep.call.ID, what)}
 }
 
 // finish records a call's result, once.

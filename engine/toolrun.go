@@ -72,8 +72,7 @@ func (s *Session) runBatch(ctx context.Context, job, turn int, calls []*callStat
 			case ctx.Err() != nil:
 				r = event.ToolResult{CallID: c.call.ID, Name: c.call.Name, Status: event.ToolCancelled, Output: "not run: the user cancelled the turn"}
 			case failed != nil:
-				r = event.ToolResult{CallID: c.call.ID, Name: c.call.Name, Status: event.ToolError,
-					Output: fmt.Sprintf("not run: this call was planned against the files as %s call %s would leave them, and that call failed. Read the files again and redo this change if it is still wanted.", failed.call.Name, failed.call.ID)}
+				r = orphanResult(c, failed, "failed")
 			default:
 				r, ran = s.runTool(ctx, job, turn, c), true
 			}
