@@ -40,15 +40,15 @@ func newOpenBlock(s *Stream, res tailResult) openBlock {
 		return nil
 	}
 	rest := t.blocks[res.cut:]
+	// Where the remaining block j's lines start in s.lines.
+	at := func(j int) int { return len(s.lines) - len(res.lines) + t.first[res.cut+j] }
 	if len(rest) == 1 && (rest[0].Kind() == ast.KindParagraph || rest[0].Kind() == kindPlain) {
 		// Any paragraph: continuing one costs less than laying it out.
-		return newOpenPara(s, t, rest[0], len(s.lines)-len(res.lines)+t.first[res.cut])
+		return newOpenPara(s, t, rest[0], at(0))
 	}
 	if len(s.src)-s.base < openMin {
 		return nil
 	}
-	// Where the first remaining block's lines start in s.lines.
-	at := func(j int) int { return len(s.lines) - len(res.lines) + t.first[res.cut+j] }
 	switch b := rest[len(rest)-1].(type) {
 	case *east.Table:
 		if len(rest) == 2 {
@@ -62,10 +62,6 @@ func newOpenBlock(s *Stream, res tailResult) openBlock {
 	case *ast.List:
 		if len(rest) == 1 {
 			return newOpenList(s, t, b, at(0))
-		}
-	case *ast.Paragraph:
-		if len(rest) == 1 {
-			return newOpenPara(s, t, b, at(0))
 		}
 	}
 	return nil
@@ -97,7 +93,7 @@ func trailing(r *renderer, doc, first ast.Node, width int) (lines []render.Line,
 // absStart is the source offset in the stream of buffer offset p of a
 // tail render (t.buf holds a prefix of t.off bytes before the tail, which
 // started at t.base).
-func absStart(s *Stream, t *tailRender, p int) int { return t.base + p - t.off }
+func absStart(t *tailRender, p int) int { return t.base + p - t.off }
 
 // lineComplete reports whether the line starting at p in buf ends with a
 // newline.

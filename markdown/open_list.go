@@ -74,7 +74,7 @@ func newOpenList(s *Stream, t *tailRender, l *ast.List, top int) openBlock {
 	if k < 0 {
 		return nil
 	}
-	o.resume = absStart(s, t, lineStart(t.buf, items[k].Pos()))
+	o.resume = absStart(t, lineStart(t.buf, items[k].Pos()))
 	o.items = k
 	o.tight = l.IsTight
 	o.loose = k > 0 && items[k].HasBlankPreviousLines()

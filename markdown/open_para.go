@@ -99,12 +99,12 @@ func newOpenPara(s *Stream, t *tailRender, p ast.Node, top int) openBlock {
 		return nil // it may turn out to start with link reference definitions
 	}
 	o := &openPara{top: top, settled: -1}
-	o.pf.start(s, t.pc, p, t.para, absStart(s, t, t.para.cut))
+	o.pf.start(s, t.pc, p, t.para, absStart(t, t.para.cut))
 	o.pf.raw = p.Kind() == kindPlain
 	// The lines the flow has emitted stay as the full render drew them.
 	o.fixed = top + len(o.pf.f.out)
 	end := s.shown
-	o.first = lineStart(s.src, absStart(s, t, p.Lines().At(0).Start))
+	o.first = lineStart(s.src, absStart(t, p.Lines().At(0).Start))
 	o.checked = o.first + bytes.LastIndexByte(s.src[o.first:end], '\n') + 1
 	o.prev = max(lineStart(s.src, max(o.checked-1, 0)), o.first)
 	if !o.extend(s, end) {

@@ -62,7 +62,7 @@ func newOpenTable(s *Stream, t *tailRender, tb *east.Table, top int, blocks []as
 		o.g.add(t.r.tableCells(row))
 		rowsEnd = lineEndAfter(t.buf, ls)
 	}
-	o.rowsEnd = absStart(s, t, rowsEnd)
+	o.rowsEnd = absStart(t, rowsEnd)
 	o.records = o.g.records(s.opts.Width)
 	o.laid = len(o.g.rows) - 1
 	o.fixed = -1 // the first extend lays out the whole table
