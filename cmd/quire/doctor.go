@@ -10,6 +10,7 @@ import (
 	"github.com/quire-sh/quire/config"
 	"github.com/quire-sh/quire/fsguard"
 	"github.com/quire-sh/quire/sandbox"
+	"github.com/quire-sh/quire/session"
 	"github.com/quire-sh/quire/term"
 )
 
@@ -34,6 +35,9 @@ func runDoctor(std stdio, args []string) int {
 	var profiles sandbox.Settings
 	cfg, cerr := config.Load(nil, os.Getenv)
 	if cerr == nil {
+		// A trusted project's settings may tighten the profile: doctor
+		// reports the one a session here would use.
+		cfg = session.ProjectConfig(cfg, cwd)
 		profiles = cfg.SandboxSettings
 	}
 	s := sandbox.Detect()

@@ -1,6 +1,9 @@
 package main
 
 import (
+	"os"
+	"os/exec"
+	"path/filepath"
 	"runtime"
 	"strings"
 	"testing"
@@ -35,5 +38,34 @@ func TestDoctorReportsWhatTheSandboxEnforces(t *testing.T) {
 		if !strings.Contains(out, want) {
 			t.Errorf("profile workspace: no %q in:\n%s%s", want, out, errOut)
 		}
+	}
+}
+
+// A trusted project's settings that tighten the profile are the ones
+// doctor reports, as a session there would use them.
+func TestDoctorReportsATrustedProjectsProfile(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("the sandbox report is Linux's")
+	}
+	if p, _ := (sandbox.Settings{}).Profile("read-only", t.TempDir()); p.Check(sandbox.Detect()) != nil {
+		t.Skip("the read-only profile is not enforceable here")
+	}
+	bin := buildQuire(t)
+	home, dir := t.TempDir(), t.TempDir()
+	os.MkdirAll(filepath.Join(dir, ".quire"), 0o755)
+	os.WriteFile(filepath.Join(dir, ".quire", "config.toml"), []byte("sandbox = \"read-only\"\n"), 0o644)
+	run := func(args ...string) string {
+		cmd := exec.Command(bin, args...)
+		cmd.Dir = dir
+		cmd.Env = []string{"HOME=" + home, "PATH=" + os.Getenv("PATH"), "XDG_CONFIG_HOME=" + home, "XDG_STATE_HOME=" + home}
+		out, _ := cmd.CombinedOutput()
+		return string(out)
+	}
+	if out := run("doctor", "--skip-self-test"); !strings.Contains(out, "Profile workspace,") {
+		t.Fatalf("before trust:\n%s", out)
+	}
+	run("trust", "--yes")
+	if out := run("doctor", "--skip-self-test"); !strings.Contains(out, "Profile read-only,") {
+		t.Fatalf("after trust, doctor does not report the project's profile:\n%s", out)
 	}
 }
