@@ -145,8 +145,8 @@ func (p *Project) path(name string) string {
 
 // ProjectConfig is cfg with the settings of the project in dir laid over
 // it if the user trusted them, for `quire config` and `quire doctor`;
-// otherwise the
-// project's file is listed among the layers with why it is left out.
+// otherwise the project's file is listed among the layers with why it is
+// left out.
 func ProjectConfig(cfg *config.Config, dir string) *config.Config {
 	p := ScanProject(dir, TrustStore())
 	path := p.path(config.ProjectFile)

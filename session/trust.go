@@ -66,7 +66,6 @@ func question(p *Project) *app.TrustQuestion {
 	return q
 }
 
-
 // AnswerTrust records the user's answer to TrustQuestion: yes trusts the
 // files' content as it was shown and restarts the session with them; no
 // declines it (quire will not ask again until it changes); later records
