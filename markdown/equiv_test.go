@@ -235,6 +235,12 @@ func TestStreamRandomChunksLarge(t *testing.T) {
 		"openfence":  "intro\n\n```go\n" + strings.Repeat("x := 1 // line\n\n", 400),
 		"reflater":   strings.Repeat("para [k] text\n\n", 50) + "[k]: https://k.example\n\n" + strings.Repeat("more [k]\n\n", 20),
 		"nestedlist": strings.Repeat("- item\n  - sub\n\n", 100) + "end\n",
+		// Paragraphs long enough that their flows drop the text of
+		// lines already emitted (flow.compact): parsed, shown as plain
+		// text (over maxInline), and inside a list item.
+		"longpara":  longParagraph(maxInline-2048, "") + "\n\nafter\n",
+		"longplain": longParagraph(2*maxInline, "") + "\n\nafter\n",
+		"longitem":  "- " + longParagraph(maxInline/2, "  ") + "\n- next\n",
 	}
 	for name, src := range docs {
 		for seed := range seeds {
@@ -256,6 +262,20 @@ func TestStreamRandomChunksLarge(t *testing.T) {
 			})
 		}
 	}
+}
+
+// longParagraph returns one paragraph of about n bytes in short lines of
+// words, code spans, emphasis and links, each line after the first
+// starting with indent.
+func longParagraph(n int, indent string) string {
+	var b strings.Builder
+	for i := 0; b.Len() < n; i++ {
+		if i > 0 {
+			b.WriteString("\n" + indent)
+		}
+		fmt.Fprintf(&b, "line %d has `code %d` and **strong** words, a [link](https://example.com/%d) and _more_ text", i, i%7, i)
+	}
+	return b.String()
 }
 
 func sortedKeys(m map[string]string) []string {

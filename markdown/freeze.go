@@ -38,7 +38,7 @@ func (t *tailRender) checkpoint(res *tailResult) {
 		if !finals[i] {
 			break
 		}
-		for _, k := range t.pc.lookups[b] {
+		for _, k := range t.pc.labels(b) {
 			switch {
 			case t.st.refKeys[k] || defined[k]:
 			case tailDefs[k]:

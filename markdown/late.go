@@ -179,7 +179,7 @@ func (l *lateRefs) revise(s *Stream, i int, refs []parser.Reference) {
 	}
 	// Labels still undefined keep the segment waiting.
 	for _, b := range res.t.blocks {
-		for _, k := range res.t.pc.lookups[b] {
+		for _, k := range res.t.pc.labels(b) {
 			if !st.refKeys[k] && !slices.Contains(l.pending[k], i) {
 				l.pending[k] = append(l.pending[k], i)
 			}

@@ -82,7 +82,7 @@ func newOpenList(s *Stream, t *tailRender, l *ast.List, top int) openBlock {
 		o.loose = o.loose || itemLoose(it, it == items[0])
 		o.addDefinitions(it)
 	}
-	o.noteLookups(s, t.pc.lookups[l])
+	o.noteLookups(s, t.pc.labels(l))
 	r := t.r
 	r.depth++
 	lay := r.listLayout(o.ordered, o.start, o.delim, len(items), s.opts.Width)
@@ -179,7 +179,7 @@ func (o *openList) extend(s *Stream, shown int) bool {
 		it.pf.advance(s, shown, s.opts.Theme.Text)
 		s.approx = it.pf.approx
 		if f := it.pf.f; it.out < len(f.out) {
-			s.lines = it.prefix(append(s.lines[:it.fixed], f.lines(it.out, len(f.out))...), it.fixed, it.out)
+			s.lines = it.prefix(f.appendLines(s.lines[:it.fixed], it.out, len(f.out)), it.fixed, it.out)
 			it.fixed, it.out = len(s.lines), len(f.out)
 		}
 		n := len(s.lines[:it.fixed])
@@ -265,7 +265,7 @@ func (o *openList) extend(s *Stream, shown int) bool {
 	if k > 0 {
 		o.items += k
 		o.resume += lineStart(buf, items[k].Pos())
-		o.noteLookups(s, pc.lookups[l])
+		o.noteLookups(s, pc.labels(l))
 	}
 	o.fixed = len(s.lines)
 	open := items[k:]
@@ -278,7 +278,7 @@ func (o *openList) extend(s *Stream, shown int) bool {
 	}
 	if over {
 		next := l.NextSibling()
-		o.noteLookups(s, pc.lookups[l])
+		o.noteLookups(s, pc.labels(l))
 		o.addDefinitions(l)
 		s.freezeOpen(from+lineStart(buf, startPos(next)), !next.HasBlankPreviousLines(), o.waits, o.refs)
 		return false // the rest is laid out anew
@@ -355,7 +355,7 @@ func (it *itemPara) finish(s *Stream, item ast.Node, i, from int, buf []byte) bo
 func (it *itemPara) finishAt(s *Stream, end int) {
 	it.pf.advance(s, end, s.opts.Theme.Text)
 	if f := it.pf.f; it.out < len(f.out) {
-		s.lines = it.prefix(append(s.lines[:it.fixed], f.lines(it.out, len(f.out))...), it.fixed, it.out)
+		s.lines = it.prefix(f.appendLines(s.lines[:it.fixed], it.out, len(f.out)), it.fixed, it.out)
 		it.fixed, it.out = len(s.lines), len(f.out)
 	}
 	n := it.fixed

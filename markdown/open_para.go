@@ -69,6 +69,14 @@ type paraFlow struct {
 	lastEnd int
 	lastPC  *refContext
 	lastP   ast.Node
+	// shown holds display's lines, and pieces the window's, from frame
+	// to frame: what the flow keeps is copied out of them.
+	shown struct {
+		out   [][]render.Span
+		joins []render.Join
+	}
+	pieces [2]piece
+	text   []byte
 }
 
 // ageOut is the window length past which unclosed openers stop holding
@@ -129,7 +137,7 @@ func (o *openPara) extend(s *Stream, shown int) bool {
 	f := o.pf.f
 	// Lines the flow emitted for good.
 	if n := o.fixed - o.top; n < len(f.out) {
-		s.lines = append(s.lines[:o.fixed], f.lines(n, len(f.out))...)
+		s.lines = f.appendLines(s.lines[:o.fixed], n, len(f.out))
 		o.fixed = len(s.lines)
 	}
 	// The rest, as it stands now.
@@ -169,6 +177,7 @@ func (pf *paraFlow) advance(s *Stream, shown int, base render.Style) {
 		ps, cut, aged = pf.parseWindow(s, win, base)
 	}
 	pf.lastEnd = shown
+	pf.kept -= f.compact()
 	f.truncate(pf.kept)
 	from := len(f.buf)
 	f.add(ps)
@@ -201,11 +210,13 @@ func isWord(win []byte) bool {
 // flow emitted for good, as the text stands.
 func (pf *paraFlow) display(out []render.Line) []render.Line {
 	g := *pf.f
-	// Emitted lines go to slices of their own: appending to the flow's
-	// would copy all of its lines whenever they are full.
-	g.out, g.joins = nil, nil
+	// Emitted lines go to slices of their own, kept from frame to frame:
+	// appending to the flow's would copy all of its lines whenever they
+	// are full.
+	g.out, g.joins = pf.shown.out[:0], pf.shown.joins[:0]
 	g.finish()
-	return append(out, g.lines(0, len(g.out))...)
+	pf.shown.out, pf.shown.joins = g.out, g.joins
+	return g.appendLines(out, 0, len(g.out))
 }
 
 // structure checks the lines from o.checked on; false means the text no
@@ -274,19 +285,19 @@ func (o *openPara) freeze(s *Stream, end int) {
 		f.add(ps)
 	}
 	n := len(f.out)
-	s.lines = append(s.lines[:o.fixed], f.lines(o.fixed-o.top, n)...)
+	s.lines = f.appendLines(s.lines[:o.fixed], o.fixed-o.top, n)
 	whole := *f
 	whole.out, whole.joins = nil, nil
 	whole.finish()
-	s.lines = append(s.lines, whole.lines(0, len(whole.out))...)
+	s.lines = whole.appendLines(s.lines, 0, len(whole.out))
 	s.freezeOpen(end+bytes.IndexByte(s.src[end:], '\n')+1, false, pf.pending, nil)
 }
 
 // note adds to pf.pending the labels that block p looked up before
 // offset end of its parse and that nothing defines.
 func (pf *paraFlow) note(s *Stream, pc *refContext, p ast.Node, end int) {
-	for i, k := range pc.lookups[p] {
-		if pc.lookupAt[p][i] < end && !s.state.refKeys[k] {
+	for _, k := range pc.labelsBefore(p, end) {
+		if !s.state.refKeys[k] {
 			if pf.pending == nil {
 				pf.pending = map[string]bool{}
 			}
@@ -408,16 +419,19 @@ func (pf *paraFlow) window(win []byte, base render.Style) ([]piece, windowCut, b
 	if !pf.raw {
 		return plainWindow(win, base)
 	}
-	out, cut := plainText(win)
-	if len(out) == 0 {
+	var cut windowCut
+	pf.text, cut = appendPlainText(pf.text[:0], win)
+	if len(pf.text) == 0 {
 		return nil, windowCut{}, true
 	}
 	// Sanitising the two sides of the cut apart keeps the cut's offset
 	// right (the cut follows a space, a character boundary).
-	head := cleanText(string(out[:cut.text]))
-	tail := cleanText(string(out[cut.text:]))
+	text := string(pf.text)
+	head := cleanText(text[:cut.text])
+	tail := cleanText(text[cut.text:])
 	cut.text = len(head)
-	ps := []piece{{text: head, style: base}, {text: tail, style: base}}
+	pf.pieces = [2]piece{{text: head, style: base}, {text: tail, style: base}}
+	ps := pf.pieces[:]
 	if head == "" {
 		ps = ps[1:]
 	}

@@ -50,7 +50,7 @@ func newOpenTable(s *Stream, t *tailRender, tb *east.Table, top int, blocks []as
 	end := lineEndAfter(t.buf, dls)
 	o := &openTable{ctx: clone(t.buf[hls:end]), g: newGrid(tb), top: top, pending: map[string]bool{}}
 	for _, b := range blocks { // the table, and the text above it
-		o.note(s, t.pc.lookups[b])
+		o.note(s, t.pc.labels(b))
 	}
 	o.g.add(t.r.tableCells(header))
 	rowsEnd := end
@@ -183,7 +183,7 @@ func (o *openTable) extend(s *Stream, shown int) bool {
 	}
 	s.lines = append(s.lines, after...)
 	s.held = held
-	o.note(s, pc.lookups[tb])
+	o.note(s, pc.labels(tb))
 	if closed >= 0 {
 		s.approx = false
 		s.freezeOpen(closed, false, o.pending, nil)

@@ -7,6 +7,7 @@ import (
 	"github.com/yuin/goldmark/parser"
 	"github.com/yuin/goldmark/text"
 	"github.com/yuin/goldmark/util"
+	"math"
 )
 
 // newParser builds the goldmark parser: CommonMark plus the GFM
@@ -45,15 +46,36 @@ func newInlineParser() parser.Parser {
 // block until the label's first definition is itself frozen.
 type refContext struct {
 	parser.Context
-	current ast.Node              // top-level block whose inlines are being parsed
-	at      int                   // source offset of the ']' being parsed
-	lookups map[ast.Node][]string // top-level block → normalised labels
-	// lookupAt holds, in step with lookups, where each lookup's ']' is.
-	lookupAt map[ast.Node][]int
+	current ast.Node // top-level block whose inlines are being parsed
+	at      int      // source offset of the ']' being parsed
+	lookups []lookup // in the order goldmark made them
+}
+
+// lookup is one label a top-level block looked up, normalised, and the
+// source offset of the ']' that did.
+type lookup struct {
+	block ast.Node
+	label string
+	at    int
+}
+
+// labels returns the labels block b looked up.
+func (c *refContext) labels(b ast.Node) []string { return c.labelsBefore(b, math.MaxInt) }
+
+// labelsBefore returns the labels block b looked up before source offset
+// end.
+func (c *refContext) labelsBefore(b ast.Node, end int) []string {
+	var out []string
+	for _, l := range c.lookups {
+		if l.block == b && l.at < end {
+			out = append(out, l.label)
+		}
+	}
+	return out
 }
 
 func newRefContext(frozen []parser.Reference) *refContext {
-	c := &refContext{Context: parser.NewContext()}
+	c := &refContext{Context: parser.NewContext(parser.WithIDs(noIDs{}))}
 	for _, r := range frozen {
 		c.AddReference(r)
 	}
@@ -63,14 +85,18 @@ func newRefContext(frozen []parser.Reference) *refContext {
 // Reference records the lookup before answering it.
 func (c *refContext) Reference(label string) (parser.Reference, bool) {
 	if c.current != nil {
-		if c.lookups == nil {
-			c.lookups, c.lookupAt = map[ast.Node][]string{}, map[ast.Node][]int{}
-		}
-		c.lookups[c.current] = append(c.lookups[c.current], label)
-		c.lookupAt[c.current] = append(c.lookupAt[c.current], c.at)
+		c.lookups = append(c.lookups, lookup{c.current, label, c.at})
 	}
 	return c.Context.Reference(label)
 }
+
+// noIDs stands in for goldmark's heading-ID registry, which nothing here
+// uses (no auto heading IDs, no attributes) but which every parse context
+// would otherwise allocate.
+type noIDs struct{}
+
+func (noIDs) Generate(value []byte, _ ast.NodeKind) []byte { return clone(value) }
+func (noIDs) Put([]byte)                                   {}
 
 // refObserver runs just before goldmark's link parser at every ']' and
 // notes the enclosing top-level block; it never consumes input.

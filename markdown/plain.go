@@ -74,7 +74,13 @@ func overBudget(src []byte, lines *text.Segments, perLine bool) bool {
 // paragraph's. cut is where the last word after a blank starts (text
 // offset in the result, source offset in b), or zero.
 func plainText(b []byte) (out []byte, cut windowCut) {
-	out = make([]byte, 0, len(b))
+	return appendPlainText(make([]byte, 0, len(b)), b)
+}
+
+// appendPlainText is plainText writing into the storage of out, which
+// must be empty.
+func appendPlainText(out, b []byte) ([]byte, windowCut) {
+	var cut windowCut
 	space := false // out ends with a space
 	for p := 0; p < len(b); {
 		e := len(b)

@@ -1,6 +1,7 @@
 package markdown
 
 import (
+	"slices"
 	"sort"
 
 	"github.com/rivo/uniseg"
@@ -87,6 +88,47 @@ func (f *flow) add(ps []piece) {
 	}
 }
 
+// compact drops the text before the current line when it is most of
+// the flow, so that a long paragraph's flow holds about one line, not
+// the paragraph: that text is in emitted lines for good. Offsets into
+// the text shift by the bytes dropped; it returns how many pieces went,
+// so that a caller holding piece indexes can shift them too.
+func (f *flow) compact() int {
+	keep := f.placed // the first byte still needed: the current line's, or the segment's being merged
+	if f.hasLine {
+		keep = min(keep, f.lineStart)
+	}
+	keep = min(keep, f.segStart)
+	if keep < compactMin || keep < len(f.buf)/2 {
+		return 0
+	}
+	// Pieces wholly before keep go.
+	d := sort.Search(len(f.starts), func(i int) bool { return f.starts[i]+len(f.ps[i].text) > keep })
+	if d == 0 {
+		return 0
+	}
+	shift := f.starts[d]
+	if d == len(f.starts) {
+		shift = len(f.buf)
+	}
+	f.buf = append(f.buf[:0], f.buf[shift:]...)
+	f.ps = append(f.ps[:0], f.ps[d:]...)
+	f.starts = append(f.starts[:0], f.starts[d:]...)
+	for i := range f.starts {
+		f.starts[i] -= shift
+	}
+	f.placed -= shift
+	f.segStart -= shift
+	f.lineStart -= shift
+	f.lineEnd -= shift
+	f.keepIdx = max(f.keepIdx-d, 0)
+	return d
+}
+
+// compactMin is the text compact leaves in place: copying less on every
+// line would cost more than it saves.
+const compactMin = 4 << 10
+
 // truncate drops the pieces from piece n on, which must not have been
 // placed.
 func (f *flow) truncate(n int) {
@@ -108,9 +150,9 @@ func (f *flow) split(at int) int {
 	k := at - f.starts[i]
 	head, tail := p, p
 	head.text, tail.text = p.text[:k], p.text[k:]
-	f.ps = append(f.ps[:i+1], append([]piece{tail}, f.ps[i+1:]...)...)
+	f.ps = slices.Insert(f.ps, i+1, tail)
 	f.ps[i] = head
-	f.starts = append(f.starts[:i+1], append([]int{at}, f.starts[i+1:]...)...)
+	f.starts = slices.Insert(f.starts, i+1, at)
 	return i + 1
 }
 
@@ -119,8 +161,8 @@ func (f *flow) split(at int) int {
 // serves as look-ahead only.
 func (f *flow) place(upTo int) {
 	for f.placed < len(f.buf) {
-		seg, _, _, state := uniseg.FirstLineSegment(f.buf[f.placed:], f.state)
-		end := f.placed + len(seg)
+		n, state := nextLineSegment(f.buf[f.placed:], f.state)
+		end := f.placed + n
 		if end > upTo {
 			return
 		}
@@ -299,7 +341,13 @@ func (f *flow) spans(a, b int) []render.Span {
 		return nil
 	}
 	i := sort.Search(len(f.starts), func(i int) bool { return f.starts[i] > a }) - 1
-	var out []render.Span
+	n := 0 // style changes between the pieces the line overlaps: at most n+1 spans
+	for j := i + 1; j < len(f.ps) && f.starts[j] < b; j++ {
+		if f.ps[j].style != f.ps[j-1].style || f.ps[j].link != f.ps[j-1].link {
+			n++
+		}
+	}
+	out := make([]render.Span, 0, n+1)
 	// A run of pieces in one style becomes one span over their bytes
 	// (adjacent in buf); a span within one piece is a slice of its text.
 	runStart, runEnd, runPieces := 0, 0, 0
@@ -332,9 +380,13 @@ func (f *flow) spans(a, b int) []render.Span {
 
 // lines returns emitted lines [from, to) as render lines.
 func (f *flow) lines(from, to int) []render.Line {
-	out := make([]render.Line, to-from)
-	for i := range out {
-		out[i] = render.Line{Spans: f.out[from+i], Copy: render.Copy{Join: f.joins[from+i]}}
+	return f.appendLines(make([]render.Line, 0, to-from), from, to)
+}
+
+// appendLines appends emitted lines [from, to) to dst as render lines.
+func (f *flow) appendLines(dst []render.Line, from, to int) []render.Line {
+	for i := from; i < to; i++ {
+		dst = append(dst, render.Line{Spans: f.out[i], Copy: render.Copy{Join: f.joins[i]}})
 	}
-	return out
+	return dst
 }
