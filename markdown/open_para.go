@@ -203,7 +203,26 @@ func (pf *paraFlow) advance(s *Stream, shown int, base render.Style) {
 
 // isWord reports whether win holds no white space, so no cut point.
 func isWord(win []byte) bool {
-	return len(win) > 0 && !bytes.ContainsAny(win, " \t\n\r\v\f")
+	for _, c := range win {
+		switch c {
+		case ' ', '\t', '\n', '\r', '\v', '\f':
+			return false
+		}
+	}
+	return len(win) > 0
+}
+
+// isBlank reports whether line holds only blanks (spaces, tabs, CR, VT,
+// FF), as goldmark's blank line does; it stops at the first other byte.
+func isBlank(line []byte) bool {
+	for _, c := range line {
+		switch c {
+		case ' ', '\t', '\r', '\v', '\f':
+		default:
+			return false
+		}
+	}
+	return true
 }
 
 // display appends to out the lines of the paragraph after those the
@@ -240,7 +259,7 @@ func (o *openPara) structure(s *Stream, shown int) (ok bool, end int) {
 		if n := e - p; !o.pf.raw && (n > maxInlineLine || complete && n+1 > maxInlineLine) {
 			return false, -1 // over the line budget
 		}
-		if len(bytes.Trim(line, " \t\r\v\f")) == 0 {
+		if isBlank(line) {
 			if complete {
 				return false, p // a blank line ends the paragraph
 			}

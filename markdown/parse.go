@@ -75,7 +75,7 @@ func (c *refContext) labelsBefore(b ast.Node, end int) []string {
 }
 
 func newRefContext(frozen []parser.Reference) *refContext {
-	c := &refContext{Context: parser.NewContext(parser.WithIDs(noIDs{}))}
+	c := &refContext{Context: parser.NewContext()}
 	for _, r := range frozen {
 		c.AddReference(r)
 	}
@@ -89,14 +89,6 @@ func (c *refContext) Reference(label string) (parser.Reference, bool) {
 	}
 	return c.Context.Reference(label)
 }
-
-// noIDs stands in for goldmark's heading-ID registry, which nothing here
-// uses (no auto heading IDs, no attributes) but which every parse context
-// would otherwise allocate.
-type noIDs struct{}
-
-func (noIDs) Generate(value []byte, _ ast.NodeKind) []byte { return clone(value) }
-func (noIDs) Put([]byte)                                   {}
 
 // refObserver runs just before goldmark's link parser at every ']' and
 // notes the enclosing top-level block; it never consumes input.
