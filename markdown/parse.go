@@ -49,6 +49,10 @@ type refContext struct {
 	current ast.Node // top-level block whose inlines are being parsed
 	at      int      // source offset of the ']' being parsed
 	lookups []lookup // in the order goldmark made them
+	// spans indexes lookups by block (see labelsBefore), made for
+	// lookups[:indexed].
+	spans   map[ast.Node][2]int
+	indexed int
 }
 
 // lookup is one label a top-level block looked up, normalised, and the
@@ -65,8 +69,25 @@ func (c *refContext) labels(b ast.Node) []string { return c.labelsBefore(b, math
 // labelsBefore returns the labels block b looked up before source offset
 // end.
 func (c *refContext) labelsBefore(b ast.Node, end int) []string {
+	if len(c.lookups) == 0 {
+		return nil
+	}
+	// goldmark parses the inlines of one top-level block after another,
+	// so each block's lookups are one run of c.lookups.
+	if c.spans == nil || c.indexed != len(c.lookups) {
+		c.spans, c.indexed = map[ast.Node][2]int{}, len(c.lookups)
+		for i, l := range c.lookups {
+			r, ok := c.spans[l.block]
+			if !ok {
+				r[0] = i
+			}
+			r[1] = i + 1
+			c.spans[l.block] = r
+		}
+	}
+	r := c.spans[b]
 	var out []string
-	for _, l := range c.lookups {
+	for _, l := range c.lookups[r[0]:r[1]] {
 		if l.block == b && l.at < end {
 			out = append(out, l.label)
 		}
