@@ -10,7 +10,7 @@ import (
 // goldmark more than parseBound times its length: re-parsing a window or
 // a tail that does not shrink would grow with the square of the text.
 func TestStreamParsesInProportion(t *testing.T) {
-	const parseBound = 8
+	const parseBound = 4
 	size := 2000
 	if sampling() {
 		size = 600

@@ -140,13 +140,17 @@
 //     until Finish;
 //  2. an open table of more than 64 rows shows rows in column widths a
 //     later row has widened, until its rows double or it ends;
-//  3. an open paragraph shows as text an opener (emphasis, a link, a code
-//     span) that stayed unclosed for more than 256 bytes and was closed
-//     after all (once one did, for more than 64 bytes), and shows a word
-//     (text without white space) longer than 256 bytes as its own text,
-//     markup and all, not parsed (a long URL loses its link, "[a](b)[c](d)"
-//     shows its brackets), laying out those of its lines that are full;
-//     lines it wrapped stay wrapped as they were.
+//  3. an open paragraph whose window (the text since its last cut point)
+//     grew past 256 bytes (64 once that happened in the paragraph) with an
+//     opener (emphasis, a link, a code span, raw HTML) left unclosed is
+//     cut anyway, at the window's last word start or, inside a word of
+//     literal text, before its last '<', '[' or "![" that follows a
+//     character showing as itself (or a '['): the openers before that
+//     point show as text even if they are closed after all. A word (text
+//     without white space) longer than 256 bytes shows as its own text,
+//     markup and all, not parsed (a long URL loses its link,
+//     "[a](b)[c](d)" shows its brackets), laying out those of its lines
+//     that are full. Lines it wrapped stay wrapped as they were.
 //
 // A frame never shows text that has not arrived, never shows text out of
 // order, and never changes a frozen line except by a revision.

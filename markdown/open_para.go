@@ -567,6 +567,7 @@ func (r *renderer) paragraphCuts(p ast.Node, base render.Style) (ps []piece, saf
 	afterSpace := false
 	textLen := 0 // length of the pieces so far
 	next := -1   // source offset where c starts, when it follows a space
+	litEnd := -1 // source offset where the literal text before c ends
 	for c := p.FirstChild(); c != nil; c = c.NextSibling() {
 		from := len(ps)
 		ps = r.inline(ps, c, base, "")
@@ -583,7 +584,8 @@ func (r *renderer) paragraphCuts(p ast.Node, base render.Style) (ps []piece, saf
 			}
 		}
 		next = -1
-		if isText && from < len(ps) && ps[from].text == string(buf[t.Segment.Start:t.Segment.Stop]) {
+		lit := isText && from < len(ps) && ps[from].text == string(buf[t.Segment.Start:t.Segment.Stop])
+		if lit {
 			v := buf[t.Segment.Start:t.Segment.Stop]
 			for j := range v {
 				at := j == 0 && afterSpace || j > 0 && v[j-1] == ' '
@@ -594,14 +596,27 @@ func (r *renderer) paragraphCuts(p ast.Node, base render.Style) (ps []piece, saf
 					if !sc.open && stableChar(v[j]) {
 						safe = k
 					}
+				} else if (j > 0 || litEnd == t.Segment.Start) && opensHere(buf, t.Segment.Start+j) {
+					// So will the start of an opener inside a word of
+					// literal text: it starts the next window, where it
+					// pairs with its closer if one comes, and the text
+					// before it shows as itself (its last character is
+					// one whatever follows). A word of openers that never
+					// close ("<a<a<a...", "[a]([a](...") is then parsed a
+					// few bytes at a time, not a line at a time.
+					any = windowCut{textLen + j, t.Segment.Start + j}
 				}
 				sc.scan(t.Segment.Start + j)
 			}
 		} else {
 			sc.scanNode(c)
 		}
+		litEnd = -1
 		if isText {
 			next = nodeAfter(buf, t)
+			if lit && !t.SoftLineBreak() && !t.HardLineBreak() {
+				litEnd = t.Segment.Stop
+			}
 		}
 		for _, q := range ps[from:] {
 			textLen += len(q.text)
@@ -692,6 +707,23 @@ type paraStart struct {
 	f    *flow
 	kept int
 	cut  int
+}
+
+// opensHere reports whether literal text has, at src[i] after literal
+// text at src[i-1], an opener that
+// nothing before it pairs with or changes: '<' or '[', or "![", after a
+// character that shows as itself (not an escape, a '!' or a delimiter
+// whose flanking the opener decides), or a '[' after a '['.
+func opensHere(src []byte, i int) bool {
+	switch {
+	case src[i-1] == '[' && src[i] == '[':
+		return true // a label holds no '[', so nothing pairs across "[["
+	case !stableChar(src[i-1]):
+		return false
+	case src[i] == '<' || src[i] == '[':
+		return true
+	}
+	return src[i] == '!' && i+1 < len(src) && src[i+1] == '['
 }
 
 // stableChar reports whether a character shows as itself whatever comes
