@@ -265,7 +265,7 @@ func (o *openPara) structure(s *Stream, shown int) (ok bool, end int) {
 			}
 			return true, -1 // a blank line in the making shows nothing yet
 		}
-		if p != o.settled && mayInterrupt(line) {
+		if p != o.settled && (p == o.first && mayInterrupt(line) || p != o.first && mayInterruptParagraph(line)) {
 			if !o.continues(s, line, p == o.first) {
 				return false, -1
 			}
@@ -385,6 +385,38 @@ func mayInterrupt(line []byte) bool {
 	default:
 		return c >= '0' && c <= '9'
 	}
+}
+
+// mayInterruptParagraph is mayInterrupt for a line after a paragraph's
+// first, where fewer lines can start a block: a fence needs three
+// backticks or tildes, a heading a space after its marks, and an ordered
+// list must start at 1 to interrupt a paragraph (CommonMark 5.3).
+func mayInterruptParagraph(line []byte) bool {
+	if !mayInterrupt(line) {
+		return false
+	}
+	t := bytes.TrimLeft(line, " ")
+	run := 0
+	for run < len(t) && t[run] == t[0] {
+		run++
+	}
+	switch c := t[0]; {
+	case c == '`' || c == '~':
+		return run >= 3 || run == len(t)
+	case c == '#':
+		return run <= 6 && (run == len(t) || t[run] == ' ' || t[run] == '\t')
+	case c >= '0' && c <= '9':
+		d := 0
+		for d < len(t) && t[d] >= '0' && t[d] <= '9' {
+			d++
+		}
+		n := string(bytes.TrimLeft(t[:d], "0"))
+		if d == len(t) { // more digits may come
+			return n == "" || n == "1"
+		}
+		return n == "1"
+	}
+	return true
 }
 
 // decideLen is how much of a line decides whether it interrupts a
