@@ -173,17 +173,16 @@ func (o *openList) noteLookups(s *Stream, keys []string) {
 func (o *openList) extend(s *Stream, shown int) bool {
 	// More of the item's last line (not the start of a new one) only
 	// lengthens its paragraph.
-	if it := o.item; it != nil && shown > o.shown && s.src[o.shown-1] != '\n' && bytes.IndexByte(s.src[o.shown:shown], '\n') < 0 &&
-		shown-it.first <= maxInline && shown-lineStart(s.src, shown) <= maxInlineLine {
-		o.shown = shown
-		it.pf.advance(s, shown, s.opts.Theme.Text)
-		s.approx = it.pf.approx
-		if f := it.pf.f; it.out < len(f.out) {
-			s.lines = it.prefix(f.appendLines(s.lines[:it.fixed], it.out, len(f.out)), it.fixed, it.out)
-			it.fixed, it.out = len(s.lines), len(f.out)
-		}
-		n := len(s.lines[:it.fixed])
-		s.lines = it.prefix(it.pf.display(s.lines[:it.fixed]), n, it.out)
+	// A line that just ended, with nothing after it yet, shows as it did
+	// unfinished: the item takes the line in, and the next frame decides
+	// what the line after it is.
+	end := shown
+	if end-2 >= o.shown && s.src[end-1] == '\n' && s.src[end-2] != '\r' {
+		end--
+	}
+	if it := o.item; it != nil && shown > o.shown && s.src[o.shown-1] != '\n' && bytes.IndexByte(s.src[o.shown:end], '\n') < 0 &&
+		end-it.first <= maxInline && end-lineStart(s.src, end) <= maxInlineLine {
+		o.extendItem(s, end)
 		return true
 	}
 	prev := o.item
@@ -205,6 +204,9 @@ func (o *openList) extend(s *Stream, shown int) bool {
 				o.fixed = len(s.lines)
 				o.resume = next
 				prev = nil
+				if o.startItem(s, next, shown) {
+					return true
+				}
 			}
 		}
 	}
@@ -285,6 +287,70 @@ func (o *openList) extend(s *Stream, shown int) bool {
 	}
 	s.lines = append(s.lines, after...)
 	s.held = -1
+	return true
+}
+
+// extendItem lays out the open item's paragraph through shown, where
+// more of its last line arrived.
+func (o *openList) extendItem(s *Stream, shown int) {
+	it := o.item
+	o.shown = shown
+	it.pf.advance(s, shown, s.opts.Theme.Text)
+	s.approx = it.pf.approx
+	if f := it.pf.f; it.out < len(f.out) {
+		s.lines = it.prefix(f.appendLines(s.lines[:it.fixed], it.out, len(f.out)), it.fixed, it.out)
+		it.fixed, it.out = len(s.lines), len(f.out)
+	}
+	n := len(s.lines[:it.fixed])
+	s.lines = it.prefix(it.pf.display(s.lines[:it.fixed]), n, it.out)
+	s.held = -1
+}
+
+// startItem follows, without parsing it, the item whose marker line
+// starts at source offset at, right after the item the flow finished:
+// when the list is tight and the line so far, all of it before shown, is
+// the list's marker, one to four spaces and text that only a paragraph
+// starts with (what sibling checked, and no block marker, '[' or tab
+// after the marker). The item is then one paragraph, continued like the
+// one before it; startItem lays it out and reports true. It reports
+// false, having done nothing, for any other line.
+func (o *openList) startItem(s *Stream, at, shown int) bool {
+	line := s.src[at:shown]
+	if !o.tight || o.loose || bytes.IndexByte(line, '\n') >= 0 || len(line) > maxInlineLine {
+		return false
+	}
+	t := bytes.TrimLeft(line, " ")
+	i := 1 // the bullet, or the ordered marker's delimiter
+	if o.ordered {
+		i = bytes.IndexByte(t, o.delim) + 1
+	}
+	sp := i
+	for sp < len(t) && t[sp] == ' ' {
+		sp++
+	}
+	if i <= 0 || sp-i < 1 || sp-i > 4 || sp == len(t) || t[sp] == '[' || mayInterrupt(t[sp:]) {
+		return false
+	}
+	r := &renderer{theme: &s.opts.Theme, depth: 1}
+	lay := r.listLayout(o.ordered, o.start, o.delim, o.items+1, s.opts.Width)
+	if lay.markerW != o.markerW {
+		return false // the markers widen: every item is laid out anew
+	}
+	marker := lay.bullet
+	if lay.ordered {
+		m := strconv.Itoa(lay.start+o.items) + string(lay.delim)
+		marker = blanks(lay.markerW-1-len(m)) + m + " "
+	}
+	refs := s.state.refs
+	if len(o.refs) > 0 {
+		refs = append(refs[:len(refs):len(refs)], o.refs...)
+	}
+	q := at + len(line) - len(t) + sp // where the item's text starts
+	it := &itemPara{marker: marker, style: s.opts.Theme.ListMarker, indent: lay.indent,
+		first: at, index: o.items, lines: 1, contentCol: q - at, fixed: len(s.lines)}
+	it.pf = paraFlow{f: newFlow(lay.inner), q: q, refs: refs}
+	o.item = it
+	o.extendItem(s, shown)
 	return true
 }
 
