@@ -121,6 +121,32 @@ func newOpenPara(s *Stream, t *tailRender, p ast.Node, top int) openBlock {
 	return o
 }
 
+// startPara follows, without parsing it, a paragraph that starts where
+// the frozen text ends, after a blank line, when the text after that so
+// far is one unfinished line that starts with a character no block but a
+// paragraph starts with (nor a link reference definition: see mayDefine).
+// It lays the paragraph out as newOpenPara would from a layout of the
+// tail; for any other text it returns nil, having done nothing.
+func startPara(s *Stream, shown int) openBlock {
+	tail := s.src[s.base:shown]
+	if len(tail) == 0 || len(tail) >= maxInlineLine || tail[0] <= ' ' || s.state.fence != nil || s.state.afterText ||
+		bytes.IndexByte(tail, '\n') >= 0 || mayInterrupt(tail) || mayDefine(tail) {
+		return nil
+	}
+	s.lines = s.lines[:s.frozen]
+	if s.state.emitted {
+		s.lines = append(s.lines, render.Line{}) // the blank line between blocks
+	}
+	top := len(s.lines)
+	o := &openPara{top: top, fixed: top, first: s.base, checked: s.base, prev: s.base, settled: -1}
+	o.pf = paraFlow{f: newFlow(s.opts.Width), q: s.base}
+	if !o.extend(s, shown) {
+		s.lines = s.lines[:s.frozen]
+		return nil
+	}
+	return o
+}
+
 func (o *openPara) extend(s *Stream, shown int) bool {
 	if !o.pf.raw && shown-o.first > maxInline {
 		return false // over the inline budget: a plainBlock from now on

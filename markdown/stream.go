@@ -161,6 +161,11 @@ func (s *Stream) update() {
 	}
 	s.open = nil
 	s.approx = false
+	if !s.finished {
+		if s.open = startPara(s, shown); s.open != nil {
+			return
+		}
+	}
 	res := renderTail(s.parser, s.lexers, s.src[s.base:shown], &s.opts, s.state, true, !s.finished)
 	res.t.base = s.base
 	s.lines = append(s.lines[:s.frozen], res.lines...)
