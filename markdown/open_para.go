@@ -803,6 +803,7 @@ type openScan struct {
 	brackets int  // '[' not closed yet
 	parens   int  // inside "](...": the destination and title of a link
 	label    bool // inside "][...": the label of a full reference link
+	labelAt  int  // offset of the '[' that opened the label
 	opener   bool // an opener other than those is left
 	open     bool // any of them
 	runEnd   int  // end of the delimiter run last looked at
@@ -830,8 +831,14 @@ func (sc *openScan) scan(i int) {
 			sc.parens--
 		}
 	case '[':
-		if !sc.label {
+		switch {
+		case !sc.label:
 			sc.brackets++
+		case i != sc.labelAt:
+			// A label holds no '[': the one that opened it opens a
+			// link text instead, and so does this one ("[x][[x]").
+			sc.label = false
+			sc.brackets += 2
 		}
 	case ']':
 		switch {
@@ -843,7 +850,7 @@ func (sc *openScan) scan(i int) {
 			if i+1 < len(sc.src) && sc.src[i+1] == '(' {
 				sc.parens, sc.paren = 1, i+1
 			} else if i+1 < len(sc.src) && sc.src[i+1] == '[' {
-				sc.label = true
+				sc.label, sc.labelAt = true, i+1
 			}
 		}
 	case '<':
