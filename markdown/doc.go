@@ -117,6 +117,10 @@
 //     followed by an item whose marker line has content are laid out for
 //     good. A list that turns loose, or whose ordered markers widen (at 10,
 //     100, 1,000 items), is laid out again whole;
+//   - a quote: the content of its lines, without their markers, streams
+//     into a Stream of its own, laid out at the quote's inner width,
+//     whose lines are drawn behind the bar; lines that stream froze, or
+//     that its own open block keeps, are drawn once (see open_quote.go);
 //   - a paragraph (and a list item that is one paragraph): its inlines are
 //     placed in a flow that keeps every line it wrapped (see open_para.go).
 //     Text before the last cut point (after a space or line break, before
@@ -150,7 +154,12 @@
 //     without white space) longer than 256 bytes shows as its own text,
 //     markup and all, not parsed (a long URL loses its link,
 //     "[a](b)[c](d)" shows its brackets), laying out those of its lines
-//     that are full. Lines it wrapped stay wrapped as they were.
+//     that are full. Lines it wrapped stay wrapped as they were;
+//  4. an open top-level quote holds back the unfinished end of its last
+//     line by the rules ShownPrefix applies to a document's last line
+//     (an unfinished line of code in a fence in the quote, or of a table
+//     row, a run of marker characters, an ordered marker), which the
+//     quote's own marker hides from ShownPrefix.
 //
 // A frame never shows text that has not arrived, never shows text out of
 // order, and never changes a frozen line except by a revision.
@@ -170,9 +179,10 @@
 // beyond, a marker opens no container (it shows as ␀ where the nesting
 // was cut).
 //
-// Some open blocks are still laid out whole on every chunk: quotes, HTML
-// blocks, indented code, and a list's open item with everything nested in
-// it, so a long list nested in one top-level item costs each chunk time
+// Some open blocks are still laid out whole on every chunk: HTML blocks,
+// indented code, a quote while a line of it comes without its marker (a
+// lazy continuation line), and a list's open item with everything nested
+// in it, so a long list nested in one top-level item costs each chunk time
 // proportional to that item. A code fence nested in a list is highlighted
 // whole each time. File links reflect the file system when their line was
 // laid out.

@@ -241,6 +241,11 @@ func TestStreamRandomChunksLarge(t *testing.T) {
 		"longpara":  longParagraph(maxInline-2048, "") + "\n\nafter\n",
 		"longplain": longParagraph(2*maxInline, "") + "\n\nafter\n",
 		"longitem":  "- " + longParagraph(maxInline/2, "  ") + "\n- next\n",
+		// Long quotes, followed line by line (open_quote.go): one long
+		// paragraph, and every kind of block inside, nested quotes too.
+		"longquote":   quoted("> ", longParagraph(8<<10, "")) + "\nafter\n",
+		"quoteblocks": strings.Repeat(quoted("> ", quoteBlocks), 12) + "\nafter\n",
+		"nestedquote": quoted("> ", quoted("> ", quoteBlocks)+"\nback out\n") + "\n",
 	}
 	for name, src := range docs {
 		for seed := range seeds {
@@ -262,6 +267,28 @@ func TestStreamRandomChunksLarge(t *testing.T) {
 			})
 		}
 	}
+}
+
+// quoteBlocks is content for a quote: a bit of every block.
+const quoteBlocks = "A paragraph with `code`, **bold** and a [link](https://e.com).\n" +
+	"Its second line.\n\n- item one\n- item two\n  - nested\n\n1. first\n2. second\n\n" +
+	"```go\nfunc f() {}\n```\n\n# Heading\n\n| a | b |\n|---|---|\n| 1 | 2 |\n\n---\n\n"
+
+// quoted puts marker before every line of text.
+func quoted(marker, text string) string {
+	lines := strings.SplitAfter(text, "\n")
+	var b strings.Builder
+	for _, l := range lines {
+		if l == "" {
+			continue
+		}
+		if l == "\n" {
+			b.WriteString(strings.TrimRight(marker, " ") + "\n")
+			continue
+		}
+		b.WriteString(marker + l)
+	}
+	return b.String()
 }
 
 // longParagraph returns one paragraph of about n bytes in short lines of

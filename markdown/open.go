@@ -63,6 +63,10 @@ func newOpenBlock(s *Stream, res tailResult) openBlock {
 		if len(rest) == 1 {
 			return newOpenList(s, t, b, at(0))
 		}
+	case *ast.Blockquote:
+		if len(rest) == 1 {
+			return newOpenQuote(s, t, b, at(0))
+		}
 	}
 	return nil
 }

@@ -240,7 +240,7 @@ func (o *openList) extend(s *Stream, shown int) bool {
 		}
 	}
 	tight := !o.loose && l.IsTight
-	r.depth = 1
+	r.depth = s.opts.depth + 1
 	lay := r.listLayout(o.ordered, o.start, o.delim, o.items+len(items), width)
 	if tight != o.tight || lay.markerW != o.markerW {
 		return false // every item is laid out anew
@@ -331,7 +331,7 @@ func (o *openList) startItem(s *Stream, at, shown int) bool {
 	if i <= 0 || sp-i < 1 || sp-i > 4 || sp == len(t) || t[sp] == '[' || mayInterrupt(t[sp:]) {
 		return false
 	}
-	r := &renderer{theme: &s.opts.Theme, depth: 1}
+	r := &renderer{theme: &s.opts.Theme, depth: s.opts.depth + 1}
 	lay := r.listLayout(o.ordered, o.start, o.delim, o.items+1, s.opts.Width)
 	if lay.markerW != o.markerW {
 		return false // the markers widen: every item is laid out anew

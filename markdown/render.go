@@ -14,6 +14,10 @@ type Options struct {
 	// checked; those that exist become file:// links. "" disables this.
 	// A stream checks a path when it lays out the line holding it.
 	Cwd string
+
+	// depth is how many containers hold the document: a quote's content
+	// streamed on its own (open_quote.go) is laid out one deeper.
+	depth int
 }
 
 func (o Options) normalized() Options {

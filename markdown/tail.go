@@ -113,7 +113,7 @@ func renderTail(p parser.Parser, lx *lexerSet, src []byte, opts *Options, st tai
 	doc, pc := parseDoc(p, t.buf, st.refs)
 	t.pc = pc
 	theme := opts.Theme
-	r := &renderer{src: t.buf, theme: &theme, cwd: opts.Cwd, lexers: lx}
+	r := &renderer{src: t.buf, theme: &theme, cwd: opts.Cwd, lexers: lx, depth: opts.depth}
 	t.r = r
 	for c := doc.FirstChild(); c != nil; c = c.NextSibling() {
 		t.blocks = append(t.blocks, c)

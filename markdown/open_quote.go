@@ -1,0 +1,169 @@
+package markdown
+
+import (
+	"bytes"
+	"maps"
+
+	"github.com/yuin/goldmark/ast"
+
+	"github.com/quire-sh/quire/render"
+)
+
+// openQuote continues a top-level blockquote line by line. The quote's
+// content, its lines without their '>' markers, streams into a Stream of
+// its own (laid out at the quote's inner width, one container deeper,
+// with the quote's text style), and its lines are drawn behind the
+// quote's bar: a chunk costs what it costs that inner stream, not a
+// layout of the whole quote. Lines the inner stream froze, or that its
+// open block keeps for good, are drawn once.
+//
+// Only lines that carry their marker are followed. A line without one
+// (a blank line, which ends the quote, or a lazy continuation line) makes
+// the stream lay the tail out whole, as it does for any block it cannot
+// follow; the quote then freezes as Render draws it, or is followed anew.
+// The inner stream holds back an unfinished line by the rules of a
+// document's last line (see ShownPrefix), which the quote's own last line
+// escapes behind its marker: while it does, the frame may show less of
+// that line than Render would (doc.go).
+type openQuote struct {
+	inner  *Stream
+	top    int         // index in s.lines of the quote's first line
+	line   int         // source offset of the line being fed
+	fed    int         // source offset up to which that line went to inner
+	marked bool        // the marker of the line at line was stripped
+	bar    render.Span // drawn before every line
+	// kept counts the inner lines whose copies behind the bar in s.lines
+	// are the last frame's; of those, the ones the inner stream had
+	// frozen (lastFrozen) or its open block kept for good (lastSteady,
+	// while lastOpen stays open) are still current, so only the lines
+	// after them are drawn again.
+	kept, lastFrozen, lastSteady int
+	lastOpen                     openBlock
+	revs                         int // inner revisions seen
+}
+
+// steadyBlock is an open block that knows how many leading lines of the
+// stream's lines it will not change again while it stays open.
+type steadyBlock interface {
+	steadyLines() int
+}
+
+func (o *openPara) steadyLines() int { return o.fixed }
+func (o *openList) steadyLines() int { return o.fixed }
+
+// steadyLines is the quote's lines before its inner stream's frozen ones
+// end, unless a revision ever redrew those.
+func (o *openQuote) steadyLines() int {
+	if o.revs > 0 {
+		return o.top
+	}
+	return o.top + o.lastFrozen
+}
+
+func newOpenQuote(s *Stream, t *tailRender, q *ast.Blockquote, top int) openBlock {
+	if s.opts.depth+1 >= maxDepth {
+		return nil
+	}
+	p := startPos(q)
+	if p < 0 {
+		return nil
+	}
+	width := s.opts.Width
+	bar := render.Span{Text: "│ ", Style: s.opts.Theme.QuoteBar}
+	inner := width - 2
+	if inner < minContent {
+		inner, bar.Text = width, "│"
+	}
+	opts := s.opts
+	opts.Width = inner
+	opts.depth++
+	opts.Theme.Text = mergeStyle(opts.Theme.Text, opts.Theme.Quote)
+	in := NewStream(opts)
+	in.lexers = s.lexers
+	in.state.refs = s.state.refs
+	in.state.refKeys = maps.Clone(s.state.refKeys)
+	start := absStart(t, lineStart(t.buf, p))
+	o := &openQuote{inner: in, top: top, line: start, fed: start, bar: bar}
+	if !o.extend(s, s.shown) {
+		return nil
+	}
+	return o
+}
+
+func (o *openQuote) extend(s *Stream, shown int) bool {
+	if !o.feed(s, shown) {
+		return false
+	}
+	in := o.inner
+	lines := in.Lines()
+	current := o.lastFrozen
+	if in.open != nil && in.open == o.lastOpen {
+		current = max(current, o.lastSteady)
+	}
+	if revs := len(in.Revisions()); revs != o.revs {
+		o.revs, current = revs, 0 // frozen lines were revised: draw them all again
+	}
+	keep := min(o.kept, current, len(lines))
+	s.lines = o.prefix(s.lines[:o.top+keep], lines[keep:])
+	o.kept = len(lines)
+	if len(lines) == 0 {
+		s.lines = o.prefix(s.lines, []render.Line{{}}) // an empty quote shows its bar
+	}
+	o.lastFrozen, o.lastOpen, o.lastSteady = in.frozen, in.open, 0
+	if b, ok := in.open.(steadyBlock); ok {
+		o.lastSteady = b.steadyLines()
+	}
+	s.approx = in.approx || in.shown < len(in.src) || in.held >= 0
+	s.held = -1
+	return true
+}
+
+// prefix appends ls to out behind the quote's bar, leaving ls as it was.
+func (o *openQuote) prefix(out, ls []render.Line) []render.Line {
+	n := len(out)
+	out = append(out, ls...)
+	prefixed(out[n:], o.bar, o.bar, "> ", "> ")
+	return out
+}
+
+// feed gives the inner stream the content of the quote's lines up to
+// shown. It reports false at a line that does not carry the quote's
+// marker.
+func (o *openQuote) feed(s *Stream, shown int) bool {
+	src := s.src
+	for o.line < shown {
+		if !o.marked {
+			i := o.line
+			for i < shown && i-o.line < 3 && src[i] == ' ' {
+				i++
+			}
+			if i == shown {
+				return true // the line's first characters are still to come
+			}
+			if src[i] != '>' {
+				return false
+			}
+			i++
+			if i == shown {
+				return true // whether a space follows the marker is not known yet
+			}
+			switch src[i] {
+			case '\t':
+				return false // a tab after the marker counts in columns
+			case ' ':
+				i++
+			}
+			o.marked, o.fed = true, i
+		}
+		nl := bytes.IndexByte(src[o.fed:shown], '\n')
+		if nl < 0 {
+			o.inner.Append(string(src[o.fed:shown]))
+			o.fed = shown
+			return true
+		}
+		next := o.fed + nl + 1
+		o.inner.Append(string(src[o.fed:next]))
+		o.line, o.fed, o.marked = next, next, false
+	}
+	return true
+}
