@@ -20,8 +20,8 @@ type StressDoc struct {
 // emphasis that never closes, a long run of '*'), paragraphs of one
 // construct repeated (link, image, label and autolink openers that never
 // close, links and emphasis with no space between them, a list of code
-// spans), plus reference links whose definitions come last. n sets the size: rows, items or
-// paragraphs per document (2,000 gives the sizes the benchmarks use; a
+// spans), plus reference links whose definitions come last. n sets the
+// size: rows, items or paragraphs per document (2,000 gives the sizes the benchmarks use; a
 // few dozen make documents small enough to stream byte by byte in tests).
 func StressDocs(n int) []StressDoc {
 	n = max(n, 1)
@@ -127,6 +127,20 @@ func StressDocs(n int) []StressDoc {
 		for i := range 7 {
 			fmt.Fprintf(b, "[s%d]: https://example.com/spec/%d \"Spec %d\"\n", i, i, i)
 		}
+	})
+	add("quote-lines", func(b *strings.Builder) {
+		// One quoted paragraph of n lines, a marker on each.
+		for i := range n {
+			fmt.Fprintf(b, "> line %d says %s with `code` and **bold**\n", i, stressWords(rng, 3))
+		}
+		b.WriteString("\nAfter the quote.\n")
+	})
+	add("quote-blocks", func(b *strings.Builder) {
+		// A quote of paragraphs and lists, n/2 of each.
+		for i := range n / 2 {
+			fmt.Fprintf(b, "> Paragraph %d says %s.\n>\n> - item %s\n> - item [%d]\n>\n", i, stressWords(rng, 5), stressWords(rng, 2), i%9)
+		}
+		b.WriteString("\nAfter the quote.\n")
 	})
 	return docs
 }
