@@ -62,9 +62,26 @@ func NewTranscript(theme, cwd string, width, height int) *scrollback.Transcript 
 	return scrollback.New(scrollback.Options{
 		Width: width, Height: height, Cwd: cwd,
 		Assistant: func(w int) scrollback.BodyRenderer {
-			return markdown.NewStream(markdown.Options{Width: w, Theme: th, Cwd: cwd})
+			return markdownBody{markdown.NewStream(markdown.Options{Width: w, Theme: th, Cwd: cwd})}
 		},
 	})
+}
+
+// markdownBody is a markdown stream as a transcript body, its revisions
+// (late link definitions) in the transcript's terms, for the inline view
+// to follow.
+type markdownBody struct{ *markdown.Stream }
+
+func (m markdownBody) RevisionsSince(n int) []scrollback.Revision {
+	rs := m.Revisions()
+	if n >= len(rs) {
+		return nil
+	}
+	out := make([]scrollback.Revision, len(rs)-n)
+	for i, r := range rs[n:] {
+		out[i] = scrollback.Revision(r)
+	}
+	return out
 }
 
 // OpenTerminal takes the terminal as the options ask: the kitty keyboard

@@ -91,10 +91,10 @@
 // arrives and freezes, every frozen stretch that looked the label up is
 // laid out again: its lines in Lines() change and [Stream.Revisions]
 // reports which, so that a caller that already printed them can move its
-// index by the revision. (quire's inline view does not yet: it counts the
-// frozen lines it has printed, so a revision that changes their number
-// before that count repeats or skips as many lines in the terminal's
-// scrollback, while the full-screen view, which redraws, is exact.)
+// index by the revision. (quire's inline view does: the terminal keeps
+// the lines it printed in their old form, and it goes on after the
+// revised stretch, so no line is repeated or skipped; the full-screen
+// view, which redraws, shows the new form.)
 // Revisions lay out again at most as many bytes as
 // the text holds plus 64 KiB before Finish; past that they wait for
 // Finish. A block whose label is defined in the text but not yet frozen

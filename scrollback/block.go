@@ -80,6 +80,7 @@ type Block struct {
 	bodyWidth int
 	fed       int  // bytes of src fed to body
 	bodyDone  bool // body.Finish was called
+	revs      int  // body revisions the inline view took into account
 	view      *blockView
 }
 

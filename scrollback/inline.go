@@ -23,6 +23,7 @@ func (t *Transcript) TakeFinished() []render.Line {
 	for in.next < len(t.blocks) {
 		b := t.blocks[in.next]
 		v := t.peek(in.next)
+		t.followRevisions(b, v)
 		for ; in.lines < v.frozen; in.lines++ {
 			var l render.Line
 			v.line(in.lines, &l)
@@ -35,6 +36,24 @@ func (t *Transcript) TakeFinished() []render.Line {
 		in.lines = 0
 	}
 	return out
+}
+
+// followRevisions moves the count of block b's lines the inline view
+// wrote by the revisions its body made since the last call: a revised
+// stretch it wrote counts as written in its new form (the terminal shows
+// the old one), so the lines after it are written once.
+func (t *Transcript) followRevisions(b *Block, v *blockView) {
+	in := &t.inl
+	for _, r := range revisionsSince(b.body, b.revs) {
+		b.revs++
+		wrote := in.lines - len(v.head) // body lines out
+		switch {
+		case r.At+r.Old <= wrote:
+			in.lines += r.New - r.Old
+		case r.At < wrote:
+			in.lines = len(v.head) + r.At + r.New // partly out: all of it counts
+		}
+	}
 }
 
 // LiveLines are the lines still changing, below everything TakeFinished

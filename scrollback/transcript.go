@@ -293,11 +293,11 @@ func (t *Transcript) peek(i int) *blockView {
 			return b.view
 		}
 	}
-	keepBody, keepWidth, keepFed, keepDone := b.body, b.bodyWidth, b.fed, b.bodyDone
+	keepBody, keepWidth, keepFed, keepDone, keepRevs := b.body, b.bodyWidth, b.fed, b.bodyDone, b.revs
 	v := t.layout(b, t.width)
 	if b.finished && b.view == nil {
 		// Drop the renderer again; the block is laid out afresh when shown.
-		b.body, b.bodyWidth, b.fed, b.bodyDone = keepBody, keepWidth, keepFed, keepDone
+		b.body, b.bodyWidth, b.fed, b.bodyDone, b.revs = keepBody, keepWidth, keepFed, keepDone, keepRevs
 	}
 	if !b.hidden && !t.lay.Measured(i) {
 		t.lay.Set(i, v.height(), true)

@@ -141,7 +141,8 @@ func (t *Transcript) layout(b *Block, width int) *blockView {
 // feeding it the source so far) when the width changed.
 func (t *Transcript) layoutText(b *Block, v *blockView, width int, factory RendererFactory) {
 	width = max(width, 1)
-	if b.body == nil || b.bodyWidth != width {
+	created := b.body == nil || b.bodyWidth != width
+	if created {
 		b.body = factory(width)
 		b.bodyWidth = width
 		b.fed = 0
@@ -151,6 +152,11 @@ func (t *Transcript) layoutText(b *Block, v *blockView, width int, factory Rende
 	if b.finished && !b.bodyDone {
 		b.body.Finish()
 		b.bodyDone = true
+	}
+	if created {
+		// A renderer fed the text so far revised nothing the inline view
+		// wrote (a resize reprints or re-marks what it wrote).
+		b.revs = len(revisionsSince(b.body, 0))
 	}
 	v.body = b.body.Lines()
 	v.bodyN = len(v.body)
