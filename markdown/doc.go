@@ -121,6 +121,8 @@
 //     into a Stream of its own, laid out at the quote's inner width,
 //     whose lines are drawn behind the bar; lines that stream froze, or
 //     that its own open block keeps, are drawn once (see open_quote.go);
+//   - an HTML block: each complete line is laid out once, as the text it
+//     is (see open_html.go);
 //   - a paragraph (and a list item that is one paragraph): its inlines are
 //     placed in a flow that keeps every line it wrapped (see open_para.go).
 //     Text before the last cut point (after a space or line break, before
@@ -179,9 +181,9 @@
 // beyond, a marker opens no container (it shows as ␀ where the nesting
 // was cut).
 //
-// Some open blocks are still laid out whole on every chunk: HTML blocks,
-// indented code, a quote while a line of it comes without its marker (a
-// lazy continuation line), and a list's open item with everything nested
+// Some open blocks are still laid out whole on every chunk: indented
+// code, a quote while a line of it comes without its marker (a lazy
+// continuation line), and a list's open item with everything nested
 // in it, so a long list nested in one top-level item costs each chunk time
 // proportional to that item. A code fence nested in a list is highlighted
 // whole each time. File links reflect the file system when their line was

@@ -246,6 +246,10 @@ func TestStreamRandomChunksLarge(t *testing.T) {
 		"longquote":   quoted("> ", longParagraph(8<<10, "")) + "\nafter\n",
 		"quoteblocks": strings.Repeat(quoted("> ", quoteBlocks), 12) + "\nafter\n",
 		"nestedquote": quoted("> ", quoted("> ", quoteBlocks)+"\nback out\n") + "\n",
+		// Long HTML blocks, followed line by line (open_html.go): one that
+		// a blank line ends, and a comment that runs across blank lines.
+		"longhtml":    "<div>\n" + strings.Repeat("<p>a line of *html* with `ticks`</p>\n", 200) + "</div>\n\nafter\n",
+		"longcomment": "<!-- start\n" + strings.Repeat("a commented line\n\n", 150) + "end -->\nafter\n",
 	}
 	for name, src := range docs {
 		for seed := range seeds {

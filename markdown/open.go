@@ -67,6 +67,10 @@ func newOpenBlock(s *Stream, res tailResult) openBlock {
 		if len(rest) == 1 {
 			return newOpenQuote(s, t, b, at(0))
 		}
+	case *ast.HTMLBlock:
+		if len(rest) == 1 {
+			return newOpenHTML(s, t, b, at(0))
+		}
 	}
 	return nil
 }

@@ -17,12 +17,13 @@ type StressDoc struct {
 // table directly under a line of text, unresolved brackets such as a[i],
 // [Enter], [x] and links with a space in their URL), blocks that stay
 // open while they grow (a long table, a long list, a long paragraph,
-// emphasis that never closes, a long run of '*'), paragraphs of one
-// construct repeated (link, image, label and autolink openers that never
-// close, links and emphasis with no space between them, a list of code
-// spans), plus reference links whose definitions come last. n sets the
-// size: rows, items or paragraphs per document (2,000 gives the sizes the benchmarks use; a
-// few dozen make documents small enough to stream byte by byte in tests).
+// emphasis that never closes, a long run of '*', a long HTML block, long
+// quotes), paragraphs of one construct repeated (link, image, label and
+// autolink openers that never close, links and emphasis with no space
+// between them, a list of code spans), plus reference links whose
+// definitions come last. n sets the size: rows, items or paragraphs per
+// document (2,000 gives the sizes the benchmarks use; a few dozen make
+// documents small enough to stream byte by byte in tests).
 func StressDocs(n int) []StressDoc {
 	n = max(n, 1)
 	rng := rand.New(rand.NewPCG(uint64(n), 0x51f15e))
@@ -134,6 +135,14 @@ func StressDocs(n int) []StressDoc {
 			fmt.Fprintf(b, "> line %d says %s with `code` and **bold**\n", i, stressWords(rng, 3))
 		}
 		b.WriteString("\nAfter the quote.\n")
+	})
+	add("html-lines", func(b *strings.Builder) {
+		// One HTML block of n lines.
+		b.WriteString("<div class=\"answer\">\n")
+		for i := range n {
+			fmt.Fprintf(b, "<p>line %d says %s</p>\n", i, stressWords(rng, 4))
+		}
+		b.WriteString("</div>\n\nAfter the block.\n")
 	})
 	add("quote-blocks", func(b *strings.Builder) {
 		// A quote of paragraphs and lists, n/2 of each.
