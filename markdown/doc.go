@@ -161,7 +161,10 @@
 //     line by the rules ShownPrefix applies to a document's last line
 //     (an unfinished line of code in a fence in the quote, or of a table
 //     row, a run of marker characters, an ordered marker), which the
-//     quote's own marker hides from ShownPrefix.
+//     quote's own marker hides from ShownPrefix; and a quote longer than
+//     8 KiB may show a block in it parsed where Render shows it as plain
+//     text for being over the inline budget (see Limits), which counts
+//     the quote's markers, until the quote ends.
 //
 // A frame never shows text that has not arrived, never shows text out of
 // order, and never changes a frozen line except by a revision.

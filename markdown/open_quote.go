@@ -28,6 +28,7 @@ import (
 type openQuote struct {
 	inner  *Stream
 	top    int         // index in s.lines of the quote's first line
+	start  int         // source offset of the quote's first line
 	line   int         // source offset of the line being fed
 	fed    int         // source offset up to which that line went to inner
 	marked bool        // the marker of the line at line was stripped
@@ -83,7 +84,7 @@ func newOpenQuote(s *Stream, t *tailRender, q *ast.Blockquote, top int) openBloc
 	in.state.refs = s.state.refs
 	in.state.refKeys = maps.Clone(s.state.refKeys)
 	start := absStart(t, lineStart(t.buf, p))
-	o := &openQuote{inner: in, top: top, line: start, fed: start, bar: bar}
+	o := &openQuote{inner: in, top: top, start: start, line: start, fed: start, bar: bar}
 	if !o.extend(s, s.shown) {
 		return nil
 	}
@@ -113,7 +114,11 @@ func (o *openQuote) extend(s *Stream, shown int) bool {
 	if b, ok := in.open.(steadyBlock); ok {
 		o.lastSteady = b.steadyLines()
 	}
-	s.approx = in.approx || in.shown < len(in.src) || in.held >= 0
+	// The inline budgets (see Limits in doc.go) count a block's source
+	// bytes, the quote's markers included, which the inner stream does
+	// not see: past the smaller budget a block in the quote may be parsed
+	// there while Render shows it as plain text, until the quote ends.
+	s.approx = in.approx || in.shown < len(in.src) || in.held >= 0 || shown-o.start > maxInlineLine
 	s.held = -1
 	return true
 }
