@@ -24,6 +24,22 @@ func unisegSegment(b []byte, state int) (int, int) {
 	return len(seg), st
 }
 
+// checkSegments fails t unless nextLineSegment splits s as uniseg does,
+// with uniseg's states.
+func checkSegments(t *testing.T, s string) {
+	t.Helper()
+	wantN, wantS := segmentAll([]byte(s), unisegSegment)
+	gotN, gotS := segmentAll([]byte(s), nextLineSegment)
+	if len(wantN) != len(gotN) {
+		t.Fatalf("%q: segments %v, uniseg's %v", s, gotN, wantN)
+	}
+	for k := range wantN {
+		if wantN[k] != gotN[k] || wantS[k] != gotS[k] {
+			t.Fatalf("%q: segment %d is %d bytes, state %d; uniseg's %d, state %d", s, k, gotN[k], gotS[k], wantN[k], wantS[k])
+		}
+	}
+}
+
 // The fast path must give uniseg's segments and states on any text: ASCII
 // prose with every kind of punctuation, and text around it that is not.
 func TestNextLineSegmentIsUnisegs(t *testing.T) {
@@ -42,16 +58,7 @@ func TestNextLineSegmentIsUnisegs(t *testing.T) {
 				s += alphabet[rng.IntN(len(alphabet))]
 			}
 		}
-		wantN, wantS := segmentAll([]byte(s), unisegSegment)
-		gotN, gotS := segmentAll([]byte(s), nextLineSegment)
-		if len(wantN) != len(gotN) {
-			t.Fatalf("%q: segments %v, uniseg's %v", s, gotN, wantN)
-		}
-		for k := range wantN {
-			if wantN[k] != gotN[k] || wantS[k] != gotS[k] {
-				t.Fatalf("%q: segment %d is %d bytes, state %d; uniseg's %d, state %d", s, k, gotN[k], gotS[k], wantN[k], wantS[k])
-			}
-		}
+		checkSegments(t, s)
 	}
 }
 
@@ -59,15 +66,6 @@ func FuzzNextLineSegment(f *testing.F) {
 	f.Add("hello, world) again")
 	f.Add("(a b) \"c\" d")
 	f.Fuzz(func(t *testing.T, s string) {
-		wantN, wantS := segmentAll([]byte(s), unisegSegment)
-		gotN, gotS := segmentAll([]byte(s), nextLineSegment)
-		if len(wantN) != len(gotN) {
-			t.Fatalf("%q: segments %v, uniseg's %v", s, gotN, wantN)
-		}
-		for k := range wantN {
-			if wantN[k] != gotN[k] || wantS[k] != gotS[k] {
-				t.Fatalf("%q: segment %d is %d bytes, state %d; uniseg's %d, state %d", s, k, gotN[k], gotS[k], wantN[k], wantS[k])
-			}
-		}
+		checkSegments(t, s)
 	})
 }
