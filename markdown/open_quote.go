@@ -3,6 +3,7 @@ package markdown
 import (
 	"bytes"
 	"maps"
+	"slices"
 
 	"github.com/yuin/goldmark/ast"
 
@@ -81,7 +82,7 @@ func newOpenQuote(s *Stream, t *tailRender, q *ast.Blockquote, top int) openBloc
 	opts.Theme.Text = mergeStyle(opts.Theme.Text, opts.Theme.Quote)
 	in := NewStream(opts)
 	in.lexers = s.lexers
-	in.state.refs = s.state.refs
+	in.state.refs = slices.Clip(s.state.refs) // the inner stream appends its own
 	in.state.refKeys = maps.Clone(s.state.refKeys)
 	start := absStart(t, lineStart(t.buf, p))
 	o := &openQuote{inner: in, top: top, start: start, line: start, fed: start, bar: bar}
