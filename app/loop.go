@@ -96,6 +96,9 @@ type Loop struct {
 
 	lastDraw time.Time
 	drawAt   time.Time // a deferred draw, or zero
+	// wake is the timer nextTimer arms, and stopWake disarms it.
+	wake     *time.Timer
+	stopWake func()
 	needDraw bool
 	// urgent is set by input: its frame skips the throttle, which exists
 	// to keep a fast stream from starving typing, not to delay typing.
@@ -378,11 +381,21 @@ func (l *Loop) nextTimer(now time.Time) (<-chan time.Time, func()) {
 		}
 	}
 	if at.IsZero() {
-		return nil, func() {}
+		return nil, noStop
 	}
-	t := time.NewTimer(max(at.Sub(now), 0))
-	return t.C, func() { t.Stop() }
+	// One timer serves every wait: a stream blocks here between most of
+	// its events, and a timer made and dropped each time is garbage per
+	// chunk. Since Go 1.23 Stop and Reset leave no stale tick behind.
+	if l.wake == nil {
+		l.wake = time.NewTimer(max(at.Sub(now), 0))
+		l.stopWake = func() { l.wake.Stop() }
+	} else {
+		l.wake.Reset(max(at.Sub(now), 0))
+	}
+	return l.wake.C, l.stopWake
 }
+
+func noStop() {}
 
 // onInput handles one terminal event and runs the effects it produced.
 func (l *Loop) onInput(ev term.Event, now time.Time) error {

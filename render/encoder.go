@@ -440,6 +440,9 @@ func (e *encoder) linkCost(from, to string) int {
 // encodeRow writes what it takes to turn the terminal's row y, which
 // shows old, into want. It returns the number of cells changed.
 func (e *encoder) encodeRow(y int, old, want []Cell) int {
+	if identicalCells(old, want) {
+		return 0
+	}
 	w := len(want)
 	x := 0
 	for x < w && old[x].same(&want[x]) {

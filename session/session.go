@@ -321,6 +321,14 @@ func (p *Prepared) configure(opt Options, settings provider.Settings) error {
 // modelNamed reports whether the configuration names a model or provider
 // (a flag, the environment, config.toml, /model) rather than leaving it
 // to the default.
+// transportConfig is what the settings say of reading a model's stream:
+// streamed text is delivered at most once per frame interval (a screen
+// draws no more often), so a fast stream wakes quire once per frame
+// rather than once per event.
+func transportConfig(cfg *config.Config) llm.TransportConfig {
+	return llm.TransportConfig{Coalesce: cfg.DrawInterval}
+}
+
 func modelNamed(cfg *config.Config) bool {
 	return cfg.Source["model"] != "default" || cfg.Source["provider"] != "default"
 }
@@ -374,7 +382,7 @@ func engineConfig(opt Options, env *tools.Env, res provider.Resolved) (engine.Co
 	ecfg := engine.Config{
 		Model:          res.Model.ID,
 		Provider:       res.Name,
-		Sampler:        res.Sampler(llm.TransportConfig{}),
+		Sampler:        res.Sampler(transportConfig(cfg)),
 		Cost:           res.Model.Cost,
 		ContextWindow:  window,
 		CompactPercent: cfg.CompactPercent,

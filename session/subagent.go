@@ -9,7 +9,6 @@ import (
 	"github.com/quire-sh/quire/config"
 	"github.com/quire-sh/quire/engine"
 	"github.com/quire-sh/quire/engine/event"
-	"github.com/quire-sh/quire/engine/llm"
 	"github.com/quire-sh/quire/engine/store"
 	"github.com/quire-sh/quire/ext/agents"
 	"github.com/quire-sh/quire/provider"
@@ -98,7 +97,7 @@ func (sp *spawner) Plan(req engine.TaskRequest) (engine.Child, error) {
 	if window == 0 {
 		window = sp.cfg.ContextWindow
 	}
-	c.Model, c.Provider, c.Sampler, c.Cost, c.ContextWindow = res.Model.ID, res.Name, res.Sampler(llm.TransportConfig{}), res.Model.Cost, window
+	c.Model, c.Provider, c.Sampler, c.Cost, c.ContextWindow = res.Model.ID, res.Name, res.Sampler(transportConfig(sp.cfg)), res.Model.Cost, window
 	return c, nil
 }
 

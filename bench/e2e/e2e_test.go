@@ -17,11 +17,16 @@ import (
 var answer string
 
 // workload is the issue's: an 8 KB markdown answer in 932 chunks of 8
-// bytes, 10 ms apart, on a 120×40 terminal.
+// bytes, 10 ms apart (E2E_PACE_MS, for an experiment with a faster or
+// slower server), on a 120×40 terminal.
 func workload() Workload {
+	pace := 10 * time.Millisecond
+	if ms, err := strconv.Atoi(os.Getenv("E2E_PACE_MS")); err == nil && ms > 0 {
+		pace = time.Duration(ms) * time.Millisecond
+	}
 	return Workload{
 		Answer: strings.TrimSuffix(answer, "\n"),
-		Chunk:  8, Pace: 10 * time.Millisecond,
+		Chunk:  8, Pace: pace,
 		Width: 120, Height: 40,
 		// Its last words: Claude Code moves the cursor over a line's
 		// spaces rather than writing them, and the emulator shows

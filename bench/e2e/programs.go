@@ -6,6 +6,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 )
 
 // Prompt is what every program is asked; the scripted model ignores it.
@@ -35,6 +36,7 @@ func QuirePrograms(bin string) []Program { return quireVariant("quire", bin, nil
 // same interleaved run (E2E_VARIANTS).
 func quireVariant(name, bin string, env []string) []Program {
 	mk := func(mode string, args ...string) Program {
+		var runs atomic.Int32 // numbers the profiles of successive rounds
 		return Program{
 			Name: name, Mode: mode,
 			Command: func(baseURL, home string) (*exec.Cmd, error) {
@@ -53,7 +55,10 @@ func quireVariant(name, bin string, env []string) []Program {
 				cmd.Env = append(cmd.Env, strings.Fields(os.Getenv("E2E_QUIRE_ENV"))...)
 				cmd.Env = append(cmd.Env, env...)
 				if prof := os.Getenv("QUIRE_BENCH_CPUPROFILE"); prof != "" {
-					cmd.Env = append(cmd.Env, "QUIRE_CPUPROFILE="+prof+"."+name+"."+mode)
+					// One file per round, so rounds can be pooled
+					// (go tool pprof takes several).
+					n := runs.Add(1)
+					cmd.Env = append(cmd.Env, fmt.Sprintf("QUIRE_CPUPROFILE=%s.%s.%s.%d", prof, name, mode, n))
 				}
 				return cmd, nil
 			},

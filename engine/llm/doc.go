@@ -27,4 +27,9 @@
 // and bounds an event at 1 MiB. Errors are *Error values whose Kind says
 // what went wrong; the hint that ends a message (which key or flag to
 // check) is the configured provider's, given in TransportConfig.Hints.
+// With TransportConfig.Coalesce set (the session sets it to the screen's
+// frame interval), a stream is read at most once per interval after text
+// was delivered: events that arrive meanwhile wait in the socket and are
+// read together, so a fast stream wakes the process once per frame rather
+// than once per event, and a cancel ends the wait at once.
 package llm

@@ -107,6 +107,10 @@ func (s *sseReader) Next() ([]byte, error) {
 	}
 }
 
+// Buffered reports whether bytes read from the stream wait in the reader
+// (the start of an event, or whole events Next has not returned yet).
+func (s *sseReader) Buffered() bool { return s.off < len(s.buf) }
+
 // EventType is the "event" field of the event Next last returned, or ""
 // when it had none (the format's default type, "message", is left to the
 // caller).

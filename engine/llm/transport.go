@@ -82,6 +82,13 @@ type TransportConfig struct {
 	// words of the configured provider and program: {KindAuth: "check
 	// DEEPSEEK_API_KEY"}. They end the error's message in parentheses.
 	Hints map[Kind]string
+	// Coalesce is the least time between two deliveries of streamed text
+	// or reasoning: after one, the stream is not read again until it has
+	// passed, and whatever arrived meanwhile is delivered together. A
+	// screen that draws at most once per interval shows the same; the
+	// process wakes once per interval instead of once per event. Zero
+	// delivers every event as it arrives.
+	Coalesce time.Duration
 }
 
 // Transport sends one protocol's requests and reads their event streams:
@@ -94,6 +101,7 @@ type Transport struct {
 	sleep    func(ctx context.Context, d time.Duration) error
 	rand     func() float64
 	hints    map[Kind]string
+	coalesce time.Duration
 }
 
 // NewTransport returns a transport for cfg.
@@ -105,6 +113,7 @@ func NewTransport(cfg TransportConfig) *Transport {
 		sleep:    cfg.Sleep,
 		rand:     cfg.Rand,
 		hints:    cfg.Hints,
+		coalesce: cfg.Coalesce,
 	}
 	if t.http == nil {
 		dialer := &net.Dialer{Timeout: t.timeouts.Connect, KeepAlive: 30 * time.Second}
@@ -335,6 +344,12 @@ func (t *Transport) attempt(ctx context.Context, ex Exchange, h Handler) (resp R
 		return dec.Response(), deliver(h, d), nil
 	}
 	sse := newSSEReader(body)
+	var hold *time.Timer
+	defer func() {
+		if hold != nil {
+			hold.Stop()
+		}
+	}()
 	for {
 		data, err := sse.Next()
 		if err != nil {
@@ -353,7 +368,8 @@ func (t *Transport) attempt(ctx context.Context, ex Exchange, h Handler) (resp R
 		// bare role chunk) does not shorten the wait for the answer.
 		watchdog.Reset(max(t.timeouts.Idle, time.Until(firstDeadline)))
 		d, done, err := dec.Event(data)
-		delivered = deliver(h, d) || delivered
+		shown := deliver(h, d)
+		delivered = shown || delivered
 		if err != nil {
 			return dec.Response(), delivered, err
 		}
@@ -362,6 +378,27 @@ func (t *Transport) attempt(ctx context.Context, ex Exchange, h Handler) (resp R
 			delivered = deliver(h, d) || delivered
 			return dec.Response(), delivered, err
 		}
+		if shown && t.coalesce > 0 && !sse.Buffered() {
+			if err := holdOff(actx, &hold, t.coalesce); err != nil {
+				return dec.Response(), delivered, t.transportError(actx, err, &prog)
+			}
+		}
+	}
+}
+
+// holdOff waits d, or until ctx ends, on a timer it keeps for the next
+// wait.
+func holdOff(ctx context.Context, timer **time.Timer, d time.Duration) error {
+	if *timer == nil {
+		*timer = time.NewTimer(d)
+	} else {
+		(*timer).Reset(d)
+	}
+	select {
+	case <-(*timer).C:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
 	}
 }
 

@@ -15,15 +15,18 @@ import (
 // under two names, usage at the top or under x_groq), and a field of an
 // unexpected shape must cost that field, not the whole event.
 type chunk struct {
-	Choices []struct {
-		Delta        message         `json:"delta"`
-		FinishReason json.RawMessage `json:"finish_reason"`
-	} `json:"choices"`
-	Usage json.RawMessage `json:"usage"`
-	XGroq struct {
+	Choices []choice        `json:"choices"`
+	Usage   json.RawMessage `json:"usage"`
+	XGroq   struct {
 		Usage json.RawMessage `json:"usage"`
 	} `json:"x_groq"`
 	Error json.RawMessage `json:"error"`
+}
+
+// choice is one of a chunk's choices; only the first is read.
+type choice struct {
+	Delta        message         `json:"delta"`
+	FinishReason json.RawMessage `json:"finish_reason"`
 }
 
 // message is a streamed delta or a whole answer's message.
@@ -100,8 +103,11 @@ func (a *assembler) End() (llm.Delta, error) {
 
 func (a *assembler) add(data []byte) (llm.Delta, error) {
 	var c chunk
-	if err := json.Unmarshal(data, &c); err != nil {
-		return llm.Delta{}, llm.Malformed("the server sent a malformed event", data, err)
+	if !c.decodeUsual(data) {
+		c = chunk{}
+		if err := json.Unmarshal(data, &c); err != nil {
+			return llm.Delta{}, llm.Malformed("the server sent a malformed event", data, err)
+		}
 	}
 	// Usage first: a server may send it on the same chunk as an error,
 	// and what was spent is worth keeping either way.
