@@ -14,49 +14,40 @@ import "encoding/json"
 // The raw fields of c are slices of data.
 func (c *chunk) decodeUsual(data []byte) bool {
 	s := scanner{b: data}
-	var seen uint
-	ok := s.object(func(key []byte) bool {
-		var bit uint
-		switch string(key) {
+	ok := s.fields([]string{"choices", "usage", "error", "id", "object", "created", "model", "system_fingerprint", "service_tier"}, func(key string) bool {
+		switch key {
 		case "choices":
-			bit = 1 << 0
-			if !s.choices(c) {
-				return false
-			}
+			return s.choices(c)
 		case "usage":
-			bit = 1 << 1
 			c.Usage = s.scalar()
 		case "error":
-			bit = 1 << 2
 			c.Error = s.scalar()
-		case "id":
-			bit = 1 << 3
-			_ = s.scalar()
-		case "object":
-			bit = 1 << 4
-			_ = s.scalar()
-		case "created":
-			bit = 1 << 5
-			_ = s.scalar()
-		case "model":
-			bit = 1 << 6
-			_ = s.scalar()
-		case "system_fingerprint":
-			bit = 1 << 7
-			_ = s.scalar()
-		case "service_tier":
-			bit = 1 << 8
-			_ = s.scalar()
 		default:
-			return false
+			_ = s.scalar()
 		}
-		if seen&bit != 0 {
-			return false // encoding/json merges repeated keys its own way
-		}
-		seen |= bit
-		return !s.bad
+		return true
 	})
 	return ok && s.end()
+}
+
+// fields reads an object whose keys are all among keys and none is given
+// twice (encoding/json merges a repeated key its own way), handing read
+// each key, as spelled in keys, with the scanner at its value.
+func (s *scanner) fields(keys []string, read func(key string) bool) bool {
+	var seen uint
+	return s.object(func(key []byte) bool {
+		for i, name := range keys {
+			if string(key) != name {
+				continue
+			}
+			if seen&(1<<i) != 0 {
+				return false
+			}
+			seen |= 1 << i
+			return read(name) && !s.bad
+		}
+		return false
+	})
 }
 
 // choices reads a list of no choices or one.
@@ -87,32 +78,16 @@ func (s *scanner) choice(ch *choice) bool {
 	if s.eat("null") {
 		return true
 	}
-	var seen uint
-	return s.object(func(key []byte) bool {
-		var bit uint
-		switch string(key) {
+	return s.fields([]string{"delta", "finish_reason", "index", "logprobs"}, func(key string) bool {
+		switch key {
 		case "delta":
-			bit = 1 << 0
-			if !s.delta(&ch.Delta) {
-				return false
-			}
+			return s.delta(&ch.Delta)
 		case "finish_reason":
-			bit = 1 << 1
 			ch.FinishReason = s.scalar()
-		case "index":
-			bit = 1 << 2
-			_ = s.scalar()
-		case "logprobs":
-			bit = 1 << 3
-			_ = s.scalar()
 		default:
-			return false
+			_ = s.scalar()
 		}
-		if seen&bit != 0 {
-			return false
-		}
-		seen |= bit
-		return !s.bad
+		return true
 	})
 }
 
@@ -121,33 +96,20 @@ func (s *scanner) delta(m *message) bool {
 	if s.eat("null") {
 		return true
 	}
-	var seen uint
-	return s.object(func(key []byte) bool {
-		var bit uint
-		switch string(key) {
+	return s.fields([]string{"content", "reasoning_content", "reasoning", "refusal", "role"}, func(key string) bool {
+		switch key {
 		case "content":
-			bit = 1 << 0
 			m.Content = s.scalar()
 		case "reasoning_content":
-			bit = 1 << 1
 			m.ReasoningContent = s.scalar()
 		case "reasoning":
-			bit = 1 << 2
 			m.Reasoning = s.scalar()
 		case "refusal":
-			bit = 1 << 3
 			m.Refusal = s.scalar()
-		case "role":
-			bit = 1 << 4
-			_ = s.scalar()
 		default:
-			return false
+			_ = s.scalar()
 		}
-		if seen&bit != 0 {
-			return false
-		}
-		seen |= bit
-		return !s.bad
+		return true
 	})
 }
 
