@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"maps"
 	"slices"
+	"strings"
 
 	"github.com/yuin/goldmark/ast"
 
@@ -27,13 +28,14 @@ import (
 // escapes behind its marker: while it does, the frame may show less of
 // that line than Render would (doc.go).
 type openQuote struct {
-	inner  *Stream
-	top    int         // index in s.lines of the quote's first line
-	start  int         // source offset of the quote's first line
-	line   int         // source offset of the line being fed
-	fed    int         // source offset up to which that line went to inner
-	marked bool        // the marker of the line at line was stripped
-	bar    render.Span // drawn before every line
+	inner   *Stream
+	top     int         // index in s.lines of the quote's first line
+	start   int         // source offset of the quote's first line
+	line    int         // source offset of the line being fed
+	fed     int         // source offset up to which that line went to inner
+	marked  bool        // the marker of the line at line was stripped
+	content int         // where that line's content starts
+	bar     render.Span // drawn before every line
 	// kept counts the inner lines whose copies behind the bar in s.lines
 	// are the last frame's; of those, the ones the inner stream had
 	// frozen (lastFrozen) or its open block kept for good (lastSteady,
@@ -159,7 +161,10 @@ func (o *openQuote) feed(s *Stream, shown int) bool {
 			case ' ':
 				i++
 			}
-			o.marked, o.fed = true, i
+			o.marked, o.fed, o.content = true, i, i
+		}
+		if structuralTab(src[o.content:shown]) {
+			return false // a tab's width depends on the column, which the inner stream does not see
 		}
 		nl := bytes.IndexByte(src[o.fed:shown], '\n')
 		if nl < 0 {
@@ -172,4 +177,21 @@ func (o *openQuote) feed(s *Stream, shown int) bool {
 		o.line, o.fed, o.marked = next, next, false
 	}
 	return true
+}
+
+// structuralTab reports whether a tab comes in the leading run of a
+// line's content that may decide its blocks (indentation, list and quote
+// markers, heading marks): a tab counts to the next multiple of four
+// columns from the start of the document's line, so it may count
+// differently in the quote's content alone.
+func structuralTab(content []byte) bool {
+	for _, c := range content {
+		switch {
+		case c == '\t':
+			return true
+		case c == '\n', strings.IndexByte(" -*+.)>#0123456789", c) < 0:
+			return false
+		}
+	}
+	return false
 }
