@@ -246,6 +246,9 @@ func TestStreamRandomChunksLarge(t *testing.T) {
 		"longquote":   quoted("> ", longParagraph(8<<10, "")) + "\nafter\n",
 		"quoteblocks": strings.Repeat(quoted("> ", quoteBlocks), 12) + "\nafter\n",
 		"nestedquote": quoted("> ", quoted("> ", quoteBlocks)+"\nback out\n") + "\n",
+		// Paragraphs whose second lines come without the marker (lazy
+		// continuation), in a quote and in a list in a quote.
+		"lazyquote": strings.Repeat("> a paragraph in a quote\nits lazy line\n>\n> - an item\nits lazy line\n>\n", 60) + "\nafter\n",
 		// Long HTML blocks, followed line by line (open_html.go): one that
 		// a blank line ends, and a comment that runs across blank lines.
 		"longhtml":    "<div>\n" + strings.Repeat("<p>a line of *html* with `ticks`</p>\n", 200) + "</div>\n\nafter\n",

@@ -34,7 +34,7 @@ type openQuote struct {
 	line    int         // source offset of the line being fed
 	fed     int         // source offset up to which that line went to inner
 	marked  bool        // the marker of the line at line was stripped
-	content int         // where that line's content starts
+	content int         // where that line's content starts (-1: a lazy line, fed as it is)
 	bar     render.Span // drawn before every line
 	// kept counts the inner lines whose copies behind the bar in s.lines
 	// are the last frame's; of those, the ones the inner stream had
@@ -149,7 +149,14 @@ func (o *openQuote) feed(s *Stream, shown int) bool {
 				return true // the line's first characters are still to come
 			}
 			if src[i] != '>' {
-				return false
+				// A line without the marker stays in the quote only as a
+				// lazy continuation of a paragraph the quote leaves open,
+				// and reaches the inner stream as it is.
+				if !o.lazy(src[o.line:shown]) {
+					return false
+				}
+				o.marked, o.fed, o.content = true, o.line, -1
+				continue
 			}
 			i++
 			if i == shown {
@@ -163,7 +170,7 @@ func (o *openQuote) feed(s *Stream, shown int) bool {
 			}
 			o.marked, o.fed, o.content = true, i, i
 		}
-		if structuralTab(src[o.content:shown]) {
+		if o.content >= 0 && structuralTab(src[o.content:shown]) {
 			return false // a tab's width depends on the column, which the inner stream does not see
 		}
 		nl := bytes.IndexByte(src[o.fed:shown], '\n')
@@ -177,6 +184,61 @@ func (o *openQuote) feed(s *Stream, shown int) bool {
 		o.line, o.fed, o.marked = next, next, false
 	}
 	return true
+}
+
+// lazy reports whether line, which has no quote marker, continues the
+// quote as paragraph continuation text: it cannot start a block, and the
+// innermost block the quote leaves open is a paragraph.
+func (o *openQuote) lazy(line []byte) bool {
+	if nl := bytes.IndexByte(line, '\n'); nl >= 0 {
+		line = line[:nl]
+	}
+	if isBlank(line) || mayInterrupt(line) {
+		return false // a blank line ends the quote; the others may start a block
+	}
+	return openParagraph(o.inner)
+}
+
+// openParagraph reports whether the innermost block s leaves open is a
+// paragraph, as far as its open block knows.
+func openParagraph(s *Stream) bool {
+	s.sync()
+	switch b := s.open.(type) {
+	case *openPara:
+		return true
+	case *openList:
+		return b.item != nil
+	case *openQuote:
+		return openParagraph(b.inner)
+	case nil:
+		return tailEndsInParagraph(s)
+	}
+	return false
+}
+
+// tailEndsInParagraph reports, for a stream that follows no open block
+// (its tail is short, or not one it continues), whether the innermost
+// last block of its tail is a paragraph that no blank line has closed:
+// it parses the tail.
+func tailEndsInParagraph(s *Stream) bool {
+	tail := s.src[s.base:]
+	if s.state.fence != nil || s.state.afterText || len(tail) == 0 || tail[len(tail)-1] != '\n' {
+		return false
+	}
+	if isBlank(tail[lineStart(tail, len(tail)-1):]) {
+		return false // a blank line closed it
+	}
+	doc, _ := parseDoc(s.parser, capNesting(clone(tail)), s.state.refs)
+	for n := doc.LastChild(); n != nil; n = n.LastChild() {
+		switch n.Kind() {
+		case ast.KindParagraph, ast.KindTextBlock: // a tight list item's paragraph is a text block
+			return true
+		case ast.KindBlockquote, ast.KindList, ast.KindListItem:
+			continue
+		}
+		return false
+	}
+	return false
 }
 
 // structuralTab reports whether a tab comes in the leading run of a
