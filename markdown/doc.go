@@ -185,9 +185,8 @@
 // was cut).
 //
 // Some open blocks are still laid out whole on every chunk: indented
-// code, a quote while a line of it comes without its marker (a lazy
-// continuation line), and a list's open item with everything nested
-// in it, so a long list nested in one top-level item costs each chunk time
+// code, a quote while a line of it has a tab where the tab may decide its
+// blocks, and a list's open item with everything nested in it, so a long list nested in one top-level item costs each chunk time
 // proportional to that item. A code fence nested in a list is highlighted
 // whole each time. File links reflect the file system when their line was
 // laid out.

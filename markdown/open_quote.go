@@ -19,10 +19,14 @@ import (
 // layout of the whole quote. Lines the inner stream froze, or that its
 // open block keeps for good, are drawn once.
 //
-// Only lines that carry their marker are followed. A line without one
-// (a blank line, which ends the quote, or a lazy continuation line) makes
-// the stream lay the tail out whole, as it does for any block it cannot
-// follow; the quote then freezes as Render draws it, or is followed anew.
+// Lines that carry their marker are followed, and so are lazy
+// continuation lines (a line without the marker that cannot start a
+// block, after a paragraph the quote leaves open), which reach the inner
+// stream as they are. Any other line (a blank line, which ends the
+// quote, a line that may start a block, a tab where it may decide the
+// line's blocks) makes the stream lay the tail out whole, as it does for
+// any block it cannot follow; the quote then freezes as Render draws it,
+// or is followed anew.
 // The inner stream holds back an unfinished line by the rules of a
 // document's last line (see ShownPrefix), which the quote's own last line
 // escapes behind its marker: while it does, the frame may show less of
