@@ -58,15 +58,6 @@ func New(profile sandbox.Profile) *Writer {
 	return w
 }
 
-// WithWalk returns a copy of w that resolves paths with the O_NOFOLLOW
-// walk even where openat2 exists: the fallback older kernels get, so
-// tests can check both.
-func (w *Writer) WithWalk() *Writer {
-	c := *w
-	c.resolver = walkResolver{}
-	return &c
-}
-
 // Resolution names how w resolves paths: "openat2" or "walk".
 func (w *Writer) Resolution() string { return w.resolver.name() }
 

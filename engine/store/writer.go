@@ -246,15 +246,6 @@ func (p *waiting) encode() error {
 	return nil
 }
 
-// Failing returns the error of the last commit if it failed and no commit
-// has succeeded since; nil when everything recorded is committed or on its
-// way.
-func (w *Writer) Failing() error {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	return w.err
-}
-
 func (w *Writer) scheduleRetryLocked() {
 	if w.retry == nil && !w.closed {
 		w.retry = time.AfterFunc(retryInterval, w.retryFlush)
