@@ -253,6 +253,7 @@ func TestStreamRandomChunksLarge(t *testing.T) {
 		// a blank line ends, and a comment that runs across blank lines.
 		"longhtml":    "<div>\n" + strings.Repeat("<p>a line of *html* with `ticks`</p>\n", 200) + "</div>\n\nafter\n",
 		"longcomment": "<!-- start\n" + strings.Repeat("a commented line\n\n", 150) + "end -->\nafter\n",
+		"longpre":     "<pre>\n" + strings.Repeat("preformatted\n\n", 100) + "a closing </STYLE> ends it\nafter, a *paragraph*\n\n" + strings.Repeat("more text\n", 40),
 	}
 	for name, src := range docs {
 		for seed := range seeds {

@@ -21,7 +21,7 @@ type openHTML struct {
 	fixed int    // s.lines[:fixed] stay: the block's complete lines
 	next  int    // source offset of the first line not laid out for good
 	close string // the marker that ends the block ("": a blank line does)
-	fold  bool   // the marker is matched regardless of case
+	fold  bool   // a script, pre, style or textarea block: any of their closing tags ends it, in any case
 	width int
 	style render.Style
 }
@@ -34,16 +34,8 @@ func newOpenHTML(s *Stream, t *tailRender, h *ast.HTMLBlock, top int) openBlock 
 		next: absStart(t, lineStart(t.buf, h.Lines().At(0).Start))}
 	switch h.HTMLBlockType {
 	case ast.HTMLBlockType1:
-		// The tag that opened the block names the closing tag.
-		first := bytes.ToLower(s.src[o.next:min(o.next+16, len(s.src))])
-		for _, tag := range []string{"script", "pre", "style", "textarea"} {
-			if bytes.HasPrefix(bytes.TrimLeft(first, " "), []byte("<"+tag)) {
-				o.close, o.fold = "</"+tag+">", true
-			}
-		}
-		if o.close == "" {
-			return nil
-		}
+		// Any of the four closing tags ends it, whichever tag opened it.
+		o.close, o.fold = "</script>", true
 	case ast.HTMLBlockType2:
 		o.close = "-->"
 	case ast.HTMLBlockType3:
@@ -96,7 +88,13 @@ func (o *openHTML) ends(line []byte, complete bool) bool {
 	case o.close == "":
 		return complete && isBlank(line)
 	case o.fold:
-		return strings.Contains(strings.ToLower(string(line)), o.close)
+		l := strings.ToLower(string(line))
+		for _, tag := range []string{"</script>", "</pre>", "</style>", "</textarea>"} {
+			if strings.Contains(l, tag) {
+				return true
+			}
+		}
+		return false
 	}
 	return bytes.Contains(line, []byte(o.close))
 }
