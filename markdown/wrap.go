@@ -194,15 +194,10 @@ func (f *flow) placeLong() int {
 	}
 	if !f.inWord {
 		if f.hasLine && f.lineW > 0 {
-			next := render.JoinNone
-			if f.spaceW > 0 {
-				next = render.JoinSpace
-			}
-			f.emit()
-			f.join = next
+			f.newLine(a)
+		} else {
+			f.startLine(a)
 		}
-		f.hasLine = true
-		f.lineStart, f.lineEnd, f.lineW = a, a, 0
 		f.inWord = true
 	}
 	f.cutWord(a, len(f.buf), true)
@@ -227,8 +222,7 @@ func (f *flow) cutWord(a, e int, open bool) {
 		if f.lineW > 0 && f.lineW+cw > f.width {
 			f.emit()
 			f.join = render.JoinNone
-			f.hasLine = true
-			f.lineStart, f.lineEnd, f.lineW = pos, pos, 0
+			f.startLine(pos)
 		}
 		pos += len(c)
 		f.lineEnd = pos
@@ -267,21 +261,13 @@ func (f *flow) placeSegment(a, b int) {
 		ww := bytesWidth(f.buf[a:e])
 		switch {
 		case !f.hasLine || f.lineW == 0:
-			f.hasLine = true
-			f.lineStart, f.lineEnd, f.lineW = a, a, 0
+			f.startLine(a)
 			f.placeWord(a, e, ww)
 		case f.lineW+f.spaceW+ww <= f.width:
 			f.lineEnd = e
 			f.lineW += f.spaceW + ww
 		default:
-			next := render.JoinNone // a break between ideographs drops nothing
-			if f.spaceW > 0 {
-				next = render.JoinSpace
-			}
-			f.emit()
-			f.join = next
-			f.hasLine = true
-			f.lineStart, f.lineEnd, f.lineW = a, a, 0
+			f.newLine(a)
 			f.placeWord(a, e, ww)
 		}
 		f.spaceW = spaces
@@ -294,6 +280,26 @@ func (f *flow) placeSegment(a, b int) {
 		f.hasLine = true // the line after a hard break exists even if empty
 		f.lineStart, f.lineEnd = b+1, b+1
 	}
+}
+
+// startLine starts an empty current line at a.
+func (f *flow) startLine(a int) {
+	f.hasLine = true
+	f.lineStart, f.lineEnd, f.lineW = a, a, 0
+}
+
+// newLine closes the current line at a break opportunity and starts an
+// empty one at a; a copy joins the two with a space when spaces made the
+// break, with nothing otherwise (a break between ideographs drops
+// nothing).
+func (f *flow) newLine(a int) {
+	next := render.JoinNone
+	if f.spaceW > 0 {
+		next = render.JoinSpace
+	}
+	f.emit()
+	f.join = next
+	f.startLine(a)
 }
 
 // placeWord puts the word [a, e) at the start of an empty line, cutting
