@@ -180,41 +180,44 @@ func runMCPAdd(std stdio, args []string) int {
 	return 0
 }
 
-func runMCPRemove(std stdio, args []string) int {
-	c := newCommandLine("quire mcp remove", "Usage: quire mcp remove NAME\n\nCuts the [mcp.servers.NAME] table out of config.toml; the rest of the file is kept as it is.")
+// oneServer parses a command line that names one server and loads the
+// configuration; when ok is false the command exits with code.
+func oneServer(std stdio, c *commandLine, args []string) (name string, cfg *config.Config, code int, ok bool) {
 	pos, err := c.parse(args)
 	if err != nil {
-		return c.exit(std, err)
+		return "", cfg, c.exit(std, err), false
 	}
 	if len(pos) != 1 {
-		return usageExit(std, c.name, usagef("give the NAME of one server"))
+		return "", cfg, usageExit(std, c.name, usagef("give the NAME of one server")), false
 	}
-	cfg, err := loadConfig(nil)
+	cfg, err = loadConfig(nil)
 	if err != nil {
-		return fail(std, err)
+		return "", cfg, fail(std, err), false
+	}
+	return pos[0], cfg, 0, true
+}
+
+func runMCPRemove(std stdio, args []string) int {
+	c := newCommandLine("quire mcp remove", "Usage: quire mcp remove NAME\n\nCuts the [mcp.servers.NAME] table out of config.toml; the rest of the file is kept as it is.")
+	name, cfg, code, ok := oneServer(std, c, args)
+	if !ok {
+		return code
 	}
 	if cfg.File == "" {
 		return fail(std, errNoConfigFile)
 	}
-	if err := config.RemoveTable(cfg.File, toml.Key{"mcp", "servers", pos[0]}); err != nil {
+	if err := config.RemoveTable(cfg.File, toml.Key{"mcp", "servers", name}); err != nil {
 		return fail(std, err)
 	}
-	fmt.Fprintf(std.out, "removed MCP server %s from %s\n", pos[0], cfg.File)
+	fmt.Fprintf(std.out, "removed MCP server %s from %s\n", name, cfg.File)
 	return 0
 }
 
 func runMCPTest(std stdio, args []string) int {
 	c := newCommandLine("quire mcp test", "Usage: quire mcp test NAME\n\nStarts the server as a session would, waits for it (its startup_timeout)\nand lists its tools, prompts and resources. Exits 1 with one line saying\nwhy when it does not come up.")
-	pos, err := c.parse(args)
-	if err != nil {
-		return c.exit(std, err)
-	}
-	if len(pos) != 1 {
-		return usageExit(std, c.name, usagef("give the NAME of one server"))
-	}
-	cfg, err := loadConfig(nil)
-	if err != nil {
-		return fail(std, err)
+	name, cfg, code, ok := oneServer(std, c, args)
+	if !ok {
+		return code
 	}
 	wd, err := os.Getwd()
 	if err != nil {
@@ -224,7 +227,7 @@ func runMCPTest(std stdio, args []string) int {
 	defer stop()
 	ctx, cancel := context.WithTimeout(ctx, 10*time.Minute)
 	defer cancel()
-	lines, err := session.MCPTest(ctx, cfg, wd, pos[0], version)
+	lines, err := session.MCPTest(ctx, cfg, wd, name, version)
 	if err != nil {
 		return fail(std, err)
 	}
