@@ -533,45 +533,9 @@ func plainWindow(win []byte, base render.Style) (ps []piece, cut windowCut, ok b
 	if bytes.ContainsAny(win, "`*_~[]<>&\\!\x00\r\v\f@") || bytes.Contains(win, []byte("www.")) || bytes.Contains(win, []byte("://")) {
 		return nil, cut, false
 	}
-	text := make([]byte, 0, len(win))
-	space := false // the text so far ends with a space
-	for p := 0; p < len(win); {
-		e := len(win)
-		nl := bytes.IndexByte(win[p:], '\n')
-		if nl >= 0 {
-			e = p + nl
-		}
-		for p < e && (win[p] == ' ' || win[p] == '\t') {
-			p++
-		}
-		end := e
-		for end > p && (win[end-1] == ' ' || win[end-1] == '\t') {
-			end--
-		}
-		if nl >= 0 && e-end > 1 {
-			return nil, cut, false // two blanks before a newline: a hard break
-		}
-		if len(text) > 0 && p < end {
-			if !space {
-				text = append(text, ' ')
-			}
-			space = true
-		}
-		for i := p; i < end; i++ {
-			c := win[i]
-			if c == '\t' {
-				c = ' '
-			}
-			if c != ' ' && space && len(text) > 0 {
-				cut = windowCut{len(text), i}
-			}
-			text = append(text, c)
-			space = c == ' '
-		}
-		if nl < 0 {
-			break
-		}
-		p = e + 1
+	text, cut, ok := joinLines(make([]byte, 0, len(win)), win, true)
+	if !ok {
+		return nil, windowCut{}, false // a hard break
 	}
 	s := string(text)
 	if render.Sanitize(s) != s {

@@ -80,6 +80,14 @@ func plainText(b []byte) (out []byte, cut windowCut) {
 // appendPlainText is plainText writing into the storage of out, which
 // must be empty.
 func appendPlainText(out, b []byte) ([]byte, windowCut) {
+	out, cut, _ := joinLines(out, b, false)
+	return out, cut
+}
+
+// joinLines is plainText writing into the storage of out, which must be
+// empty. With hardBreaks set it stops, reporting false, at a line that
+// ends in two blanks (a hard line break in a paragraph).
+func joinLines(out, b []byte, hardBreaks bool) ([]byte, windowCut, bool) {
 	var cut windowCut
 	space := false // out ends with a space
 	for p := 0; p < len(b); {
@@ -94,6 +102,9 @@ func appendPlainText(out, b []byte) ([]byte, windowCut) {
 		end := e
 		for end > p && (b[end-1] == ' ' || b[end-1] == '\t' || b[end-1] == '\r') {
 			end--
+		}
+		if hardBreaks && nl >= 0 && e-end > 1 {
+			return out, cut, false
 		}
 		if len(out) > 0 && p < end && !space {
 			out = append(out, ' ')
@@ -115,7 +126,7 @@ func appendPlainText(out, b []byte) ([]byte, windowCut) {
 		}
 		p = e + 1
 	}
-	return out, cut
+	return out, cut, true
 }
 
 // plainLines lays a plainBlock out.
