@@ -89,11 +89,7 @@ func oneLine(s string, n int) string {
 	s = strings.Join(strings.Fields(s), " ")
 	s = Printable(s)
 	if len(s) > n {
-		cut := n
-		for cut > 0 && !utf8.RuneStart(s[cut]) {
-			cut--
-		}
-		s = s[:cut] + "…"
+		s = s[:runeCut(s, n)] + "…"
 	}
 	return s
 }
@@ -111,11 +107,16 @@ func cleanText(s string, limit int) string {
 		return r
 	}, strings.ToValidUTF8(s, "\uFFFD"))
 	if len(s) > limit {
-		cut := limit
-		for cut > 0 && !utf8.RuneStart(s[cut]) {
-			cut--
-		}
-		s = s[:cut] + " … [description cut: it was longer than quire passes on]"
+		s = s[:runeCut(s, limit)] + " … [description cut: it was longer than quire passes on]"
 	}
 	return s
+}
+
+// runeCut is the largest offset at most n (< len(s)) where a rune of s
+// starts, so that s[:runeCut(s, n)] cuts no character in two.
+func runeCut(s string, n int) int {
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return n
 }
