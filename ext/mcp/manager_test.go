@@ -434,8 +434,9 @@ func TestServersThatDoNotStart(t *testing.T) {
 	if st := f.state("ok"); st.State != Ready {
 		t.Errorf("the good server: %+v", st)
 	}
-	// One notice each for those that failed to start, none for those off.
-	if got := f.notes.all(); len(got) != 3 {
+	// One notice each for those that failed to start, none for those off
+	// (a state changes before its notice goes out).
+	if got := f.notes.wait(3); len(got) != 3 {
 		t.Errorf("notices %q", got)
 	}
 	if s := Summary(f.m.Status()); !strings.HasPrefix(s, "mcp 1/4 ") || !strings.Contains(s, "failed (+2)") {
