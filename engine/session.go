@@ -33,6 +33,15 @@ type Session struct {
 	out  *outbox
 	done chan struct{}
 
+	// act is held by whoever runs the actor's handlers: the actor
+	// goroutine from the moment it takes a message until it waits for
+	// the next, or a worker handing a report over itself (report). queued
+	// counts reports sent on work and not yet handled; exited is set, under
+	// act, when the actor has stopped.
+	act    sync.Mutex
+	queued atomic.Int64
+	exited bool
+
 	// cancelFn cancels what runs now (a turn or a manual compaction). It
 	// is also called directly by Cancel, so the HTTP stream and running
 	// tools stop even before the actor reads the command.
@@ -300,19 +309,26 @@ type (
 // run is the actor. Worker reports (sample progress and results, tool
 // output and results, compaction results) always go before commands: a
 // finished sample or batch is digested before new work is taken.
+//
+// The actor's state is guarded by act, which the actor holds except while
+// it waits: a worker whose report may be handled at once (report) takes
+// act and runs the handler itself instead of waking the actor.
 func (s *Session) run() {
+	s.act.Lock()
 	defer func() {
 		s.observe(HookEvent{Name: HookSessionEnd, Trigger: "exit"})
 		s.finalMu.Lock()
 		s.final = s.info()
 		s.finalMu.Unlock()
+		s.exited = true
 		s.out.close()
 		close(s.done)
+		s.act.Unlock()
 	}()
 	for {
 		select {
 		case m := <-s.work:
-			s.handleWork(m)
+			s.handleQueued(m)
 			continue
 		default:
 		}
@@ -323,12 +339,21 @@ func (s *Session) run() {
 			s.handleCommand(c)
 			continue
 		}
+		s.act.Unlock()
 		select {
 		case m := <-s.work:
-			s.handleWork(m)
+			s.act.Lock()
+			s.handleQueued(m)
 		case <-s.cmds.Wake():
+			s.act.Lock()
 		}
 	}
+}
+
+// handleQueued handles a report that came through work; act is held.
+func (s *Session) handleQueued(m any) {
+	s.handleWork(m)
+	s.queued.Add(-1)
 }
 
 func (s *Session) handleCommand(c command) {
@@ -405,10 +430,35 @@ func (s *Session) setCancel(f context.CancelFunc) {
 // send hands a worker's report to the actor; it gives up only once the
 // actor has exited (a tool that ignored its cancel and finished late).
 func (s *Session) send(m any) {
+	s.queued.Add(1)
 	select {
 	case s.work <- m:
 	case <-s.done:
+		s.queued.Add(-1)
 	}
+}
+
+// report hands a worker's report to the actor's handler in the worker's
+// own goroutine when nothing sent before it is still waiting, so a
+// streamed delta costs no wake-up of the actor (the stream's goroutine
+// emits it, records it and gives it to the consumer itself); otherwise it
+// queues behind what waits, as send does. Only reports that end nothing
+// go this way (a delta, never a sample's end): what the actor must look
+// at after a report (a turn ended, the session closing, a queued prompt)
+// comes through work.
+func (s *Session) report(m any) {
+	s.act.Lock()
+	if s.exited {
+		s.act.Unlock()
+		return
+	}
+	if s.queued.Load() == 0 {
+		s.handleWork(m)
+		s.act.Unlock()
+		return
+	}
+	s.act.Unlock()
+	s.send(m)
 }
 
 // emit stamps an event, records it, folds it into the history and queues

@@ -263,8 +263,8 @@ func (s *Session) startSample() {
 		_ = s.cfg.Tools.Settle(ctx)
 		req.Tools = s.toolDefs()
 		resp, err := s.cfg.Sampler.Stream(ctx, req, llm.Handler{
-			Text:      func(d string) { s.send(sampleDelta{job: job, text: d}) },
-			Reasoning: func(d string) { s.send(sampleDelta{job: job, text: d, reasoning: true}) },
+			Text:      func(d string) { s.report(sampleDelta{job: job, text: d}) },
+			Reasoning: func(d string) { s.report(sampleDelta{job: job, text: d, reasoning: true}) },
 			Retry: func(attempt int, wait time.Duration, err *llm.Error) {
 				s.send(sampleRetry{job: job, attempt: attempt, wait: wait, err: err})
 			},

@@ -60,6 +60,10 @@ type sseReader struct {
 	dropLine bool   // the start of the current line was dropped with it
 
 	lastType string // the event type of the event Next last returned
+
+	// beforeRead, when set, runs before every read of the underlying
+	// reader; an error it returns is Next's.
+	beforeRead func() error
 }
 
 func newSSEReader(r io.Reader) *sseReader {
@@ -273,6 +277,11 @@ func (s *sseReader) fill() error {
 	for empty := 0; ; {
 		if cap(s.buf)-len(s.buf) < sseMinRead {
 			s.makeRoom()
+		}
+		if s.beforeRead != nil {
+			if err := s.beforeRead(); err != nil {
+				return err
+			}
 		}
 		start := len(s.buf)
 		n, err := s.r.Read(s.buf[start:cap(s.buf)])

@@ -350,9 +350,26 @@ func (t *Transport) attempt(ctx context.Context, ex Exchange, h Handler) (resp R
 			hold.Stop()
 		}
 	}()
+	// The text of the events one read brought is handed over together,
+	// just before the stream is read again (or when it ends), so a burst
+	// of small events is one delivery; with coalescing, the next read
+	// then waits out the interval.
+	var held heldDelta
+	flush := func() bool {
+		shown := deliver(h, held.take())
+		delivered = shown || delivered
+		return shown
+	}
+	sse.beforeRead = func() error {
+		if flush() && t.coalesce > 0 {
+			return holdOff(actx, &hold, t.coalesce)
+		}
+		return nil
+	}
 	for {
 		data, err := sse.Next()
 		if err != nil {
+			flush()
 			if err == io.EOF {
 				d, err := dec.End()
 				delivered = deliver(h, d) || delivered
@@ -368,8 +385,13 @@ func (t *Transport) attempt(ctx context.Context, ex Exchange, h Handler) (resp R
 		// bare role chunk) does not shorten the wait for the answer.
 		watchdog.Reset(max(t.timeouts.Idle, time.Until(firstDeadline)))
 		d, done, err := dec.Event(data)
-		shown := deliver(h, d)
-		delivered = shown || delivered
+		if held.add(d) {
+			flush()
+			held.add(d)
+		}
+		if err != nil || done {
+			flush()
+		}
 		if err != nil {
 			return dec.Response(), delivered, err
 		}
@@ -378,12 +400,33 @@ func (t *Transport) attempt(ctx context.Context, ex Exchange, h Handler) (resp R
 			delivered = deliver(h, d) || delivered
 			return dec.Response(), delivered, err
 		}
-		if shown && t.coalesce > 0 && !sse.Buffered() {
-			if err := holdOff(actx, &hold, t.coalesce); err != nil {
-				return dec.Response(), delivered, t.transportError(actx, err, &prog)
-			}
-		}
 	}
+}
+
+// heldDelta is decoded text not yet handed over.
+type heldDelta struct {
+	text, reasoning strings.Builder
+}
+
+// add appends d, unless that would reorder it (reasoning after text
+// already held, which deliver would hand over first): then it reports
+// true and holds nothing of d, and the caller delivers what is held
+// before adding d again.
+func (h *heldDelta) add(d Delta) (reorders bool) {
+	if d.Reasoning != "" && h.text.Len() > 0 {
+		return true
+	}
+	h.reasoning.WriteString(d.Reasoning)
+	h.text.WriteString(d.Text)
+	return false
+}
+
+// take returns what is held and empties it.
+func (h *heldDelta) take() Delta {
+	d := Delta{Text: h.text.String(), Reasoning: h.reasoning.String()}
+	h.text.Reset()
+	h.reasoning.Reset()
+	return d
 }
 
 // holdOff waits d, or until ctx ends, on a timer it keeps for the next
