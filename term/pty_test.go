@@ -9,7 +9,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/gdamore/tcell/v2"
 	"golang.org/x/sys/unix"
 )
 
@@ -164,9 +163,12 @@ func (p *testPTY) wantRaw(t *testing.T) {
 // openTerminal opens a Terminal on the pty's slave side.
 func openTerminal(t *testing.T, p *testPTY, opts Options) *Terminal {
 	t.Helper()
-	tty, err := tcell.NewDevTtyFromDev(p.slavePath)
+	tty, err := OpenDevice(p.slavePath)
 	if err != nil {
 		t.Fatal(err)
+	}
+	if _, ok := tty.(tryWriter); !ok {
+		t.Fatal("OpenDevice gave a tty without the non-blocking write handle")
 	}
 	if opts.Env == nil {
 		opts.Env = envOf("TERM", "xterm-256color")

@@ -130,8 +130,11 @@ type Terminal struct {
 
 	park parking
 
-	q        *frameQueue
-	outMu    sync.Mutex // held for every write to the tty
+	q     *frameQueue
+	outMu sync.Mutex // held for every write to the tty
+	// direct is the tty when it can write without waiting (not while
+	// recording, whose copy goes through Write); nil otherwise.
+	direct   tryWriter
 	awayMu   sync.Mutex
 	back     chan struct{} // non-nil while away; closed on return
 	errMu    sync.Mutex
@@ -150,11 +153,28 @@ type Terminal struct {
 // when stdin or stdout are redirected. On any failure the terminal is left
 // as it was found.
 func Open(opts Options) (*Terminal, error) {
-	tty, err := tcell.NewDevTty()
+	tty, err := OpenDevice("/dev/tty")
 	if err != nil {
 		return nil, fmt.Errorf("open /dev/tty: %w (quire's interface needs a terminal)", err)
 	}
 	return OpenTty(tty, opts)
+}
+
+// OpenDevice opens the terminal device at path as a tcell.Tty for
+// OpenTty, with a second, non-blocking handle through which frames are
+// written without a hand-off to the writer goroutine while the device
+// keeps up (see Writer).
+func OpenDevice(path string) (tcell.Tty, error) {
+	tty, err := tcell.NewDevTtyFromDev(path)
+	if err != nil {
+		return nil, err
+	}
+	out, err := openTryOut(path)
+	if err != nil {
+		// Frames then all go through the writer goroutine.
+		return tty, nil
+	}
+	return &devTty{Tty: tty, out: out}, nil
 }
 
 // OpenTty is Open on a given tty (a pty in tests, another device). The
@@ -197,6 +217,9 @@ func OpenTty(tty tcell.Tty, opts Options) (*Terminal, error) {
 			tty = &recordingTty{Tty: tty, rec: t.rec}
 			t.tty = tty
 		}
+	}
+	if d, ok := t.tty.(tryWriter); ok {
+		t.direct = d
 	}
 	if err == nil {
 		_, err = tty.Write([]byte(enterSeq(t.modes)))
@@ -246,9 +269,11 @@ func (t *Terminal) Caps() Caps {
 }
 
 // Writer is the writer goroutine's front door, for the renderer. Each
-// Write is one frame: the bytes are copied into a pooled buffer and queued,
-// and Write returns without touching the tty. Frames are written in order,
-// whole, never dropped or merged. When more than Options.QueueFrames are
+// Write is one frame. When nothing is queued or being written and the tty
+// was opened by OpenDevice, Write writes what the device takes at once
+// itself (never waiting for it) and queues the rest; otherwise the bytes
+// are copied into a pooled buffer and queued, and Write returns without
+// touching the tty. Frames are written in order, never dropped or merged. When more than Options.QueueFrames are
 // waiting, Write blocks for up to Options.WriteBudget before queuing
 // anyway; callers should consult Pending and skip frames while the tty is
 // behind.

@@ -8,9 +8,11 @@ import (
 	"github.com/quire-sh/quire/internal/queue"
 )
 
-// The writer goroutine owns every write of frame bytes to the tty, so the
-// UI never waits on a slow pty (ssh back-pressure blocks a write for as
-// long as the link is behind).
+// The writer goroutine owns every write of frame bytes to the tty that
+// could wait, so the UI never waits on a slow pty (ssh back-pressure blocks
+// a write for as long as the link is behind). While it is idle, a frame's
+// bytes the device takes at once are written by the caller (submit), which
+// saves a wake-up of the writer per frame; the rest goes to the writer.
 //
 // Frames are never dropped and never merged or reordered: each diff frame
 // assumes the screen the previous one left, so losing one corrupts the
@@ -167,12 +169,48 @@ func (w frameWriter) Write(p []byte) (int, error) {
 	return len(p), nil
 }
 
-// submit queues p behind the frames already queued.
+// submit queues p behind the frames already queued. When nothing is
+// queued or being written and the tty can take bytes without waiting
+// (tryWriter), the caller writes what the tty takes now itself and queues
+// only the rest: a frame the tty keeps up with costs no wake-up of the
+// writer goroutine, and a slow tty still never blocks the caller.
 func (t *Terminal) submit(p []byte) error {
+	if t.direct != nil && t.q.pending() == 0 && t.outMu.TryLock() {
+		rest, err := t.writeNow(p)
+		if err == nil && len(rest) > 0 && !t.q.push(rest, t.opts.QueueFrames, t.opts.WriteBudget) {
+			err = ErrClosed
+		}
+		// The rest is queued before outMu is let go, so nothing the
+		// writer takes meanwhile can overtake it.
+		t.outMu.Unlock()
+		return err
+	}
 	if !t.q.push(p, t.opts.QueueFrames, t.opts.WriteBudget) {
 		return ErrClosed
 	}
 	return nil
+}
+
+// writeNow writes what the tty takes of p without waiting, unless a frame
+// was queued meanwhile, the terminal is handed off or closed; it returns
+// what is left to queue. outMu is held.
+func (t *Terminal) writeNow(p []byte) ([]byte, error) {
+	switch {
+	case t.closed.Load():
+		return nil, ErrClosed
+	case t.q.pending() > 0 || t.awayUntil() != nil:
+		return p, nil
+	}
+	start := time.Now()
+	n, err := t.direct.TryWrite(p)
+	if err != nil {
+		// As the writer does: kept for WriteErr, and the frame counts
+		// as written.
+		t.noteWriteErr(err)
+		return nil, nil
+	}
+	t.lastWrite.Store(int64(time.Since(start)))
+	return p[n:], nil
 }
 
 // writeLoop is the writer goroutine.
