@@ -62,25 +62,27 @@ func openTryOut(path string) (*tryOut, error) {
 	return &tryOut{f: f, rc: rc}, nil
 }
 
-// TryWrite writes what the device takes of p now.
+// TryWrite writes what the device takes of p now. The write is a raw
+// system call: it cannot wait (the handle is non-blocking), and through
+// the scheduler's syscall path it would wake the runtime's monitor thread
+// (sysmon) and, when the pty is slow to take the bytes, have the P handed
+// to another thread.
 func (o *tryOut) TryWrite(p []byte) (n int, err error) {
 	cerr := o.rc.Write(func(fd uintptr) bool {
 		for n < len(p) {
-			m, werr := syscall.Write(int(fd), p[n:])
-			if m > 0 {
-				n += m
-			}
+			r, e := rawWrite(fd, p[n:])
 			switch {
-			case werr == syscall.EINTR:
+			case e == syscall.EINTR:
 				continue
-			case werr == syscall.EAGAIN:
+			case e == syscall.EAGAIN:
 				return true
-			case werr != nil:
-				err = werr
+			case e != 0:
+				err = e
 				return true
-			case m == 0:
+			case r == 0:
 				return true
 			}
+			n += r
 		}
 		return true
 	})

@@ -119,7 +119,7 @@ func NewTransport(cfg TransportConfig) *Transport {
 		dialer := &net.Dialer{Timeout: t.timeouts.Connect, KeepAlive: 30 * time.Second}
 		t.http = &http.Client{Transport: &http.Transport{
 			Proxy:               http.ProxyFromEnvironment,
-			DialContext:         dialer.DialContext,
+			DialContext:         dialQuiet(dialer),
 			TLSHandshakeTimeout: t.timeouts.Connect,
 			ForceAttemptHTTP2:   true,
 			MaxIdleConns:        10,
