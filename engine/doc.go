@@ -2,8 +2,13 @@
 // actor per conversation, the turn loop (sample, approve, run tools,
 // sample again), compaction, and the headless `quire exec` runner.
 //
-// A Session is owned by one goroutine; everything else talks to it with
-// commands and listens to its events:
+// A Session is owned by one goroutine, the actor; everything else talks
+// to it with commands and listens to its events. The actor's state is
+// guarded by a mutex it holds except while it waits, so a streamed delta
+// is handled in the stream's own goroutine when nothing sent before it
+// still waits (no wake-up of the actor per delta); what ends or starts
+// work (a finished sample, a tool's result, a command) always goes through
+// the actor:
 //
 //	s, err := engine.New(cfg)            // or engine.Resume(cfg, priorEvents)
 //	go func() { for e := range s.Events() { ... } }()

@@ -1,6 +1,8 @@
 // Package term owns the terminal: it puts the tty in raw mode, reads and
 // decodes input into Events on a dedicated reader, writes the renderer's
-// frames on a writer goroutine so a slow pty never blocks the UI, detects
+// frames so a slow pty never blocks the UI (what the tty takes at once is
+// written by the caller through a non-blocking handle, the rest by a
+// writer goroutine, in order), detects
 // what the terminal can do, lends the terminal to $EDITOR or $PAGER and
 // to Ctrl+Z, copies to the clipboard with OSC 52, and gives the terminal
 // back intact on every way out: Close, panic, termination signal or a

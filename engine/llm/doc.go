@@ -27,9 +27,15 @@
 // and bounds an event at 1 MiB. Errors are *Error values whose Kind says
 // what went wrong; the hint that ends a message (which key or flag to
 // check) is the configured provider's, given in TransportConfig.Hints.
-// With TransportConfig.Coalesce set (the session sets it to the screen's
-// frame interval), a stream is read at most once per interval after text
-// was delivered: events that arrive meanwhile wait in the socket and are
-// read together, so a fast stream wakes the process once per frame rather
-// than once per event, and a cancel ends the wait at once.
+// The text of the events one read brings is handed to the Handler in one
+// call (reasoning and text each, in the order they came), just before the
+// stream is read again. With TransportConfig.Coalesce set (the session
+// sets it to the screen's frame interval), a stream is read at most once
+// per interval after text was delivered: events that arrive meanwhile
+// wait in the socket and are read together, so a fast stream wakes the
+// process once per frame rather than once per event, and a cancel ends
+// the wait at once. The default client's connections read their socket
+// with a raw system call (quietConn): such a read finds its bytes already
+// there, and through Go's syscall path it would wake the runtime's monitor
+// thread every frame.
 package llm
