@@ -19,3 +19,13 @@ func rawRead(fd uintptr, p []byte) (int, syscall.Errno) {
 	}
 	return max(n, 0), e
 }
+
+// setLowat sets the socket's SO_RCVLOWAT.
+func setLowat(fd uintptr, v int32) syscall.Errno {
+	err := syscall.SetsockoptInt(int(fd), syscall.SOL_SOCKET, syscall.SO_RCVLOWAT, int(v))
+	var e syscall.Errno
+	if err != nil && !errors.As(err, &e) {
+		e = syscall.EINVAL
+	}
+	return e
+}
