@@ -6,6 +6,7 @@ import (
 	"io"
 	"net"
 	"os"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -45,6 +46,30 @@ func TestQuietConnReadsLikeTheConnection(t *testing.T) {
 	buf := make([]byte, 16)
 	n, err := c.Read(buf)
 	if err != nil || string(buf[:n]) != "hello" {
+		t.Fatalf("Read = %q, %v", buf[:n], err)
+	}
+
+	// After a read that found bytes the low-water mark is up, so packets
+	// wake nobody; a read that then waits lowers it and wakes for a
+	// single byte.
+	if got := lowat(t, c.(*quietConn)); got != quietLowat {
+		t.Errorf("SO_RCVLOWAT after a read = %d, want %d", got, quietLowat)
+	}
+	go func() {
+		time.Sleep(20 * time.Millisecond)
+		peer.Write([]byte("x"))
+	}()
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		n, err = c.Read(buf)
+	}()
+	select {
+	case <-done:
+	case <-time.After(5 * time.Second):
+		t.Fatal("a read waiting behind the raised mark did not wake for one byte")
+	}
+	if err != nil || string(buf[:n]) != "x" {
 		t.Fatalf("Read = %q, %v", buf[:n], err)
 	}
 
@@ -109,4 +134,18 @@ func TestQuietConnCloseEndsAWaitingRead(t *testing.T) {
 	case <-time.After(5 * time.Second):
 		t.Fatal("Close did not end the waiting read")
 	}
+}
+
+// lowat is the socket's SO_RCVLOWAT.
+func lowat(t *testing.T, c *quietConn) int {
+	t.Helper()
+	var v int
+	var err error
+	if cerr := c.rc.Control(func(fd uintptr) { v, err = syscall.GetsockoptInt(int(fd), syscall.SOL_SOCKET, syscall.SO_RCVLOWAT) }); cerr != nil {
+		t.Fatal(cerr)
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	return v
 }
