@@ -80,6 +80,8 @@ type Loop struct {
 	// expand, in order.
 	outgoing []*outgoing
 
+	// input is the terminal's event channel.
+	input <-chan term.Event
 	// source is the session's event channel, events the same while it is
 	// open (nil once it has closed).
 	source <-chan event.Event
@@ -194,6 +196,7 @@ func (l *Loop) Run(ctx context.Context) (err error) {
 		p.StartProbe(probeTimeout)
 	}
 	input := l.term.Events()
+	l.input = input
 	l.source = l.sess.Events()
 	l.events = l.source
 	if o, ok := l.sess.(olderHistory); ok {
@@ -484,6 +487,14 @@ func (l *Loop) maybeDraw(now time.Time) bool {
 		l.needDraw = true
 	}
 	if !l.needDraw || !l.reflowAt.IsZero() {
+		return false
+	}
+	if l.urgent && len(l.input) > 0 && now.Before(l.lastDraw.Add(l.opt.DrawInterval)) {
+		// More input is already waiting (keys pasted without bracketed
+		// paste, key repeat, a fast typist over ssh): the loop takes it
+		// before anything else, and one frame after it shows what a frame
+		// per key would, for a frame's cost. A flood of input still draws
+		// once an interval.
 		return false
 	}
 	if next := l.lastDraw.Add(l.opt.DrawInterval); now.Before(next) && !l.urgent {

@@ -286,3 +286,27 @@ func TestStreamDrawsOnItsOwnEvents(t *testing.T) {
 		t.Fatalf("drawn %v after the last frame, within the interval", d)
 	}
 }
+
+// Keys that arrive together (a paste without bracketed paste, key repeat)
+// are drawn together: one frame after the burst, not one a key, and the
+// screen shows every key.
+func TestKeysArrivingTogetherDrawOnce(t *testing.T) {
+	ft, _, _, stop := runTestLoop(t, false)
+	defer stop()
+	waitUntil(t, "the first frame", func() bool { return ft.frameCount() > 0 })
+	time.Sleep(30 * time.Millisecond) // let any deferred draw land
+	before := ft.frameCount()
+	const typed = "a burst of forty keys typed in one go!!"
+	for _, r := range typed {
+		ft.events <- term.KeyEvent{Key: term.KeyRune, Rune: r}
+	}
+	waitUntil(t, "the keys on screen", func() bool {
+		oracle := rendertest.NewOracle(60, 16)
+		oracle.Write(ft.all())
+		return strings.Contains(strings.Join(oracle.ScreenText(), "\n"), typed)
+	})
+	time.Sleep(30 * time.Millisecond)
+	if n := ft.frameCount() - before; n > 5 {
+		t.Fatalf("%d keys that arrived together took %d frames", len(typed), n)
+	}
+}
