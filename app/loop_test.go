@@ -183,8 +183,12 @@ func TestPerfRowShowsFrameCosts(t *testing.T) {
 		ft.events <- term.KeyEvent{Key: term.KeyRune, Rune: r}
 	}
 	ft.events <- term.KeyEvent{Key: term.KeyEnter}
+	// Typed a key at a time (keys that arrive together draw once), so
+	// that frames after /perf have something to show.
 	for _, r := range "typing" {
+		n := ft.frameCount()
 		ft.events <- term.KeyEvent{Key: term.KeyRune, Rune: r}
+		waitUntil(t, "the key's frame", func() bool { return ft.frameCount() > n })
 	}
 	// 60 columns hold all but the tty time and the queue.
 	perfRow := regexp.MustCompile(`perf · [1-9][0-9]* B/frame · [1-9][0-9]* frames/s · [0-9.]+ k?B/s · draw [0-9.]+ ms\s*$`)
