@@ -3,9 +3,13 @@ package llm
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"net"
+	"net/http"
+	"net/http/httptest"
 	"os"
+	"strings"
 	"syscall"
 	"testing"
 	"time"
@@ -148,4 +152,42 @@ func lowat(t *testing.T, c *quietConn) int {
 		t.Fatal(err)
 	}
 	return v
+}
+
+// Under TLS and HTTP/2, as the real providers serve, a stream that
+// pauses between its events arrives whole through quiet connections: the
+// raised low-water mark never keeps a read that waits from waking.
+func TestQuietConnCarriesATLSHTTP2Stream(t *testing.T) {
+	srv := httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/event-stream")
+		for i := range 20 {
+			fmt.Fprintf(w, "data: piece %d\n\n", i)
+			w.(http.Flusher).Flush()
+			time.Sleep(3 * time.Millisecond)
+		}
+	}))
+	srv.EnableHTTP2 = true
+	srv.StartTLS()
+	defer srv.Close()
+	base := srv.Client().Transport.(*http.Transport)
+	client := &http.Client{Transport: &http.Transport{
+		DialContext:       dialQuiet(&net.Dialer{}),
+		TLSClientConfig:   base.TLSClientConfig.Clone(),
+		ForceAttemptHTTP2: true,
+	}}
+	resp, err := client.Get(srv.URL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	if resp.ProtoMajor != 2 {
+		t.Fatalf("served over %s, want HTTP/2", resp.Proto)
+	}
+	body, err := io.ReadAll(resp.Body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := strings.Count(string(body), "data: piece "); n != 20 {
+		t.Fatalf("read %d of 20 events:\n%s", n, body)
+	}
 }
