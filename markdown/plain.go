@@ -16,9 +16,12 @@ import (
 // paragraph longer than maxInline, or with a line longer than
 // maxInlineLine (which also bounds a table's row, hence its cells), is
 // not parsed for inlines: it is shown as the text it is, markup and all,
-// in a plainBlock. Lengths are of the source: from the start of the
-// paragraph's first line (container markers and indentation included) to
-// the end of its last, newlines included.
+// in a plainBlock. Lengths count the paragraph's content bytes: each
+// line from its first character that is not a blank (after the markers
+// of the containers it is in and its indentation) to its end, the line
+// break included, the last line without its trailing blanks. So a
+// paragraph measures the same in a quote as in the quote's content alone,
+// which a stream follows in a Stream of its own (open_quote.go).
 const (
 	maxInline     = 16 << 10
 	maxInlineLine = 8 << 10
@@ -53,18 +56,44 @@ func (b budget) Transform(node *ast.Paragraph, reader text.Reader, _ parser.Cont
 }
 
 func overBudget(src []byte, lines *text.Segments, perLine bool) bool {
-	n := lines.Len()
-	if n == 0 {
-		return false
-	}
-	if !perLine {
-		return lines.At(n-1).Stop-lineStart(src, lines.At(0).Start) > maxInline
-	}
-	for i := range n {
+	total := 0
+	for i := range lines.Len() {
+		// goldmark's paragraph segments are its content lines as
+		// described above: blanks trimmed on the left, and on the right
+		// of the last.
 		seg := lines.At(i)
-		if seg.Stop-lineStart(src, seg.Start) > maxInlineLine {
+		n := seg.Stop - seg.Start
+		if perLine && n > maxInlineLine {
 			return true
 		}
+		total += n
+	}
+	return !perLine && total > maxInline
+}
+
+// contentLen is how many of a paragraph line's bytes the inline budget
+// counts (see maxInline): from the first non-blank on, without trailing
+// blanks when the line is the paragraph's last (last set). line holds no
+// container markers, and holds its line break if it has one.
+func contentLen(line []byte, last bool) int {
+	a := 0
+	for a < len(line) && isSpaceByte(line[a]) {
+		a++
+	}
+	e := len(line)
+	if last {
+		for e > a && isSpaceByte(line[e-1]) {
+			e--
+		}
+	}
+	return e - a
+}
+
+// isSpaceByte reports whether goldmark trims c as a space (util.IsSpace).
+func isSpaceByte(c byte) bool {
+	switch c {
+	case ' ', '\t', '\n', '\r':
+		return true
 	}
 	return false
 }

@@ -55,6 +55,12 @@ type Stream struct {
 	approx bool
 
 	late lateRefs
+	// After Finish, the definitions in the tail the last render laid out
+	// (they never froze) and the labels that tail looked up and found
+	// nowhere before it: what a stream nested in a quote (open_quote.go)
+	// hands the enclosing one when the quote freezes.
+	tailDefs   []parser.Reference
+	tailLabels []string
 	// parsed counts the bytes the stream handed goldmark; tests read it
 	// to check that parsing stays proportional to the text.
 	parsed int
@@ -184,6 +190,14 @@ func (s *Stream) update() {
 				if k := refKey(d.Label); !s.state.refKeys[k] && !slices.Contains(keys, k) {
 					refs = append(refs, keepRef(d))
 					keys = append(keys, k)
+				}
+			}
+		}
+		s.tailDefs, s.tailLabels = refs, s.tailLabels[:0]
+		for _, b := range res.t.blocks {
+			for _, k := range res.t.pc.labels(b) {
+				if !s.state.refKeys[k] {
+					s.tailLabels = append(s.tailLabels, k)
 				}
 			}
 		}
