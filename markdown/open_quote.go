@@ -40,6 +40,7 @@ type openQuote struct {
 	marked  bool        // the marker of the line at line was stripped
 	content int         // where that line's content starts (-1: a lazy line, fed as it is)
 	bar     render.Span // drawn before every line
+	widths  prefixWidths
 	// kept counts the inner lines whose copies behind the bar in s.lines
 	// are the last frame's; of those, the ones the inner stream had
 	// frozen (lastFrozen) or its open block kept for good (lastSteady,
@@ -92,7 +93,7 @@ func newOpenQuote(s *Stream, t *tailRender, q *ast.Blockquote, top int) openBloc
 	in.state.refs = slices.Clip(s.state.refs) // the inner stream appends its own
 	in.state.refKeys = maps.Clone(s.state.refKeys)
 	start := absStart(t, lineStart(t.buf, p))
-	o := &openQuote{inner: in, top: top, start: start, line: start, fed: start, bar: bar, refs: len(in.state.refs)}
+	o := &openQuote{inner: in, top: top, start: start, line: start, fed: start, bar: bar, widths: newPrefixWidths(), refs: len(in.state.refs)}
 	if !o.extend(s, s.shown) {
 		return nil
 	}
@@ -186,7 +187,7 @@ func (o *openQuote) freeze(s *Stream, end int) {
 func (o *openQuote) prefix(out, ls []render.Line) []render.Line {
 	n := len(out)
 	out = append(out, ls...)
-	prefixed(out[n:], o.bar, o.bar, "> ", "> ")
+	prefixedWidths(out[n:], o.bar, o.bar, "> ", "> ", &o.widths)
 	return out
 }
 
