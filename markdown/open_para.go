@@ -77,6 +77,7 @@ type paraFlow struct {
 	shown struct {
 		out   [][]render.Span
 		joins []render.Join
+		spans []render.Span
 	}
 	pieces [2]piece
 	text   []byte
@@ -264,6 +265,10 @@ func (pf *paraFlow) display(out []render.Line) []render.Line {
 	// appending to the flow's would copy all of its lines whenever they
 	// are full.
 	g.out, g.joins = pf.shown.out[:0], pf.shown.joins[:0]
+	// Their spans too: the next frame replaces these lines (Lines() is
+	// valid until the next call).
+	pf.shown.spans = pf.shown.spans[:0]
+	g.spare = &pf.shown.spans
 	g.finish()
 	pf.shown.out, pf.shown.joins = g.out, g.joins
 	return g.appendLines(out, 0, len(g.out))

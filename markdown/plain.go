@@ -118,7 +118,6 @@ func appendPlainText(out, b []byte) ([]byte, windowCut) {
 // ends in two blanks (a hard line break in a paragraph).
 func joinLines(out, b []byte, hardBreaks bool) ([]byte, windowCut, bool) {
 	var cut windowCut
-	space := false // out ends with a space
 	for p := 0; p < len(b); {
 		e := len(b)
 		nl := bytes.IndexByte(b[p:], '\n')
@@ -135,20 +134,32 @@ func joinLines(out, b []byte, hardBreaks bool) ([]byte, windowCut, bool) {
 		if hardBreaks && nl >= 0 && e-end > 1 {
 			return out, cut, false
 		}
-		if len(out) > 0 && p < end && !space {
-			out = append(out, ' ')
-			space = true
-		}
-		for i := p; i < end; i++ {
-			c := b[i]
-			if c == '\t' {
-				c = ' '
+		if p < end {
+			// The line's text goes in whole, tabs as spaces, after a
+			// space when text came before it; it starts and ends with a
+			// character that is not a blank.
+			if len(out) > 0 {
+				out = append(out, ' ')
 			}
-			if c != ' ' && space && len(out) > 0 {
-				cut = windowCut{len(out), i}
+			at := len(out)
+			out = append(out, b[p:end]...)
+			line := out[at:]
+			if bytes.IndexByte(line, '\t') >= 0 {
+				for k, c := range line {
+					if c == '\t' {
+						line[k] = ' '
+					}
+				}
 			}
-			out = append(out, c)
-			space = c == ' '
+			// The last word start: after a space in the line, else the
+			// line's first character, after the space that joined it.
+			k := len(line) - 1
+			for k > 0 && (line[k] == ' ' || line[k-1] != ' ') {
+				k--
+			}
+			if k > 0 || at > 0 {
+				cut = windowCut{at + k, p + k}
+			}
 		}
 		if nl < 0 {
 			break

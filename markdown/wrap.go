@@ -64,6 +64,10 @@ type flow struct {
 	// for a line that placeLong placed part of: the next segment goes on
 	// cutting it.
 	inWord bool
+	// spare, when set, is storage emitted lines take their spans from
+	// (appended to it) instead of slices of their own: a frame's lines
+	// that the next frame replaces (paraFlow.display) reuse it.
+	spare *[]render.Span
 }
 
 func newFlow(width int) *flow {
@@ -353,7 +357,14 @@ func (f *flow) spans(a, b int) []render.Span {
 			n++
 		}
 	}
-	out := make([]render.Span, 0, n+1)
+	var out []render.Span
+	if f.spare != nil {
+		*f.spare = slices.Grow(*f.spare, n+1)
+		k := len(*f.spare)
+		out = (*f.spare)[k : k : k+n+1]
+	} else {
+		out = make([]render.Span, 0, n+1)
+	}
 	// A run of pieces in one style becomes one span over their bytes
 	// (adjacent in buf); a span within one piece is a slice of its text.
 	runStart, runEnd, runPieces := 0, 0, 0
@@ -381,6 +392,10 @@ func (f *flow) spans(a, b int) []render.Span {
 		runStart, runEnd, runPieces = s, e, 1
 	}
 	end()
+	if f.spare != nil {
+		*f.spare = (*f.spare)[:len(*f.spare)+len(out)]
+		out = out[:len(out):len(out)]
+	}
 	return out
 }
 
