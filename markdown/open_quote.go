@@ -237,12 +237,12 @@ func (o *openQuote) feed(s *Stream, shown int) (ok bool, end int) {
 		}
 		nl := bytes.IndexByte(src[o.fed:shown], '\n')
 		if nl < 0 {
-			o.inner.Append(string(src[o.fed:shown]))
+			appendChunk(o.inner, src[o.fed:shown])
 			o.fed = shown
 			return true, -1
 		}
 		next := o.fed + nl + 1
-		o.inner.Append(string(src[o.fed:next]))
+		appendChunk(o.inner, src[o.fed:next])
 		o.line, o.fed, o.marked = next, next, false
 	}
 	return true, -1

@@ -96,6 +96,17 @@ func (s *Stream) Append(chunk string) {
 	if chunk == "" && !s.finished {
 		return
 	}
+	appendChunk(s, chunk)
+}
+
+// appendChunk is Append for a chunk that is not empty, which a stream
+// nested in a quote takes as a slice of the enclosing stream's text.
+func appendChunk[T string | []byte](s *Stream, chunk T) {
+	if n := len(s.src) + len(chunk); n > cap(s.src) {
+		// Doubling, where append grows a long slice by a quarter: a long
+		// answer would otherwise be copied a few dozen times.
+		s.src = append(make([]byte, 0, max(2*cap(s.src), n, 256)), s.src...)
+	}
 	s.src = append(s.src, chunk...)
 	s.lastLine.feed(s.src)
 	s.finished = false
