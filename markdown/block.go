@@ -98,7 +98,7 @@ func (r *renderer) children(n ast.Node, width int, tight bool) []render.Line {
 // continue a wrapped one, so those join up.
 func prefixed(ls []render.Line, first, rest render.Span, firstLead, restLead string) []render.Line {
 	widths := newPrefixWidths()
-	return prefixedWidths(ls, first, rest, firstLead, restLead, &widths)
+	return prefixedWidths(ls, first, rest, firstLead, restLead, &widths, nil)
 }
 
 // prefixWidths holds the display widths of prefixed's prefixes, each
@@ -109,7 +109,11 @@ func newPrefixWidths() prefixWidths { return prefixWidths{{-1, -1}, {-1, -1}} }
 
 // prefixedWidths is prefixed with the prefixes' widths kept in widths,
 // for a caller that prefixes lines with the same spans again and again.
-func prefixedWidths(ls []render.Line, first, rest render.Span, firstLead, restLead string, widths *prefixWidths) []render.Line {
+//
+// With spare set, the lines' spans are appended to *spare instead of
+// slices of their own, for lines the caller replaces before the storage
+// is used again.
+func prefixedWidths(ls []render.Line, first, rest render.Span, firstLead, restLead string, widths *prefixWidths, spare *[]render.Span) []render.Line {
 	for i := range ls {
 		p, lead, k := rest, restLead, 1
 		if i == 0 {
@@ -131,6 +135,12 @@ func prefixedWidths(ls []render.Line, first, rest render.Span, firstLead, restLe
 			c.Lead = lead + c.Lead
 		}
 		if p.Text == "" {
+			continue
+		}
+		if spare != nil {
+			k := len(*spare)
+			*spare = append(append(*spare, p), ls[i].Spans...)
+			ls[i].Spans = (*spare)[k:len(*spare):len(*spare)]
 			continue
 		}
 		spans := make([]render.Span, 0, len(ls[i].Spans)+1)

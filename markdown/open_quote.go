@@ -41,6 +41,9 @@ type openQuote struct {
 	content int         // where that line's content starts (-1: a lazy line, fed as it is)
 	bar     render.Span // drawn before every line
 	widths  prefixWidths
+	// spare holds the spans of the lines drawn that the next frame draws
+	// again (see draw).
+	spare []render.Span
 	// kept counts the inner lines whose copies behind the bar in s.lines
 	// are the last frame's; of those, the ones the inner stream had
 	// frozen (lastFrozen) or its open block kept for good (lastSteady,
@@ -114,11 +117,11 @@ func (o *openQuote) extend(s *Stream, shown int) bool {
 	if in.open != nil && in.open == o.lastOpen {
 		current = max(current, o.lastSteady)
 	}
-	o.draw(s, lines, current)
 	o.lastFrozen, o.lastOpen, o.lastSteady = in.frozen, in.open, 0
 	if b, ok := in.open.(steadyBlock); ok {
 		o.lastSteady = b.steadyLines()
 	}
+	o.draw(s, lines, current, max(o.lastFrozen, o.lastSteady))
 	// The inline budgets count content bytes (see maxInline), the same
 	// in the quote's content alone: the inner stream's blocks are
 	// Render's.
@@ -130,15 +133,22 @@ func (o *openQuote) extend(s *Stream, shown int) bool {
 // draw puts the inner stream's lines behind the bar in s.lines, drawing
 // again those after the first current ones (the rest are as the last
 // frame drew them, unless a revision changed them).
-func (o *openQuote) draw(s *Stream, lines []render.Line, current int) {
+//
+// Lines from stay on are drawn again by the next frame whatever happens
+// (none is frozen or steady in the inner stream), so their spans go to
+// spare storage that frame reuses.
+func (o *openQuote) draw(s *Stream, lines []render.Line, current, stay int) {
 	if revs := len(o.inner.Revisions()); revs != o.revs {
 		o.revs, current = revs, 0 // frozen lines were revised: draw them all again
 	}
 	keep := min(o.kept, current, len(lines))
-	s.lines = o.prefix(s.lines[:o.top+keep], lines[keep:])
+	stay = min(max(stay, keep), len(lines))
+	s.lines = o.prefix(s.lines[:o.top+keep], lines[keep:stay], nil)
+	o.spare = o.spare[:0]
+	s.lines = o.prefix(s.lines, lines[stay:], &o.spare)
 	o.kept = len(lines)
 	if len(lines) == 0 {
-		s.lines = o.prefix(s.lines, []render.Line{{}}) // an empty quote shows its bar
+		s.lines = o.prefix(s.lines, []render.Line{{}}, nil) // an empty quote shows its bar
 	}
 }
 
@@ -163,7 +173,8 @@ func (o *openQuote) freeze(s *Stream, end int) {
 		in.sync()
 	}
 	in.Finish()
-	o.draw(s, in.Lines(), current)
+	lines := in.Lines()
+	o.draw(s, lines, current, len(lines)) // all of them stay: they freeze
 	defs := append(slices.Clip(in.state.refs[o.refs:]), in.tailDefs...)
 	own := map[string]bool{}
 	for _, d := range defs {
@@ -184,10 +195,10 @@ func (o *openQuote) freeze(s *Stream, end int) {
 }
 
 // prefix appends ls to out behind the quote's bar, leaving ls as it was.
-func (o *openQuote) prefix(out, ls []render.Line) []render.Line {
+func (o *openQuote) prefix(out, ls []render.Line, spare *[]render.Span) []render.Line {
 	n := len(out)
 	out = append(out, ls...)
-	prefixedWidths(out[n:], o.bar, o.bar, "> ", "> ", &o.widths)
+	prefixedWidths(out[n:], o.bar, o.bar, "> ", "> ", &o.widths, spare)
 	return out
 }
 
