@@ -41,9 +41,6 @@ type openPara struct {
 	prev    int // start of the last line before checked
 	settled int // start of a line found to continue the paragraph however it ends
 	scanned int // how far the line at checked is known to hold no newline
-	// content is what the inline budget counts (see maxInline) of the
-	// lines before checked.
-	content int
 }
 
 // paraFlow is a paragraph's inlines laid out as they arrive: the flow
@@ -126,11 +123,6 @@ func newOpenPara(s *Stream, t *tailRender, p ast.Node, top int) openBlock {
 	o.first = lineStart(s.src, absStart(t, p.Lines().At(0).Start))
 	o.checked = o.first + bytes.LastIndexByte(s.src[o.first:end], '\n') + 1
 	o.prev = max(lineStart(s.src, max(o.checked-1, 0)), o.first)
-	for p := o.first; p < o.checked; {
-		e := p + bytes.IndexByte(s.src[p:o.checked], '\n') + 1
-		o.content += contentLen(s.src[p:e], false)
-		p = e
-	}
 	if !o.extend(s, end) {
 		return nil
 	}
@@ -164,6 +156,9 @@ func startPara(s *Stream, shown int) openBlock {
 }
 
 func (o *openPara) extend(s *Stream, shown int) bool {
+	if !o.pf.raw && shown-o.first > maxInline {
+		return false // over the inline budget: a plainBlock from now on
+	}
 	ok, end := o.structure(s, shown)
 	if !ok {
 		if end >= 0 && !o.pf.approx {
@@ -310,20 +305,11 @@ func (o *openPara) structure(s *Stream, shown int) (ok bool, end int) {
 			o.scanned = shown
 		}
 		line := s.src[p:e]
-		if !o.pf.raw {
-			// Measured as overBudget does, a complete line with its
-			// newline: past either budget the paragraph is a plainBlock
-			// from now on (or, were the line its last, about to be).
-			n := contentLen(line, false)
-			if complete {
-				n++
-			}
-			if n > maxInlineLine || o.content+n > maxInline {
-				return false, -1
-			}
-			if complete {
-				o.content += n
-			}
+		// Measured as overBudget does (a top-level paragraph's content is
+		// its lines), a complete line with its newline: past either
+		// budget the paragraph is a plainBlock from now on.
+		if n := e - p; !o.pf.raw && (n > maxInlineLine || complete && n+1 > maxInlineLine) {
+			return false, -1
 		}
 		if isBlank(line) {
 			if complete {

@@ -17,11 +17,12 @@ import (
 // maxInlineLine (which also bounds a table's row, hence its cells), is
 // not parsed for inlines: it is shown as the text it is, markup and all,
 // in a plainBlock. Lengths count the paragraph's content bytes: each
-// line from its first character that is not a blank (after the markers
-// of the containers it is in and its indentation) to its end, the line
-// break included, the last line without its trailing blanks. So a
-// paragraph measures the same in a quote as in the quote's content alone,
-// which a stream follows in a Stream of its own (open_quote.go).
+// line from where its content starts in the blocks it is in (after the
+// markers of quotes and list items, and the indentation those take) to
+// its end, line break included. So a paragraph measures the same in a
+// quote as in the quote's content alone, which a stream follows in a
+// Stream of its own (open_quote.go), and a top-level paragraph's
+// content is its lines.
 const (
 	maxInline     = 16 << 10
 	maxInlineLine = 8 << 10
@@ -58,9 +59,8 @@ func (b budget) Transform(node *ast.Paragraph, reader text.Reader, _ parser.Cont
 func overBudget(src []byte, lines *text.Segments, perLine bool) bool {
 	total := 0
 	for i := range lines.Len() {
-		// goldmark's paragraph segments are its content lines as
-		// described above: blanks trimmed on the left, and on the right
-		// of the last.
+		// Before Close trims them (this runs before), goldmark's
+		// paragraph segments are its content lines as described above.
 		seg := lines.At(i)
 		n := seg.Stop - seg.Start
 		if perLine && n > maxInlineLine {
@@ -69,33 +69,6 @@ func overBudget(src []byte, lines *text.Segments, perLine bool) bool {
 		total += n
 	}
 	return !perLine && total > maxInline
-}
-
-// contentLen is how many of a paragraph line's bytes the inline budget
-// counts (see maxInline): from the first non-blank on, without trailing
-// blanks when the line is the paragraph's last (last set). line holds no
-// container markers, and holds its line break if it has one.
-func contentLen(line []byte, last bool) int {
-	a := 0
-	for a < len(line) && isSpaceByte(line[a]) {
-		a++
-	}
-	e := len(line)
-	if last {
-		for e > a && isSpaceByte(line[e-1]) {
-			e--
-		}
-	}
-	return e - a
-}
-
-// isSpaceByte reports whether goldmark trims c as a space (util.IsSpace).
-func isSpaceByte(c byte) bool {
-	switch c {
-	case ' ', '\t', '\n', '\r':
-		return true
-	}
-	return false
 }
 
 // plainText is how a plainBlock's source shows: its lines without their
