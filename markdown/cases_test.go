@@ -682,8 +682,18 @@ func TestInlineBudgetCountsContent(t *testing.T) {
 	// Render does: its frames are exact.
 	src := "> " + strings.Repeat("a **b** line\n> ", maxInlineLine/12+8) + "end\n\nafter\n"
 	c := newChecker(t, "long quote", Options{Width: 80})
+	exact, late := 0, 0
 	for p := 0; p < len(src); p += 61 {
 		c.append(src[p:min(p+61, len(src))], p%(61*16) == 0)
+		if p > maxInlineLine+1024 && p+61 < len(src)-8 {
+			late++
+			if exactFrame(c.s) {
+				exact++
+			}
+		}
+	}
+	if exact < late/2 {
+		t.Errorf("past 9 KiB, %d of %d frames of the quote were exact", exact, late)
 	}
 	c.finish()
 }
