@@ -3,6 +3,7 @@ package markdown
 import (
 	"bytes"
 	"unicode/utf8"
+	"unsafe"
 
 	"github.com/quire-sh/quire/render"
 )
@@ -21,7 +22,59 @@ import (
 // cut (the start of the last word), which is where its text stands.
 func (pf *paraFlow) startPlain() {
 	pf.f.truncate(pf.kept)
+	pf.f.owned = true
 	pf.stable = pf.q
+}
+
+// addOwned appends text, which render.Sanitize leaves as it is, to f as
+// a piece in style whose text is f.buf's own bytes: f.owned is set, so
+// those bytes never change (see owned), and a line drawn from them takes
+// a string of them without a copy. The only other writes to f.buf's
+// storage are past its length, by a copy of f (display) that is gone
+// before the next addOwned.
+func (f *flow) addOwned(text []byte, style render.Style) {
+	if len(text) == 0 {
+		return
+	}
+	at := len(f.buf)
+	if at+len(text) > cap(f.buf) {
+		// Doubling (append grows long storage by a quarter), to at
+		// least what compact keeps the flow under.
+		f.buf = append(make([]byte, 0, max(2*cap(f.buf), at+len(text), 2*compactMin)), f.buf...)
+	}
+	f.buf = append(f.buf, text...)
+	f.ps = append(f.ps, piece{text: unsafe.String(&f.buf[at], len(text)), style: style})
+	f.starts = append(f.starts, at)
+}
+
+// ownedString returns f.buf[a:] as a string without a copy; f.owned must
+// be set.
+func (f *flow) ownedString(a int) string {
+	if a >= len(f.buf) {
+		return ""
+	}
+	return unsafe.String(&f.buf[a], len(f.buf)-a)
+}
+
+// needsSanitize reports whether render.Sanitize would change text: it
+// holds a control character or invalid UTF-8.
+func needsSanitize(text []byte) bool {
+	for i := 0; i < len(text); {
+		c := text[i]
+		if c < utf8.RuneSelf {
+			if c < 0x20 || c == 0x7f {
+				return true
+			}
+			i++
+			continue
+		}
+		r, n := utf8.DecodeRune(text[i:])
+		if _, ctl := render.VisibleControl(r); ctl || r == utf8.RuneError && n == 1 {
+			return true
+		}
+		i += n
+	}
+	return false
 }
 
 // advancePlain takes the text of a plain paragraph up to shown in.
@@ -31,8 +84,11 @@ func (pf *paraFlow) advancePlain(s *Stream, shown int, base render.Style) {
 	if e > pf.stable {
 		pf.text = appendJoined(pf.text[:0], s.src[pf.stable:e])
 		pf.kept -= f.compact()
-		pf.pieces[0] = piece{text: cleanText(string(pf.text)), style: base}
-		f.add(pf.pieces[:1])
+		text := pf.text
+		if needsSanitize(text) {
+			text = []byte(render.Sanitize(string(text)))
+		}
+		f.addOwned(text, base)
 		pf.kept = len(f.ps)
 		pf.stable = e
 		// The last segment's end is not known until more text comes.
@@ -137,7 +193,7 @@ func (pf *paraFlow) plainLine(spare *[]render.Span) (l render.Line, ok bool) {
 	case w > f.width:
 		return l, false
 	}
-	*spare = append(*spare, render.Span{Text: string(f.buf[start:]), Style: f.ps[len(f.ps)-1].style})
+	*spare = append(*spare, render.Span{Text: f.ownedString(start), Style: f.ps[len(f.ps)-1].style})
 	n := len(*spare)
 	return render.Line{Spans: (*spare)[n-1 : n : n], Copy: render.Copy{Join: f.join}}, true
 }

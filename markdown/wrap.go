@@ -64,6 +64,10 @@ type flow struct {
 	// for a line that placeLong placed part of: the next segment goes on
 	// cutting it.
 	inWord bool
+	// owned is set when strings alias buf's bytes (a plain paragraph's,
+	// see addOwned): bytes before len(buf) are then never written again,
+	// and compact copies the text it keeps to new storage.
+	owned bool
 	// spare, when set, is storage emitted lines take their spans from
 	// (appended to it) instead of slices of their own: a frame's lines
 	// that the next frame replaces (paraFlow.display) reuse it.
@@ -115,7 +119,11 @@ func (f *flow) compact() int {
 	if d == len(f.starts) {
 		shift = len(f.buf)
 	}
-	f.buf = append(f.buf[:0], f.buf[shift:]...)
+	buf := f.buf[:0]
+	if f.owned {
+		buf = make([]byte, 0, max(2*(len(f.buf)-shift), 2*compactMin))
+	}
+	f.buf = append(buf, f.buf[shift:]...)
 	f.ps = append(f.ps[:0], f.ps[d:]...)
 	f.starts = append(f.starts[:0], f.starts[d:]...)
 	for i := range f.starts {
