@@ -97,22 +97,50 @@ func (r *renderer) children(n ast.Node, width int, tight bool) []render.Line {
 // lines that start a source line, and leaves it out of lines that
 // continue a wrapped one, so those join up.
 func prefixed(ls []render.Line, first, rest render.Span, firstLead, restLead string) []render.Line {
+	widths := newPrefixWidths()
+	return prefixedWidths(ls, first, rest, firstLead, restLead, &widths, nil)
+}
+
+// prefixWidths holds the display widths of prefixed's prefixes, each
+// measured once: [first, rest] × [full, on an empty line] (-1: not yet).
+type prefixWidths [2][2]int
+
+func newPrefixWidths() prefixWidths { return prefixWidths{{-1, -1}, {-1, -1}} }
+
+// prefixedWidths is prefixed with the prefixes' widths kept in widths,
+// for a caller that prefixes lines with the same spans again and again.
+//
+// With spare set, the lines' spans are appended to *spare instead of
+// slices of their own, for lines the caller replaces before the storage
+// is used again.
+func prefixedWidths(ls []render.Line, first, rest render.Span, firstLead, restLead string, widths *prefixWidths, spare *[]render.Span) []render.Line {
 	for i := range ls {
-		p, lead := rest, restLead
+		p, lead, k := rest, restLead, 1
 		if i == 0 {
-			p, lead = first, firstLead
+			p, lead, k = first, firstLead, 0
 		}
+		e := 0
 		if len(ls[i].Spans) == 0 {
 			// No trailing blanks on empty lines: a quote keeps its bar.
 			p.Text = strings.TrimRight(p.Text, " ")
 			lead = strings.TrimRight(lead, " ")
+			e = 1
+		}
+		if widths[k][e] < 0 {
+			widths[k][e] = render.StringWidth(p.Text)
 		}
 		c := &ls[i].Copy
-		c.Skip += render.StringWidth(p.Text)
+		c.Skip += widths[k][e]
 		if c.Join == render.JoinNewline {
 			c.Lead = lead + c.Lead
 		}
 		if p.Text == "" {
+			continue
+		}
+		if spare != nil {
+			k := len(*spare)
+			*spare = append(append(*spare, p), ls[i].Spans...)
+			ls[i].Spans = (*spare)[k:len(*spare):len(*spare)]
 			continue
 		}
 		spans := make([]render.Span, 0, len(ls[i].Spans)+1)

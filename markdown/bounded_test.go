@@ -1,6 +1,8 @@
 package markdown
 
 import (
+	"fmt"
+	"math/rand/v2"
 	"strings"
 	"testing"
 )
@@ -47,4 +49,42 @@ func TestStreamPlainLongWordExact(t *testing.T) {
 		}
 	}
 	c.finish()
+}
+
+// TestStreamPlainParagraphExact: a paragraph over the inline budget (a
+// line over maxInlineLine, or a paragraph over maxInline) is followed a
+// chunk at a time (open_plain.go), taking in only each chunk's text; its
+// frames are Render(ShownPrefix()) exactly, whatever the chunks split:
+// characters of several bytes, wide and combining ones, tabs, CRLF line
+// ends, blanks around line breaks, control characters, invalid bytes and
+// words wider than a line.
+func TestStreamPlainParagraphExact(t *testing.T) {
+	const mixed = "wide 漢字テキスト and 😀 emoji, e\u0301 combining,\ttab  two spaces " +
+		"ctrl \x1b[31m and \x7f, bad \xff\xfe bytes, a-very-long-word-" + "wider-than-any-line-at-all-in-this-test-xxxxxxxxxxxxxxxxxx" +
+		" end \r\n   \tnext line after CRLF and indent  \n\tthen a tab-led line 終わり\n"
+	over := map[string]string{
+		"line":      strings.Repeat("word ", maxInlineLine/5+1),
+		"paragraph": strings.Repeat("a short line of words\n", maxInline/22+1),
+	}
+	for name, head := range over {
+		for seed := range 3 {
+			for _, width := range []int{80, 23} {
+				t.Run(fmt.Sprintf("%s/%d/%d", name, seed, width), func(t *testing.T) {
+					rng := rand.New(rand.NewPCG(uint64(seed), 5))
+					c := newChecker(t, name, Options{Width: width})
+					c.append(head, true)
+					tail := strings.Repeat(mixed, 4) + "\nAfter.\n"
+					for p := 0; p < len(tail); {
+						n := min(len(tail)-p, 1+rng.IntN(9))
+						c.append(tail[p:p+n], true)
+						if c.s.approx {
+							t.Fatalf("at %d bytes the frame is approximate: a plain paragraph lays out exactly", len(c.s.Source()))
+						}
+						p += n
+					}
+					c.finish()
+				})
+			}
+		}
+	}
 }

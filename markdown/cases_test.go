@@ -3,6 +3,7 @@ package markdown
 import (
 	"fmt"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -635,4 +636,99 @@ func TestOpenBlockDeviations(t *testing.T) {
 			t.Fatalf("once the paragraph ended its lines are not Render's:\n--- stream\n%s--- one-shot\n%s", dump(s.Lines()), dump(want))
 		}
 	})
+}
+
+// TestInlineBudgetCountsContent: the inline budgets count a paragraph's
+// content, not the markers of the quotes and list items around it nor
+// its indentation, so a paragraph shows the same (parsed, or as its text)
+// in a quote, in a list item and on its own; and a stream that follows a
+// long quote's content on its own lays it out as Render does.
+func TestInlineBudgetCountsContent(t *testing.T) {
+	for _, n := range []int{maxInlineLine - 1, maxInlineLine + 1} {
+		// One line of n content bytes, and a paragraph of lines whose
+		// content is just under or over maxInline in all.
+		line := "**b** " + strings.Repeat("x ", (n-6)/2)
+		line += strings.Repeat("y", n-len(line))
+		lines := strings.Repeat("**b** more words on a line\n", (maxInline-(maxInlineLine-n))/27)
+		for name, text := range map[string]string{"line": line + "\n", "lines": lines} {
+			alone := Render(text, Options{Width: 60})
+			for container, prefix := range map[string]string{"quote": "> ", "item": "- "} {
+				var src strings.Builder
+				for l := range strings.Lines(text) {
+					src.WriteString(prefix + l)
+					if container == "item" {
+						prefix = "  "
+					}
+				}
+				got := Render(src.String(), Options{Width: 62})
+				if len(got) != len(alone) {
+					t.Fatalf("%s of %d in a %s: %d lines, %d on its own", name, n, container, len(got), len(alone))
+				}
+				for i := range got {
+					inner := got[i].Spans
+					if len(inner) > 0 {
+						inner = inner[1:] // the bar or the marker
+					}
+					// A quote's text has a style of its own: the texts of
+					// the spans tell a parsed line from one shown as text.
+					if !slices.Equal(spanTexts(inner), spanTexts(alone[i].Spans)) {
+						t.Fatalf("%s of %d in a %s, line %d:\n%s\non its own:\n%s", name, n, container, i, annotate(got[i]), annotate(alone[i]))
+					}
+				}
+			}
+		}
+	}
+	// Streamed, a quote over 8 KiB whose paragraph is parsed shows it as
+	// Render does: its frames are exact.
+	src := "> " + strings.Repeat("a **b** line\n> ", maxInlineLine/12+8) + "end\n\nafter\n"
+	c := newChecker(t, "long quote", Options{Width: 80})
+	exact, late := 0, 0
+	for p := 0; p < len(src); p += 61 {
+		c.append(src[p:min(p+61, len(src))], p%(61*16) == 0)
+		if p > maxInlineLine+1024 && p+61 < len(src)-8 {
+			late++
+			if exactFrame(c.s) {
+				exact++
+			}
+		}
+	}
+	if exact < late/2 {
+		t.Errorf("past 9 KiB, %d of %d frames of the quote were exact", exact, late)
+	}
+	c.finish()
+}
+
+// TestStreamQuoteFreezesAsItStands: a long quote that a blank line ends
+// freezes as its inner stream laid it out: the end of the quote is not
+// parsed or laid out whole again, and the lines are Render's.
+func TestStreamQuoteFreezesAsItStands(t *testing.T) {
+	quotes := map[string]string{
+		"paragraph": "> " + strings.Repeat("a line of the quote with `code` and **bold**\n> ", 600) + "last line\n",
+		"blocks":    strings.Repeat(quoted("> ", "A paragraph with [x] in it.\n\n- an item\n- another\n\n"), 100),
+		"plain":     "> " + strings.Repeat("a line of a paragraph over the budget\n> ", maxInline/38+10) + "last\n",
+	}
+	for name, quote := range quotes {
+		c := newChecker(t, name, Options{Width: 70})
+		for p := 0; p < len(quote); p += 16 {
+			c.append(quote[p:min(p+16, len(quote))], false)
+		}
+		before := c.s.parsed
+		c.append("\n", false)
+		if n := c.s.parsed - before; n > 1024 {
+			t.Errorf("%s: the blank line that ends a %d-byte quote had %d bytes parsed", name, len(quote), n)
+		}
+		if c.s.FrozenSource() != len(quote)+1 {
+			t.Errorf("%s: %d bytes frozen after the quote's blank line, want %d", name, c.s.FrozenSource(), len(quote)+1)
+		}
+		c.append("after\n", true)
+		c.finish()
+	}
+}
+
+func spanTexts(spans []render.Span) []string {
+	var out []string
+	for _, sp := range spans {
+		out = append(out, sp.Text)
+	}
+	return out
 }

@@ -120,7 +120,11 @@
 //   - a quote: the content of its lines, without their markers, streams
 //     into a Stream of its own, laid out at the quote's inner width,
 //     whose lines are drawn behind the bar; lines that stream froze, or
-//     that its own open block keeps, are drawn once (see open_quote.go);
+//     that its own open block keeps, are drawn once (see open_quote.go).
+//     When a blank line ends the quote, that stream is finished and the
+//     quote freezes as it laid the content out, which is Render's: a
+//     paragraph it followed freezes as it stands, any other block it
+//     left open is laid out whole once;
 //   - an HTML block: each complete line is laid out once, as the text it
 //     is (see open_html.go);
 //   - a paragraph (and a list item that is one paragraph): its inlines are
@@ -132,10 +136,12 @@
 //     it is parsed again, and plain text is not parsed at all. A paragraph
 //     that starts with "[" is continued so once its text rules out a link
 //     reference definition ("[a](", "[Enter] to"); a paragraph over the
-//     inline budget (see Limits) is continued as plain text, exactly.
+//     inline budget (see Limits) is continued as plain text, exactly,
+//     taking in only each chunk's text (see open_plain.go).
 //
 // A table or list that ends is laid out whole once, as Render does, and
-// frozen; a paragraph the stream followed exactly freezes as it stands.
+// frozen; a paragraph the stream followed exactly, and a quote (see
+// above), freeze as they stand.
 //
 // So a frame may differ from Render(ShownPrefix(Source())) in these ways,
 // and only these, and each lasts at most until the block concerned ends
@@ -161,10 +167,7 @@
 //     line by the rules ShownPrefix applies to a document's last line
 //     (an unfinished line of code in a fence in the quote, or of a table
 //     row, a run of marker characters, an ordered marker), which the
-//     quote's own marker hides from ShownPrefix; and a quote longer than
-//     8 KiB may show a block in it parsed where Render shows it as plain
-//     text for being over the inline budget (see Limits), which counts
-//     the quote's markers, until the quote ends.
+//     quote's own marker hides from ShownPrefix.
 //
 // A frame never shows text that has not arrived, never shows text out of
 // order, and never changes a frozen line except by a revision.
@@ -174,7 +177,12 @@
 // goldmark's inline parser takes more than linear time on some input (80
 // KB of "[a](" takes seconds), so a paragraph longer than 16 KiB, or with
 // a line longer than 8 KiB (which also bounds a table row), is shown as
-// the text it is, markup and all. A stream parses an open paragraph's
+// the text it is, markup and all. The budgets count content bytes, the
+// same in Render and in a Stream: each of the paragraph's lines from
+// where its content starts in the blocks it is in (after the markers of
+// the quotes and list items it is in, and the indentation those take) to
+// its end, line break included; a top-level paragraph's content is its
+// lines. So a paragraph measures the same in a quote as on its own. A stream parses an open paragraph's
 // window again on each chunk, so it keeps the window short: a word (text
 // without white space) is not parsed once it is longer than 256 bytes
 // (see the differences above), and a paragraph is parsed whole again only

@@ -1,6 +1,7 @@
 package markdown
 
 import (
+	"strings"
 	"testing"
 )
 
@@ -41,5 +42,43 @@ func FuzzStream(f *testing.F) {
 			t.Fatalf("stream != one-shot after Finish\n--- stream\n%s--- one-shot\n%s", dump(s.Lines()), dump(want))
 		}
 		checkSafe(t, want, opts.Width)
+	})
+}
+
+// FuzzStreamPlain streams text after a line over the inline budget, so
+// that it lands in a paragraph shown as its text (open_plain.go), or
+// ends it: every frame the freezing rule promises exact, and the lines
+// after Finish, equal the one-shot render.
+func FuzzStreamPlain(f *testing.F) {
+	f.Add([]byte("more words\r\n  \tnext line 漢字 e\u0301 \x1b[1m\xff\n\nafter"), []byte{3, 17, 1})
+	f.Add([]byte("\n> quoted\n\n"+strings.Repeat("x", 300)+" y\n"), []byte{1, 64})
+	head := strings.Repeat("word ", maxInlineLine/5+1)
+	f.Fuzz(func(t *testing.T, tail, cuts []byte) {
+		if len(tail) > 2048 {
+			tail = tail[:2048]
+		}
+		opts := Options{Width: 10 + len(cuts)%70}
+		s := NewStream(opts)
+		s.Append(head)
+		for p, i := 0, 0; p < len(tail); i++ {
+			n := 1
+			if len(cuts) > 0 {
+				n = 1 + int(cuts[i%len(cuts)])%40
+			}
+			n = min(n, len(tail)-p)
+			s.Append(string(tail[p : p+n]))
+			s.Frozen() // render now: the flow takes every chunk in
+			p += n
+			if (i%4 == 0 || p == len(tail)) && exactFrame(s) {
+				want := Render(ShownPrefix(s.Source()), opts)
+				if !sameLines(s.Lines(), want) {
+					t.Fatalf("stream != one-shot at %d bytes of the tail\n--- stream\n%s--- one-shot\n%s", p, dump(s.Lines()), dump(want))
+				}
+			}
+		}
+		s.Finish()
+		if want := Render(s.Source(), opts); !sameLines(s.Lines(), want) {
+			t.Fatalf("stream != one-shot after Finish\n--- stream\n%s--- one-shot\n%s", dump(s.Lines()), dump(want))
+		}
 	})
 }

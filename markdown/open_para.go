@@ -74,9 +74,15 @@ type paraFlow struct {
 	shown struct {
 		out   [][]render.Span
 		joins []render.Join
+		spans []render.Span
 	}
 	pieces [2]piece
 	text   []byte
+	// A plain paragraph's (raw) flow holds its text up to source offset
+	// stable; partial is how the unfinished character after it shows,
+	// if one does (see open_plain.go).
+	stable  int
+	partial piece
 }
 
 // ageOut is the window length past which unclosed openers stop holding
@@ -108,7 +114,9 @@ func newOpenPara(s *Stream, t *tailRender, p ast.Node, top int) openBlock {
 	}
 	o := &openPara{top: top, settled: -1}
 	o.pf.start(s, t.pc, p, t.para, absStart(t, t.para.cut))
-	o.pf.raw = p.Kind() == kindPlain
+	if o.pf.raw = p.Kind() == kindPlain; o.pf.raw {
+		o.pf.startPlain()
+	}
 	// The lines the flow has emitted stay as the full render drew them.
 	o.fixed = top + len(o.pf.f.out)
 	end := s.shown
@@ -182,6 +190,10 @@ func (pf *paraFlow) start(s *Stream, pc *refContext, p ast.Node, st *paraStart, 
 // advance takes the window up to shown in: it lays the window out and
 // moves what it can of it into the flow for good.
 func (pf *paraFlow) advance(s *Stream, shown int, base render.Style) {
+	if pf.raw {
+		pf.advancePlain(s, shown, base)
+		return
+	}
 	win := s.src[pf.q:shown]
 	f := pf.f
 	long := len(win) > ageOut || f.inWord || pf.word
@@ -254,11 +266,23 @@ func isBlank(line []byte) bool {
 // display appends to out the lines of the paragraph after those the
 // flow emitted for good, as the text stands.
 func (pf *paraFlow) display(out []render.Line) []render.Line {
+	// The lines' spans are kept from frame to frame: the next frame
+	// replaces these lines (Lines() is valid until the next call).
+	pf.shown.spans = pf.shown.spans[:0]
+	if pf.raw {
+		if l, ok := pf.plainLine(&pf.shown.spans); ok {
+			return append(out, l)
+		}
+	}
 	g := *pf.f
 	// Emitted lines go to slices of their own, kept from frame to frame:
 	// appending to the flow's would copy all of its lines whenever they
 	// are full.
 	g.out, g.joins = pf.shown.out[:0], pf.shown.joins[:0]
+	g.spare = &pf.shown.spans
+	if pf.partial.text != "" {
+		g.add([]piece{pf.partial})
+	}
 	g.finish()
 	pf.shown.out, pf.shown.joins = g.out, g.joins
 	return g.appendLines(out, 0, len(g.out))
@@ -281,9 +305,11 @@ func (o *openPara) structure(s *Stream, shown int) (ok bool, end int) {
 			o.scanned = shown
 		}
 		line := s.src[p:e]
-		// Measured as overBudget does: a complete line with its newline.
+		// Measured as overBudget does (a top-level paragraph's content is
+		// its lines), a complete line with its newline: past either
+		// budget the paragraph is a plainBlock from now on.
 		if n := e - p; !o.pf.raw && (n > maxInlineLine || complete && n+1 > maxInlineLine) {
-			return false, -1 // over the line budget
+			return false, -1
 		}
 		if isBlank(line) {
 			if complete {
@@ -314,7 +340,9 @@ func (o *openPara) freeze(s *Stream, end int) {
 	pf := &o.pf
 	win := s.src[pf.q:end]
 	f := pf.f
-	if pf.lastEnd <= end && len(bytes.TrimSpace(s.src[pf.lastEnd:end])) == 0 {
+	if pf.raw {
+		pf.advancePlain(s, end, s.opts.Theme.Text) // all of it: the text ends with a line break
+	} else if pf.lastEnd <= end && len(bytes.TrimSpace(s.src[pf.lastEnd:end])) == 0 {
 		// The last frame laid out this text (and at most blanks that end
 		// it): the flow holds its pieces after pf.kept already.
 		if pf.lastPC != nil {

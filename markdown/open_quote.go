@@ -40,6 +40,10 @@ type openQuote struct {
 	marked  bool        // the marker of the line at line was stripped
 	content int         // where that line's content starts (-1: a lazy line, fed as it is)
 	bar     render.Span // drawn before every line
+	widths  prefixWidths
+	// spare holds the spans of the lines drawn that the next frame draws
+	// again (see draw).
+	spare []render.Span
 	// kept counts the inner lines whose copies behind the bar in s.lines
 	// are the last frame's; of those, the ones the inner stream had
 	// frozen (lastFrozen) or its open block kept for good (lastSteady,
@@ -48,6 +52,7 @@ type openQuote struct {
 	kept, lastFrozen, lastSteady int
 	lastOpen                     openBlock
 	revs                         int // inner revisions seen
+	refs                         int // definitions the inner stream started with
 }
 
 // steadyBlock is an open block that knows how many leading lines of the
@@ -91,7 +96,7 @@ func newOpenQuote(s *Stream, t *tailRender, q *ast.Blockquote, top int) openBloc
 	in.state.refs = slices.Clip(s.state.refs) // the inner stream appends its own
 	in.state.refKeys = maps.Clone(s.state.refKeys)
 	start := absStart(t, lineStart(t.buf, p))
-	o := &openQuote{inner: in, top: top, start: start, line: start, fed: start, bar: bar}
+	o := &openQuote{inner: in, top: top, start: start, line: start, fed: start, bar: bar, widths: newPrefixWidths(), refs: len(in.state.refs)}
 	if !o.extend(s, s.shown) {
 		return nil
 	}
@@ -99,7 +104,11 @@ func newOpenQuote(s *Stream, t *tailRender, q *ast.Blockquote, top int) openBloc
 }
 
 func (o *openQuote) extend(s *Stream, shown int) bool {
-	if !o.feed(s, shown) {
+	ok, end := o.feed(s, shown)
+	if !ok {
+		if end >= 0 {
+			o.freeze(s, end)
+		}
 		return false
 	}
 	in := o.inner
@@ -108,40 +117,96 @@ func (o *openQuote) extend(s *Stream, shown int) bool {
 	if in.open != nil && in.open == o.lastOpen {
 		current = max(current, o.lastSteady)
 	}
-	if revs := len(in.Revisions()); revs != o.revs {
-		o.revs, current = revs, 0 // frozen lines were revised: draw them all again
-	}
-	keep := min(o.kept, current, len(lines))
-	s.lines = o.prefix(s.lines[:o.top+keep], lines[keep:])
-	o.kept = len(lines)
-	if len(lines) == 0 {
-		s.lines = o.prefix(s.lines, []render.Line{{}}) // an empty quote shows its bar
-	}
 	o.lastFrozen, o.lastOpen, o.lastSteady = in.frozen, in.open, 0
 	if b, ok := in.open.(steadyBlock); ok {
 		o.lastSteady = b.steadyLines()
 	}
-	// The inline budgets (see Limits in doc.go) count a block's source
-	// bytes, the quote's markers included, which the inner stream does
-	// not see: past the smaller budget a block in the quote may be parsed
-	// there while Render shows it as plain text, until the quote ends.
-	s.approx = in.approx || in.shown < len(in.src) || in.held >= 0 || shown-o.start > maxInlineLine
+	o.draw(s, lines, current, max(o.lastFrozen, o.lastSteady))
+	// The inline budgets count content bytes (see maxInline), the same
+	// in the quote's content alone: the inner stream's blocks are
+	// Render's.
+	s.approx = in.approx || in.shown < len(in.src) || in.held >= 0
 	s.held = -1
 	return true
 }
 
+// draw puts the inner stream's lines behind the bar in s.lines, drawing
+// again those after the first current ones (the rest are as the last
+// frame drew them, unless a revision changed them).
+//
+// Lines from stay on are drawn again by the next frame whatever happens
+// (none is frozen or steady in the inner stream), so their spans go to
+// spare storage that frame reuses.
+func (o *openQuote) draw(s *Stream, lines []render.Line, current, stay int) {
+	if revs := len(o.inner.Revisions()); revs != o.revs {
+		o.revs, current = revs, 0 // frozen lines were revised: draw them all again
+	}
+	keep := min(o.kept, current, len(lines))
+	stay = min(max(stay, keep), len(lines))
+	s.lines = o.prefix(s.lines[:o.top+keep], lines[keep:stay], nil)
+	o.spare = o.spare[:0]
+	s.lines = o.prefix(s.lines, lines[stay:], &o.spare)
+	o.kept = len(lines)
+	if len(lines) == 0 {
+		s.lines = o.prefix(s.lines, []render.Line{{}}, nil) // an empty quote shows its bar
+	}
+}
+
+// freeze ends the quote, which the complete blank line at end closed:
+// its inner stream is finished, and the quote freezes as that stream
+// lays its content out, which is Render's (the budgets count the same
+// bytes there), instead of being laid out whole again. A paragraph the
+// inner stream follows is ended by a blank line first, so that it too
+// freezes as it stands; any other open block there is laid out whole
+// once, as the end of a document is.
+func (o *openQuote) freeze(s *Stream, end int) {
+	in := o.inner
+	in.sync()
+	current := o.lastFrozen
+	if p, ok := in.open.(*openPara); ok {
+		if in.open == o.lastOpen && !p.pf.approx {
+			current = max(current, o.lastSteady)
+		}
+		// The content ends with a complete line, and a blank line after a
+		// paragraph that ends a document changes nothing in it.
+		in.Append("\n")
+		in.sync()
+	}
+	in.Finish()
+	lines := in.Lines()
+	o.draw(s, lines, current, len(lines)) // all of them stay: they freeze
+	defs := append(slices.Clip(in.state.refs[o.refs:]), in.tailDefs...)
+	own := map[string]bool{}
+	for _, d := range defs {
+		own[refKey(d.Label())] = true
+	}
+	pending := map[string]bool{}
+	for k, waiting := range in.late.pending {
+		if len(waiting) > 0 && !own[k] {
+			pending[k] = true
+		}
+	}
+	for _, k := range in.tailLabels {
+		if !own[k] {
+			pending[k] = true
+		}
+	}
+	s.freezeOpen(end+bytes.IndexByte(s.src[end:], '\n')+1, false, pending, defs)
+}
+
 // prefix appends ls to out behind the quote's bar, leaving ls as it was.
-func (o *openQuote) prefix(out, ls []render.Line) []render.Line {
+func (o *openQuote) prefix(out, ls []render.Line, spare *[]render.Span) []render.Line {
 	n := len(out)
 	out = append(out, ls...)
-	prefixed(out[n:], o.bar, o.bar, "> ", "> ")
+	prefixedWidths(out[n:], o.bar, o.bar, "> ", "> ", &o.widths, spare)
 	return out
 }
 
 // feed gives the inner stream the content of the quote's lines up to
 // shown. It reports false at a line that does not carry the quote's
-// marker.
-func (o *openQuote) feed(s *Stream, shown int) bool {
+// marker; end is then where that line starts when it is a complete blank
+// line, which ends the quote, else -1.
+func (o *openQuote) feed(s *Stream, shown int) (ok bool, end int) {
 	src := s.src
 	for o.line < shown {
 		if !o.marked {
@@ -150,44 +215,48 @@ func (o *openQuote) feed(s *Stream, shown int) bool {
 				i++
 			}
 			if i == shown {
-				return true // the line's first characters are still to come
+				return true, -1 // the line's first characters are still to come
 			}
 			if src[i] != '>' {
 				// A line without the marker stays in the quote only as a
 				// lazy continuation of a paragraph the quote leaves open,
 				// and reaches the inner stream as it is.
 				if !o.lazy(src[o.line:shown]) {
-					return false
+					line := src[o.line:shown]
+					if nl := bytes.IndexByte(line, '\n'); nl >= 0 && isBlank(line[:nl]) {
+						return false, o.line
+					}
+					return false, -1
 				}
 				o.marked, o.fed, o.content = true, o.line, -1
 				continue
 			}
 			i++
 			if i == shown {
-				return true // whether a space follows the marker is not known yet
+				return true, -1 // whether a space follows the marker is not known yet
 			}
 			switch src[i] {
 			case '\t':
-				return false // a tab after the marker counts in columns
+				return false, -1 // a tab after the marker counts in columns
 			case ' ':
 				i++
 			}
 			o.marked, o.fed, o.content = true, i, i
 		}
 		if o.content >= 0 && structuralTab(src[o.content:shown]) {
-			return false // a tab's width depends on the column, which the inner stream does not see
+			return false, -1 // a tab's width depends on the column, which the inner stream does not see
 		}
 		nl := bytes.IndexByte(src[o.fed:shown], '\n')
 		if nl < 0 {
-			o.inner.Append(string(src[o.fed:shown]))
+			appendChunk(o.inner, src[o.fed:shown])
 			o.fed = shown
-			return true
+			return true, -1
 		}
 		next := o.fed + nl + 1
-		o.inner.Append(string(src[o.fed:next]))
+		appendChunk(o.inner, src[o.fed:next])
 		o.line, o.fed, o.marked = next, next, false
 	}
-	return true
+	return true, -1
 }
 
 // lazy reports whether line, which has no quote marker, continues the

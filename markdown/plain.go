@@ -16,9 +16,13 @@ import (
 // paragraph longer than maxInline, or with a line longer than
 // maxInlineLine (which also bounds a table's row, hence its cells), is
 // not parsed for inlines: it is shown as the text it is, markup and all,
-// in a plainBlock. Lengths are of the source: from the start of the
-// paragraph's first line (container markers and indentation included) to
-// the end of its last, newlines included.
+// in a plainBlock. Lengths count the paragraph's content bytes: each
+// line from where its content starts in the blocks it is in (after the
+// markers of quotes and list items, and the indentation those take) to
+// its end, line break included. So a paragraph measures the same in a
+// quote as in the quote's content alone, which a stream follows in a
+// Stream of its own (open_quote.go), and a top-level paragraph's
+// content is its lines.
 const (
 	maxInline     = 16 << 10
 	maxInlineLine = 8 << 10
@@ -53,20 +57,18 @@ func (b budget) Transform(node *ast.Paragraph, reader text.Reader, _ parser.Cont
 }
 
 func overBudget(src []byte, lines *text.Segments, perLine bool) bool {
-	n := lines.Len()
-	if n == 0 {
-		return false
-	}
-	if !perLine {
-		return lines.At(n-1).Stop-lineStart(src, lines.At(0).Start) > maxInline
-	}
-	for i := range n {
+	total := 0
+	for i := range lines.Len() {
+		// Before Close trims them (this runs before), goldmark's
+		// paragraph segments are its content lines as described above.
 		seg := lines.At(i)
-		if seg.Stop-lineStart(src, seg.Start) > maxInlineLine {
+		n := seg.Stop - seg.Start
+		if perLine && n > maxInlineLine {
 			return true
 		}
+		total += n
 	}
-	return false
+	return !perLine && total > maxInline
 }
 
 // plainText is how a plainBlock's source shows: its lines without their
@@ -89,7 +91,6 @@ func appendPlainText(out, b []byte) ([]byte, windowCut) {
 // ends in two blanks (a hard line break in a paragraph).
 func joinLines(out, b []byte, hardBreaks bool) ([]byte, windowCut, bool) {
 	var cut windowCut
-	space := false // out ends with a space
 	for p := 0; p < len(b); {
 		e := len(b)
 		nl := bytes.IndexByte(b[p:], '\n')
@@ -106,20 +107,32 @@ func joinLines(out, b []byte, hardBreaks bool) ([]byte, windowCut, bool) {
 		if hardBreaks && nl >= 0 && e-end > 1 {
 			return out, cut, false
 		}
-		if len(out) > 0 && p < end && !space {
-			out = append(out, ' ')
-			space = true
-		}
-		for i := p; i < end; i++ {
-			c := b[i]
-			if c == '\t' {
-				c = ' '
+		if p < end {
+			// The line's text goes in whole, tabs as spaces, after a
+			// space when text came before it; it starts and ends with a
+			// character that is not a blank.
+			if len(out) > 0 {
+				out = append(out, ' ')
 			}
-			if c != ' ' && space && len(out) > 0 {
-				cut = windowCut{len(out), i}
+			at := len(out)
+			out = append(out, b[p:end]...)
+			line := out[at:]
+			if bytes.IndexByte(line, '\t') >= 0 {
+				for k, c := range line {
+					if c == '\t' {
+						line[k] = ' '
+					}
+				}
 			}
-			out = append(out, c)
-			space = c == ' '
+			// The last word start: after a space in the line, else the
+			// line's first character, after the space that joined it.
+			k := len(line) - 1
+			for k > 0 && (line[k] == ' ' || line[k-1] != ' ') {
+				k--
+			}
+			if k > 0 || at > 0 {
+				cut = windowCut{at + k, p + k}
+			}
 		}
 		if nl < 0 {
 			break

@@ -55,6 +55,12 @@ type Stream struct {
 	approx bool
 
 	late lateRefs
+	// After Finish, the definitions in the tail the last render laid out
+	// (they never froze) and the labels that tail looked up and found
+	// nowhere before it: what a stream nested in a quote (open_quote.go)
+	// hands the enclosing one when the quote freezes.
+	tailDefs   []parser.Reference
+	tailLabels []string
 	// parsed counts the bytes the stream handed goldmark; tests read it
 	// to check that parsing stays proportional to the text.
 	parsed int
@@ -89,6 +95,17 @@ func (p countingParser) Parse(r text.Reader, opts ...parser.ParseOption) ast.Nod
 func (s *Stream) Append(chunk string) {
 	if chunk == "" && !s.finished {
 		return
+	}
+	appendChunk(s, chunk)
+}
+
+// appendChunk is Append for a chunk that is not empty, which a stream
+// nested in a quote takes as a slice of the enclosing stream's text.
+func appendChunk[T string | []byte](s *Stream, chunk T) {
+	if n := len(s.src) + len(chunk); n > cap(s.src) {
+		// Doubling, where append grows a long slice by a quarter: a long
+		// answer would otherwise be copied a few dozen times.
+		s.src = append(make([]byte, 0, max(2*cap(s.src), n, 256)), s.src...)
 	}
 	s.src = append(s.src, chunk...)
 	s.lastLine.feed(s.src)
@@ -184,6 +201,14 @@ func (s *Stream) update() {
 				if k := refKey(d.Label); !s.state.refKeys[k] && !slices.Contains(keys, k) {
 					refs = append(refs, keepRef(d))
 					keys = append(keys, k)
+				}
+			}
+		}
+		s.tailDefs, s.tailLabels = refs, s.tailLabels[:0]
+		for _, b := range res.t.blocks {
+			for _, k := range res.t.pc.labels(b) {
+				if !s.state.refKeys[k] {
+					s.tailLabels = append(s.tailLabels, k)
 				}
 			}
 		}

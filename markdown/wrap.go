@@ -64,6 +64,14 @@ type flow struct {
 	// for a line that placeLong placed part of: the next segment goes on
 	// cutting it.
 	inWord bool
+	// owned is set when strings alias buf's bytes (a plain paragraph's,
+	// see addOwned): bytes before len(buf) are then never written again,
+	// and compact copies the text it keeps to new storage.
+	owned bool
+	// spare, when set, is storage emitted lines take their spans from
+	// (appended to it) instead of slices of their own: a frame's lines
+	// that the next frame replaces (paraFlow.display) reuse it.
+	spare *[]render.Span
 }
 
 func newFlow(width int) *flow {
@@ -111,7 +119,11 @@ func (f *flow) compact() int {
 	if d == len(f.starts) {
 		shift = len(f.buf)
 	}
-	f.buf = append(f.buf[:0], f.buf[shift:]...)
+	buf := f.buf[:0]
+	if f.owned {
+		buf = make([]byte, 0, max(2*(len(f.buf)-shift), 2*compactMin))
+	}
+	f.buf = append(buf, f.buf[shift:]...)
 	f.ps = append(f.ps[:0], f.ps[d:]...)
 	f.starts = append(f.starts[:0], f.starts[d:]...)
 	for i := range f.starts {
@@ -353,7 +365,14 @@ func (f *flow) spans(a, b int) []render.Span {
 			n++
 		}
 	}
-	out := make([]render.Span, 0, n+1)
+	var out []render.Span
+	if f.spare != nil {
+		*f.spare = slices.Grow(*f.spare, n+1)
+		k := len(*f.spare)
+		out = (*f.spare)[k : k : k+n+1]
+	} else {
+		out = make([]render.Span, 0, n+1)
+	}
 	// A run of pieces in one style becomes one span over their bytes
 	// (adjacent in buf); a span within one piece is a slice of its text.
 	runStart, runEnd, runPieces := 0, 0, 0
@@ -381,6 +400,10 @@ func (f *flow) spans(a, b int) []render.Span {
 		runStart, runEnd, runPieces = s, e, 1
 	}
 	end()
+	if f.spare != nil {
+		*f.spare = (*f.spare)[:len(*f.spare)+len(out)]
+		out = out[:len(out):len(out)]
+	}
 	return out
 }
 
