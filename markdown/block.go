@@ -49,7 +49,7 @@ func (r *renderer) block(n ast.Node, width int) []render.Line {
 	case *ast.FencedCodeBlock:
 		return r.fenced(n, width, nil, -1).lines
 	case *ast.CodeBlock:
-		return r.code(codeLines(n, r.src), "", "```", r.settled(n), width, nil, -1).lines
+		return r.indented(n, width, nil, -1).lines
 	case *ast.Blockquote:
 		return r.quote(n, width)
 	case *ast.List:

@@ -54,6 +54,9 @@ func TestCheckpoints(t *testing.T) {
 		{"bullet list then same bullet", []string{"- a\n\n- b"}, 0, 0},
 		{"defined reference frees", []string{"see [x]\n\n[x]: https://x.example\n\nmore\n\n"}, 3, -1},
 		{"open fence line by line", []string{"```go\na := 1\nb := 2\nc"}, 3, len("```go\na := 1\nb := 2\n")},
+		{"open indented code line by line", []string{strings.Repeat("    x = 1\n", 31) + "    y"}, 32, len(strings.Repeat("    x = 1\n", 31))},
+		{"indented code, blank lines wait", []string{strings.Repeat("    x = 1\n", 31) + "\n  \n"}, 32, len(strings.Repeat("    x = 1\n", 31))},
+		{"indented code, language undecided", []string{strings.Repeat("    x = 1\n", 29)}, 0, 0},
 		{"html comment open", []string{"<!--\n\nstill comment\n\n"}, 0, 0},
 	}
 	for _, tt := range tests {
@@ -122,6 +125,12 @@ func TestHoldBack(t *testing.T) {
 		{"a\n\n* * ", "a\n\n"},
 		{"* a", "* a"},
 		{"    ---", "    ---"},
+		{"    x := 1\n    y :", "    x := 1\n"},
+		{"    x := 1\n\n\t\ty :", "    x := 1\n\n"},
+		{"    x := 1\n      ", "    x := 1\n      "},
+		{"    x := 1\n  y", "    x := 1\n  y"},
+		{"para\n\n    x := 1", "para\n\n    x := 1"},
+		{"- a\n\n      x := 1\n      y", "- a\n\n      x := 1\n      y"},
 		{"1. a\n12", "1. a\n"},
 		{"1. a\n12.", "1. a\n"},
 		{"1. a\n12. ", "1. a\n"},

@@ -7,6 +7,7 @@ import (
 	"github.com/alecthomas/chroma/v2/lexers"
 	"github.com/rivo/uniseg"
 	"github.com/yuin/goldmark/ast"
+	"github.com/yuin/goldmark/util"
 
 	"github.com/quire-sh/quire/render"
 )
@@ -61,6 +62,29 @@ func (r *renderer) fenced(n *ast.FencedCodeBlock, width int, cont *fenceState, s
 		return out
 	}
 	return r.code(lines, lang, fence, r.settled(n), width, cont, snapAfter)
+}
+
+// indented renders an indented code block. cont, when set, continues
+// one whose first lines a stream froze: the block was parsed behind
+// indentedLead, whose content line is left out.
+func (r *renderer) indented(n *ast.CodeBlock, width int, cont *fenceState, snapAfter int) codeOut {
+	lines := codeLines(n, r.src)
+	if cont != nil && len(lines) > 0 {
+		lines = lines[1:]
+	}
+	settled := r.settled(n)
+	if r.dropLastLine && len(lines) > 0 {
+		// The held-back last line goes, and with it the blank lines
+		// before it, which the block holds only if code follows them:
+		// what stays is the block as the text without that line has it,
+		// where those blank lines follow it (it is settled).
+		lines = lines[:len(lines)-1]
+		settled = false
+		for len(lines) > 0 && util.IsBlank([]byte(lines[len(lines)-1])) {
+			lines, settled = lines[:len(lines)-1], true
+		}
+	}
+	return r.code(lines, "", "```", settled, width, cont, snapAfter)
 }
 
 // diagram draws a mermaid block inside a code frame, or reports false

@@ -53,8 +53,9 @@
 // in the making, "- ", "*"); an unfinished last word that starts with a
 // markup character (a link, code span or emphasis appears whole); a table
 // header whose delimiter row has not arrived; the unfinished last line of
-// an open code fence or the unfinished last row of a table. A chunk that
-// only extends a held-back line costs nothing.
+// an open code fence, of an open top-level indented code block (unless it
+// is the block's first line or blank), or the unfinished last row of a table. A
+// chunk that only extends a held-back line costs nothing.
 //
 // # Freezing
 //
@@ -77,6 +78,14 @@
 //     is decided: highlighting runs line by line with the lexer state
 //     carried from line to line (see lexer.go), so the stream keeps the
 //     state at the last frozen line and never re-tokenises the fence;
+//   - likewise inside an open top-level indented code block, whose
+//     language is guessed (from its first 30 lines, as Render guesses
+//     it): every complete line up to the last one that is not blank is
+//     final once 30 lines are in (blank lines after it wait for the next
+//     line of code, or are dropped with the block's end). The rest of the
+//     block is parsed behind a code line of its own, which the layout
+//     leaves out, so its blank lines, indentation and tabs read as in the
+//     whole text;
 //   - parts that goldmark splits out of one paragraph (lines of text above
 //     a table, link reference definitions and the text after them) freeze
 //     together, when the last part is over: a setext underline could still
@@ -193,7 +202,8 @@
 // was cut).
 //
 // Some open blocks are still laid out whole on every chunk: indented
-// code, a quote while a line of it has a tab where the tab may decide its
+// code while its language is undecided (its first 30 lines) or when its
+// highlighter cannot lex line by line (as for a fence), a quote while a line of it has a tab where the tab may decide its
 // blocks, and a list's open item with everything nested in it, so a long list nested in one top-level item costs each chunk time
 // proportional to that item. A code fence nested in a list is highlighted
 // whole each time. File links reflect the file system when their line was

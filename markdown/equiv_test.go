@@ -255,6 +255,13 @@ func TestStreamRandomChunksLarge(t *testing.T) {
 		"longcomment": "<!-- start\n" + strings.Repeat("a commented line\n\n", 150) + "end -->\nafter\n",
 		"longpre":     "<pre>\n" + strings.Repeat("preformatted\n\n", 100) + "a closing </STYLE> ends it\nafter, a *paragraph*\n\n" + strings.Repeat("more text\n", 40),
 	}
+	// Long indented code blocks, frozen line by line (freeze.go): blank
+	// lines inside them and at their end, tabs, long lines, and the ways
+	// a block ends, and a label defined after the code.
+	docs["indentedcode"] = "See [k].\n" + indentedCode(fence/4, "    ", "\nA paragraph after [k].\n\n") +
+		indentedCode(fence/4, "\t", "   a less indented line ends it\n") +
+		"\n" + indentedCode(fence/4, "  \t", "\n\n- a list item\n\n") + "\n" + indentedCode(fence/4, "    ", "[k]: https://k.example\n\n") +
+		indentedCode(fence/4, "    ", "")
 	for name, src := range docs {
 		for seed := range seeds {
 			t.Run(fmt.Sprintf("%s/seed%d", name, seed), func(t *testing.T) {
@@ -344,6 +351,31 @@ func longFence(lines int) string {
 		}
 	}
 	b.WriteString("```\n\nDone.\n")
+	return b.String()
+}
+
+// indentedCode is an indented code block of about lines lines, each
+// indented by indent, then after: Python with blank lines inside (bare,
+// and holding spaces or a tab), lines indented further by tabs and
+// spaces, CRLF line ends, and lines wider than a screen.
+func indentedCode(lines int, indent, after string) string {
+	var b strings.Builder
+	b.WriteString("\nSome code:\n\n")
+	for i := range lines {
+		switch i % 23 {
+		case 5:
+			b.WriteString("\n")
+		case 11:
+			b.WriteString("      \n\t\n")
+		case 17:
+			fmt.Fprintf(&b, "%s\tif value_%d:\r\n", indent, i)
+		}
+		fmt.Fprintf(&b, "%s%svalue_%d = compute(%d)  # %s\n", indent, strings.Repeat("  ", i%3), i, i, strings.Repeat("x", i%90))
+		if i%50 == 0 {
+			b.WriteString(indent + "s = \"\"\"\n" + indent + "multi\n\n" + indent + "\"\"\"\n")
+		}
+	}
+	b.WriteString("\n  \n" + after)
 	return b.String()
 }
 

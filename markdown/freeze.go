@@ -5,13 +5,15 @@ import (
 
 	"github.com/yuin/goldmark/ast"
 	east "github.com/yuin/goldmark/extension/ast"
+	"github.com/yuin/goldmark/util"
 )
 
 // This file decides where a stream may freeze: which top-level blocks are
-// provably over, and where an open code fence may be cut line by line.
+// provably over, and where an open code block may be cut line by line.
 
 // checkpoint finds the last top-level block boundary that is final (see
-// final), or a line boundary inside a trailing open code fence.
+// final), or a line boundary inside a trailing open code block (a fence,
+// or indented code: see codeDone).
 //
 // A block that looked up a link label is frozen even though a definition
 // of that label may still arrive (speculatively, see doc.go): the labels
@@ -78,36 +80,47 @@ func (t *tailRender) checkpoint(res *tailResult) {
 		res.afterText = best+1 < len(t.blocks) && !t.blocks[best+1].HasBlankPreviousLines()
 		cut(best)
 	}
-	// An open fence that is the last block, after only final blocks.
+	// An open code block that is the last block, after only final blocks.
 	k := len(t.blocks) - 1
 	if k < 0 || best != k-1 {
 		return
 	}
-	fc, ok := t.blocks[k].(*ast.FencedCodeBlock)
-	if !ok {
-		return
-	}
 	continued := k == 0 && t.st.fence != nil
-	done := t.completeLines(fc)
-	if done == 0 || !t.code.resumable || (!continued && !t.r.langDecided(string(fc.Language(t.buf)), done)) {
+	// done counts the block's content lines that may freeze; lead of
+	// them are indentedLead's, which the layout leaves out.
+	var done, lead int
+	var lang string
+	var opening []byte
+	switch b := t.blocks[k].(type) {
+	case *ast.FencedCodeBlock:
+		done, lang = t.completeLines(b), string(b.Language(t.buf))
+		if continued {
+			opening = t.st.fence.opening
+		} else {
+			ls := lineStart(t.buf, startPos(b))
+			le := bytes.IndexByte(t.buf[ls:], '\n')
+			opening = clone(t.buf[ls : ls+le+1])
+		}
+	case *ast.CodeBlock:
+		done, opening = t.codeDone(b), []byte(indentedLead)
+		if continued {
+			lead = 1
+		}
+	default:
 		return
 	}
-	segs := fc.Lines()
+	if done <= lead || !t.code.resumable || (!continued && !t.r.langDecided(lang, done)) {
+		return
+	}
+	segs := t.blocks[k].Lines()
 	res.cpSrc = segs.At(done-1).Stop - t.off
-	if done < len(t.code.bodyStart) {
-		res.cpLines = t.first[k] + t.code.bodyStart[done]
+	if done-lead < len(t.code.bodyStart) {
+		res.cpLines = t.first[k] + t.code.bodyStart[done-lead]
 	} else {
 		res.cpLines = t.ends[k] - 1 // all but the footer
 	}
-	opening := []byte(nil)
-	if continued {
-		opening = t.st.fence.opening
-	} else {
-		ls := lineStart(t.buf, startPos(fc))
-		le := bytes.IndexByte(t.buf[ls:], '\n')
-		opening = clone(t.buf[ls : ls+le+1])
-	}
-	res.fence = &fenceState{opening: opening, lexer: t.code.lexer, state: t.code.snap}
+	_, indented := t.blocks[k].(*ast.CodeBlock)
+	res.fence = &fenceState{opening: opening, lexer: t.code.lexer, state: t.code.snap, indented: indented}
 	if k > 0 {
 		cut(k - 1)
 	}
@@ -174,10 +187,28 @@ func partialRow(buf []byte, tb *east.Table) int {
 	return ls
 }
 
-// completeLines counts a fenced block's content lines that end in a
-// newline: they stay content lines whatever follows (only an unfinished
-// last line could still turn out to be the closing fence).
-func (t *tailRender) completeLines(fc *ast.FencedCodeBlock) int {
+// heldCodeLine returns where the unfinished last line of buf starts when
+// it is a content line of cb, the last block, an indented code block,
+// that is not blank and not its first (the block stands without it), or
+// -1: a line of code is shown once it is complete (see ShownPrefix).
+func heldCodeLine(buf []byte, cb *ast.CodeBlock) int {
+	segs := cb.Lines()
+	n := segs.Len()
+	if n < 2 || len(buf) == 0 || buf[len(buf)-1] == '\n' {
+		return -1
+	}
+	last := segs.At(n - 1)
+	ls := lineStart(buf, len(buf))
+	if last.Start < ls || last.Stop != len(buf) || util.IsBlank(last.Value(buf)) {
+		return -1
+	}
+	return ls
+}
+
+// completeLines counts a code block's content lines that end in a
+// newline: in a fence they stay content lines whatever follows (only an
+// unfinished last line could still turn out to be the closing fence).
+func (t *tailRender) completeLines(fc ast.Node) int {
 	segs := fc.Lines()
 	n := 0
 	for n < segs.Len() {
@@ -186,6 +217,27 @@ func (t *tailRender) completeLines(fc *ast.FencedCodeBlock) int {
 			break
 		}
 		n++
+	}
+	return n
+}
+
+// codeDone counts the content lines of an indented code block that no
+// continuation of the text can change: its complete lines up to the last
+// one that is not blank. A blank line belongs to the block only if more
+// code follows it, and an unfinished line could still turn out blank.
+// The lines the code continues with are laid out after them exactly as
+// in the whole text: a code line is taken on its own (its indentation
+// and tabs counted from its own line start), and no later line can turn
+// the block into something else.
+func (t *tailRender) codeDone(cb *ast.CodeBlock) int {
+	n := t.completeLines(cb)
+	segs := cb.Lines()
+	for n > 0 {
+		seg := segs.At(n - 1)
+		if !util.IsBlank(seg.Value(t.buf)) {
+			break
+		}
+		n--
 	}
 	return n
 }

@@ -31,6 +31,8 @@ import (
 //     unfinished last line of code: code appears a line at a time, so a
 //     half-typed token is never highlighted as something it is not yet
 //     (and a stream never re-tokenises a line before it is complete);
+//     likewise the unfinished last line of a top-level indented code
+//     block, when it is not blank and not the block's first line;
 //   - likewise the unfinished last row of a top-level table (a line
 //     starting with '|' after the delimiter row), so columns are not
 //     re-measured while a row is half there.
@@ -49,6 +51,10 @@ func ShownPrefix(src string) string {
 		t := tailRender{buf: buf}
 		if t.partialCodeLine(last) {
 			n = lineStart(b, n)
+		}
+	case *ast.CodeBlock:
+		if p := heldCodeLine(buf, last); p >= 0 {
+			n = p
 		}
 	case *east.Table:
 		if p := partialRow(buf, last); p >= 0 {

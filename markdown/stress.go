@@ -18,7 +18,7 @@ type StressDoc struct {
 // [Enter], [x] and links with a space in their URL), blocks that stay
 // open while they grow (a long table, a long list, a long paragraph,
 // emphasis that never closes, a long run of '*', a long HTML block, long
-// quotes), paragraphs of one construct repeated (link, image, label and
+// quotes, a long indented code block), paragraphs of one construct repeated (link, image, label and
 // autolink openers that never close, links and emphasis with no space
 // between them, a list of code spans), plus reference links whose
 // definitions come last. n sets the size: rows, items or paragraphs per
@@ -150,6 +150,22 @@ func StressDocs(n int) []StressDoc {
 			fmt.Fprintf(b, "> Paragraph %d says %s.\n>\n> - item %s\n> - item [%d]\n>\n", i, stressWords(rng, 5), stressWords(rng, 2), i%9)
 		}
 		b.WriteString("\nAfter the quote.\n")
+	})
+	add("indented-code", func(b *strings.Builder) {
+		// One indented code block of n lines (no fence), with blank lines
+		// inside it and lines indented by a tab.
+		b.WriteString("The code:\n\n")
+		for i := range n {
+			switch {
+			case i%40 == 39:
+				b.WriteString("\n")
+			case i%7 == 3:
+				fmt.Fprintf(b, "\t\tv%d := items[%d] // %s\n", i, i, stressWords(rng, 2))
+			default:
+				fmt.Fprintf(b, "    if v%d > %d { return %q }\n", i, i*3, stressWords(rng, 2))
+			}
+		}
+		b.WriteString("\nAfter the code.\n")
 	})
 	return docs
 }

@@ -36,12 +36,24 @@ type tailState struct {
 // ruleLine is the line parsed before a tail that follows a non-blank line.
 const ruleLine = "***\n"
 
-// fenceState describes an open code fence whose first lines are frozen.
+// fenceState describes an open code block whose first lines are frozen:
+// a fence, or an indented code block.
 type fenceState struct {
-	opening []byte    // the fence's opening line, newline included
+	// opening is the fence's opening line, newline included, or, for
+	// indented code, indentedLead.
+	opening []byte
 	lexer   string    // the highlighter the frozen lines used
 	state   *lexState // the lexer state after the last frozen line (nil: plain text)
+	// indented is set for indented code, which the tail continues behind
+	// a content line of its own (the frozen lines cannot stand in: the
+	// blank lines after them belong to the block only if more code
+	// follows, and the tail must see them as the whole text does).
+	indented bool
 }
+
+// indentedLead is the code line parsed before the tail of an indented
+// code block whose first lines are frozen; it is left out of the layout.
+const indentedLead = "    .\n"
 
 // tailResult is the rendered tail and the furthest point that may be
 // frozen: bytes [0, cpSrc) of the tail render to lines [0, cpLines), and
@@ -143,6 +155,23 @@ func renderTail(p parser.Parser, lx *lexerSet, src []byte, opts *Options, st tai
 				res.held = lineStart(t.buf, segs.At(segs.Len()-1).Start) - t.off
 			}
 			t.code = r.fenced(fc, opts.Width, cont, snap)
+			r.dropLastLine = false
+			ls = t.code.lines
+		} else if cb, ok := b.(*ast.CodeBlock); ok && (continued || i == len(t.blocks)-1) {
+			var cont *fenceState
+			lead := 0
+			if continued {
+				cont, lead = st.fence, 1
+			}
+			snap := -1
+			if checkpoints && i == len(t.blocks)-1 {
+				snap = t.codeDone(cb) - 1 - lead
+			}
+			if p := heldCodeLine(t.buf, cb); hold && i == len(t.blocks)-1 && p >= 0 {
+				r.dropLastLine = true
+				res.held = p - t.off
+			}
+			t.code = r.indented(cb, opts.Width, cont, snap)
 			r.dropLastLine = false
 			ls = t.code.lines
 		} else if tb, ok := b.(*east.Table); ok && hold && i == len(t.blocks)-1 && partialRow(t.buf, tb) >= 0 {

@@ -19,7 +19,9 @@
 //     lines, unclosed emphasis, runs of 50,000 '*', seven 12 KB paragraphs
 //     of one construct repeated (link, image, label and autolink openers
 //     that never close, "[a](b)" and "**a**" with no space between them, a
-//     list of code spans), late references)
+//     list of code spans), late references, a quoted paragraph of 2,000
+//     lines, a 2,000-line HTML block, a quote of paragraphs and lists, a
+//     2,000-line indented code block)
 //     (MarkdownStressDocStream/<doc>, MarkdownStressDocOneShot/<doc>).
 //
 // What each benchmark measures:
