@@ -173,6 +173,9 @@ func (s *Stream) update() {
 				return
 			}
 		}
+		if s.continueCode(shown) {
+			return
+		}
 	} else {
 		s.shown = -1
 	}
