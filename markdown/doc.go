@@ -85,7 +85,8 @@
 //     line of code, or are dropped with the block's end). The rest of the
 //     block is parsed behind a code line of its own, which the layout
 //     leaves out, so its blank lines, indentation and tabs read as in the
-//     whole text;
+//     whole text; lines of code that follow frozen ones with nothing
+//     between are laid out without parsing (see open_code.go);
 //   - parts that goldmark splits out of one paragraph (lines of text above
 //     a table, link reference definitions and the text after them) freeze
 //     together, when the last part is over: a setext underline could still
