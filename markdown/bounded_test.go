@@ -88,3 +88,98 @@ func TestStreamPlainParagraphExact(t *testing.T) {
 		}
 	}
 }
+
+// itemNearBudget is the start of a list item whose one paragraph holds
+// content bytes of content (as the inline budgets count them: each line
+// after the item's indentation, line break included) in short lines,
+// each indented by the item's two columns, so that its source is a
+// quarter longer than its content, and then an unfinished line of last bytes of
+// words, indented the same.
+func itemNearBudget(content, last int) (head, line string) {
+	var b strings.Builder
+	const unit = "a `b` c\n" // shows as text past the budget
+	b.WriteString("- " + unit)
+	for n := len(unit); n+len(unit) <= content; n += len(unit) {
+		b.WriteString("  " + unit)
+	}
+	b.WriteString("  ")
+	return b.String(), strings.Repeat("word ", last/5)
+}
+
+// itemContent is the content bytes of itemNearBudget's head.
+func itemContent(head string) int {
+	return len(head) - 2*strings.Count(head, "\n  ") - len("- ")
+}
+
+// TestStreamItemBudgetContentBytes: the last line of a list item's
+// paragraph is followed without parsing the item again (open_list.go)
+// up to the inline budget as Render measures it, in content bytes, not
+// only until its source (with the item's indentation) reaches the
+// budget: a line that grows an item whose source is over the budget but
+// whose content is not is parsed in proportion to the line.
+func TestStreamItemBudgetContentBytes(t *testing.T) {
+	head, line := itemNearBudget(maxInline-2048, 1024)
+	if len(head) <= maxInline {
+		t.Fatalf("the source should be over the budget: %d bytes", len(head))
+	}
+	c := newChecker(t, "item-near-budget", Options{Width: 60})
+	c.append(head+"x", true)
+	before := c.s.parsed
+	for p := 0; p < len(line); p += 16 {
+		c.append(line[p:min(p+16, len(line))], p%512 == 0)
+	}
+	if n := c.s.parsed - before; n > 4*len(line) {
+		t.Errorf("growing the item's last line by %d bytes parsed %d bytes", len(line), n)
+	}
+	c.append("\n- next\n\nafter\n", true)
+	c.finish()
+}
+
+// words is n bytes of short words, not ending in a blank.
+func words(n int) string {
+	return strings.Repeat("word ", n/5) + "wordx"[:n%5]
+}
+
+// TestStreamItemCrossesBudget: a list item's paragraph that grows past
+// the inline budget on its last line (in all, or in that line, or with
+// the line break that ends it) shows as Render shows it at every byte
+// around the point where it goes over.
+func TestStreamItemCrossesBudget(t *testing.T) {
+	head, _ := itemNearBudget(maxInline-512, 0)
+	size := maxInline - itemContent(head) // content bytes left within the budget
+	cases := map[string]struct {
+		head, line string
+		over       int // where in line the paragraph goes over
+	}{
+		"size":       {head, words(size+64) + "\n", size + 1},
+		"line break": {head, words(size) + "\n- next\n", size},
+		"line":       {"- a `b` c\n  a `b` c\n  ", words(maxInlineLine+64) + "\n", maxInlineLine},
+		"line ends":  {"- a `b` c\n  a `b` c\n  ", words(maxInlineLine-1) + "\n", maxInlineLine - 1},
+		"first line": {"- `a` ", words(maxInlineLine+64) + "\n", maxInlineLine - 4},
+	}
+	for name, tc := range cases {
+		// Chunks of one to three bytes around the crossing, one of them
+		// ending where the paragraph goes over.
+		for step := 1; step <= 3; step++ {
+			t.Run(fmt.Sprintf("%s/%d", name, step), func(t *testing.T) {
+				c := newChecker(t, name, Options{Width: 60})
+				c.append(tc.head, true)
+				from, to := tc.over+1-20*step, tc.over+1+20*step
+				for p := 0; p < len(tc.line); {
+					n := 16
+					near := p >= from && p < to
+					if near {
+						n = step
+					} else if p < from {
+						n = min(n, from-p)
+					}
+					n = min(n, len(tc.line)-p)
+					c.append(tc.line[p:p+n], near)
+					p += n
+				}
+				c.append("- last\n", true)
+				c.finish()
+			})
+		}
+	}
+}

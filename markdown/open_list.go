@@ -53,6 +53,14 @@ type itemPara struct {
 	out    int // of those lines, how many the flow had emitted
 	index  int // the item's index in the list
 	lines  int // the paragraph's source lines when the flow started
+	// before counts the content bytes of the paragraph's lines before
+	// its last, and lastStart is where its last line's content starts,
+	// as the inline budgets measure them (see maxInline).
+	before, lastStart int
+	// measured is set when those are the paragraph's as the text goes
+	// on: no line break followed lastStart when the item was laid out
+	// (a frame that ended in a blank line in the making).
+	measured bool
 	// contentCol is the column its content starts at: a line indented
 	// less that starts an item starts the next item of the list.
 	contentCol int
@@ -181,7 +189,7 @@ func (o *openList) extend(s *Stream, shown int) bool {
 		end--
 	}
 	if it := o.item; it != nil && shown > o.shown && s.src[o.shown-1] != '\n' && bytes.IndexByte(s.src[o.shown:end], '\n') < 0 &&
-		end-it.first <= maxInline && end-lineStart(s.src, end) <= maxInlineLine {
+		it.withinBudget(end, end < shown) {
 		o.extendItem(s, end)
 		return true
 	}
@@ -290,6 +298,21 @@ func (o *openList) extend(s *Stream, shown int) bool {
 	return true
 }
 
+// withinBudget reports whether the paragraph, its last line running to
+// source offset end (and a newline after it when complete), is within
+// the inline budgets as Render measures them: past them Render shows it
+// as text, which the slow path lays out.
+func (it *itemPara) withinBudget(end int, complete bool) bool {
+	if !it.measured {
+		return false
+	}
+	n := end - it.lastStart
+	if complete {
+		n++
+	}
+	return n <= maxInlineLine && it.before+n <= maxInline
+}
+
 // extendItem lays out the open item's paragraph through shown, where
 // more of its last line arrived.
 func (o *openList) extendItem(s *Stream, shown int) {
@@ -347,7 +370,7 @@ func (o *openList) startItem(s *Stream, at, shown int) bool {
 	}
 	q := at + len(line) - len(t) + sp // where the item's text starts
 	it := &itemPara{marker: marker, style: s.opts.Theme.ListMarker, indent: lay.indent,
-		first: at, index: o.items, lines: 1, contentCol: q - at, fixed: len(s.lines)}
+		first: at, index: o.items, lines: 1, contentCol: q - at, fixed: len(s.lines), lastStart: q, measured: true}
 	it.pf = paraFlow{f: newFlow(lay.inner), q: q, refs: refs}
 	o.item = it
 	o.extendItem(s, shown)
@@ -371,6 +394,10 @@ func (o *openList) itemParagraph(s *Stream, r *renderer, pc *refContext, refs []
 	if line := bytes.TrimLeft(r.src[last.Start:last.Stop], " \t"); len(line) == 0 || mayInterrupt(line) {
 		return false
 	}
+	pm := pc.para
+	if pm.lines != p.Lines().Len() || pm.line != lineStart(r.src, p.Lines().At(0).Start) {
+		return false // not measured: the last paragraph parsed is another
+	}
 	marker := lay.bullet
 	if lay.ordered {
 		m := strconv.Itoa(lay.start+i) + string(lay.delim)
@@ -381,7 +408,9 @@ func (o *openList) itemParagraph(s *Stream, r *renderer, pc *refContext, refs []
 	}
 	it := &itemPara{marker: marker, style: r.theme.ListMarker, indent: lay.indent,
 		first: from + lineStart(r.src, p.Lines().At(0).Start), index: i, lines: p.Lines().Len(),
-		contentCol: p.Lines().At(0).Start - lineStart(r.src, p.Lines().At(0).Start)}
+		contentCol: p.Lines().At(0).Start - lineStart(r.src, p.Lines().At(0).Start),
+		before:     pm.before, lastStart: from + pm.lastStart}
+	it.measured = bytes.IndexByte(s.src[it.lastStart:o.shown], '\n') < 0
 	it.pf.refs = refs
 	lines, st := r.openParagraph(p, lay.inner)
 	it.pf.start(s, pc, topLevel(p), st, from+st.cut)

@@ -53,6 +53,9 @@ type refContext struct {
 	// lookups[:indexed].
 	spans   map[ast.Node][2]int
 	indexed int
+	// para measures the last paragraph that stayed within the inline
+	// budgets (plain.go).
+	para paraMeasure
 }
 
 // lookup is one label a top-level block looked up, normalised, and the

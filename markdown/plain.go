@@ -44,9 +44,15 @@ func (n *plainBlock) Dump(source []byte, level int) { ast.DumpHelper(n, source, 
 // makes tables of paragraphs; otherwise the size budget, after.
 type budget struct{ lines bool }
 
-func (b budget) Transform(node *ast.Paragraph, reader text.Reader, _ parser.Context) {
+func (b budget) Transform(node *ast.Paragraph, reader text.Reader, pc parser.Context) {
 	src := reader.Source()
-	if node.Parent() == nil || !overBudget(src, node.Lines(), b.lines) {
+	if node.Parent() == nil {
+		return
+	}
+	if !overBudget(src, node.Lines(), b.lines) {
+		if c, ok := pc.(*refContext); ok && !b.lines {
+			c.para = measurePara(src, node.Lines())
+		}
 		return
 	}
 	pb := &plainBlock{}
@@ -69,6 +75,29 @@ func overBudget(src []byte, lines *text.Segments, perLine bool) bool {
 		total += n
 	}
 	return !perLine && total > maxInline
+}
+
+// paraMeasure is a paragraph within the inline budgets as budget
+// measured it, before goldmark trimmed its lines: a stream that goes on
+// with its last line (open_list.go) keeps measuring it the same way.
+type paraMeasure struct {
+	line      int // where its first line starts
+	lines     int // how many lines it has
+	before    int // content bytes of the lines before its last
+	lastStart int // where its last line's content starts
+}
+
+func measurePara(src []byte, lines *text.Segments) paraMeasure {
+	n := lines.Len()
+	if n == 0 {
+		return paraMeasure{}
+	}
+	m := paraMeasure{line: lineStart(src, lines.At(0).Start), lines: n, lastStart: lines.At(n - 1).Start}
+	for i := range n - 1 {
+		seg := lines.At(i)
+		m.before += seg.Stop - seg.Start
+	}
+	return m
 }
 
 // plainText is how a plainBlock's source shows: its lines without their
