@@ -248,6 +248,10 @@ func TestStreamRandomChunksLarge(t *testing.T) {
 		"nestedquote": quoted("> ", quoted("> ", quoteBlocks)+"\nback out\n") + "\n",
 		// Paragraphs whose second lines come without the marker (lazy
 		// continuation), in a quote and in a list in a quote.
+		// Long paragraphs of lazy lines, some of which look like blocks
+		// that cannot interrupt a paragraph.
+		"longlazyquote": "> start\n" + strings.Repeat("a lazy *line* with `code`\n2. not a list\n    indented lazy\n===\n", 100) +
+			">\n> more\n" + strings.Repeat("lazy again [x]\n", 100) + "- a list ends it\n\n> again\n" + strings.Repeat("lazy\n", 50) + "\nafter\n",
 		"lazyquote": strings.Repeat("> a paragraph in a quote\nits lazy line\n>\n> - an item\nits lazy line\n>\n", 60) + "\nafter\n",
 		// Long HTML blocks, followed line by line (open_html.go): one that
 		// a blank line ends, and a comment that runs across blank lines.

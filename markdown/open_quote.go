@@ -93,6 +93,11 @@ func newOpenQuote(s *Stream, t *tailRender, q *ast.Blockquote, top int) openBloc
 	opts.Theme.Text = mergeStyle(opts.Theme.Text, opts.Theme.Quote)
 	in := NewStream(opts)
 	in.lexers = s.lexers
+	// The inner stream's parsing counts as the stream's (tests bound it).
+	if s.inline == nil {
+		s.inline = countingParser{newInlineParser(), &s.parsed}
+	}
+	in.parser, in.inline = s.parser, s.inline
 	in.state.refs = slices.Clip(s.state.refs) // the inner stream appends its own
 	in.state.refKeys = maps.Clone(s.state.refKeys)
 	start := absStart(t, lineStart(t.buf, p))

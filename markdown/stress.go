@@ -18,7 +18,7 @@ type StressDoc struct {
 // [Enter], [x] and links with a space in their URL), blocks that stay
 // open while they grow (a long table, a long list, a long paragraph,
 // emphasis that never closes, a long run of '*', a long HTML block, long
-// quotes, a long indented code block), paragraphs of one construct repeated (link, image, label and
+// quotes, one with lazy continuation lines, a long indented code block), paragraphs of one construct repeated (link, image, label and
 // autolink openers that never close, links and emphasis with no space
 // between them, a list of code spans), plus reference links whose
 // definitions come last. n sets the size: rows, items or paragraphs per
@@ -148,6 +148,21 @@ func StressDocs(n int) []StressDoc {
 		// A quote of paragraphs and lists, n/2 of each.
 		for i := range n / 2 {
 			fmt.Fprintf(b, "> Paragraph %d says %s.\n>\n> - item %s\n> - item [%d]\n>\n", i, stressWords(rng, 5), stressWords(rng, 2), i%9)
+		}
+		b.WriteString("\nAfter the quote.\n")
+	})
+	add("quote-lazy", func(b *strings.Builder) {
+		// A quote of paragraphs of ten lines whose first line alone
+		// carries the marker (lazy continuation lines).
+		for i := range n {
+			switch {
+			case i == 0:
+				fmt.Fprintf(b, "> Paragraph %d says %s.\n", i, stressWords(rng, 4))
+			case i%10 == 0:
+				fmt.Fprintf(b, ">\n> Paragraph %d says %s.\n", i, stressWords(rng, 4))
+			default:
+				fmt.Fprintf(b, "line %d says %s with `code` and **bold**\n", i, stressWords(rng, 3))
+			}
 		}
 		b.WriteString("\nAfter the quote.\n")
 	})

@@ -21,7 +21,8 @@
 //     that never close, "[a](b)" and "**a**" with no space between them, a
 //     list of code spans), late references, a quoted paragraph of 2,000
 //     lines, a 2,000-line HTML block, a quote of paragraphs and lists, a
-//     2,000-line indented code block)
+//     quote of 2,000 lines most of which come without the marker (lazy
+//     continuation), a 2,000-line indented code block)
 //     (MarkdownStressDocStream/<doc>, MarkdownStressDocOneShot/<doc>).
 //
 // What each benchmark measures:
