@@ -224,5 +224,6 @@
 // after it. The equivalence is tested at every byte boundary of a corpus
 // (testdata/corpus), split once at every byte boundary, at random
 // chunkings of large documents and of the stress corpus ([StressDocs]),
-// and by FuzzStream.
+// and by FuzzStream (with variants after a paragraph over the inline
+// budget and after frozen indented code).
 package markdown

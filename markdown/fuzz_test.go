@@ -82,3 +82,43 @@ func FuzzStreamPlain(f *testing.F) {
 		}
 	})
 }
+
+// FuzzStreamIndentedCode streams text after 31 lines of indented code,
+// so that the code's lines are frozen and the text continues, or ends,
+// a block whose language is decided (freeze.go, open_code.go): every
+// frame the freezing rule promises exact, and the lines after Finish,
+// equal the one-shot render.
+func FuzzStreamIndentedCode(f *testing.F) {
+	f.Add([]byte("    y = 2\n\n  \t\n\tz = 3\r\n   \tw\n    \n\nafter *a*\n"), []byte{3, 17, 1})
+	f.Add([]byte("\t\tdeep\n      \n    x\n  less\n    code?\n"), []byte{1, 64})
+	f.Add([]byte("    a\n\n\n- item\n\n    code in item\n"), []byte{2})
+	head := strings.Repeat("    x = 1  # note\n", 31)
+	f.Fuzz(func(t *testing.T, tail, cuts []byte) {
+		if len(tail) > 2048 {
+			tail = tail[:2048]
+		}
+		opts := Options{Width: 10 + len(cuts)%70}
+		s := NewStream(opts)
+		s.Append(head)
+		for p, i := 0, 0; p < len(tail); i++ {
+			n := 1
+			if len(cuts) > 0 {
+				n = 1 + int(cuts[i%len(cuts)])%40
+			}
+			n = min(n, len(tail)-p)
+			s.Append(string(tail[p : p+n]))
+			s.Frozen() // render now: lines freeze as they come
+			p += n
+			if (i%4 == 0 || p == len(tail)) && exactFrame(s) {
+				want := Render(ShownPrefix(s.Source()), opts)
+				if !sameLines(s.Lines(), want) {
+					t.Fatalf("stream != one-shot at %d bytes of the tail\n--- stream\n%s--- one-shot\n%s", p, dump(s.Lines()), dump(want))
+				}
+			}
+		}
+		s.Finish()
+		if want := Render(s.Source(), opts); !sameLines(s.Lines(), want) {
+			t.Fatalf("stream != one-shot after Finish\n--- stream\n%s--- one-shot\n%s", dump(s.Lines()), dump(want))
+		}
+	})
+}
