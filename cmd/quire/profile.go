@@ -2,65 +2,48 @@ package main
 
 import (
 	"fmt"
+	"io"
 	"os"
 	"runtime/pprof"
 	"runtime/trace"
 )
 
 // startProfile writes a CPU profile of the whole run to the file named by
-// QUIRE_CPUPROFILE, when it is set: a switch for profiling the real binary
-// under the end-to-end benchmark (bench/e2e), left out of --help. The
-// returned func stops the profile and must run before the process exits.
+// QUIRE_CPUPROFILE, and an execution trace (goroutine wake-ups and thread
+// hand-offs, which a CPU profile does not show; go tool trace reads it) to
+// the file named by QUIRE_TRACE, each when it is set: switches for
+// profiling the real binary under the end-to-end benchmark (bench/e2e),
+// left out of --help. The returned func stops both and must run before the
+// process exits.
 func startProfile() func() {
-	stopTrace := startTrace()
-	stopCPU := startCPUProfile()
+	stopTrace := recordTo("QUIRE_TRACE", trace.Start, trace.Stop)
+	stopCPU := recordTo("QUIRE_CPUPROFILE", pprof.StartCPUProfile, pprof.StopCPUProfile)
 	return func() {
 		stopCPU()
 		stopTrace()
 	}
 }
 
-// startTrace writes an execution trace of the whole run to the file named
-// by QUIRE_TRACE, when it is set: goroutine wake-ups and thread hand-offs,
-// which a CPU profile does not show (go tool trace reads it).
-func startTrace() func() {
-	path := os.Getenv("QUIRE_TRACE")
+// recordTo starts a recording of the run into the file the variable env
+// names, when it is set, and returns what stops it; a file that cannot be
+// written is said on stderr and the run goes on without it.
+func recordTo(env string, start func(io.Writer) error, stop func()) func() {
+	path := os.Getenv(env)
 	if path == "" {
 		return func() {}
 	}
 	f, err := os.Create(path)
-	if err != nil {
-		fmt.Fprintln(os.Stderr, "quire: QUIRE_TRACE:", err)
-		return func() {}
+	if err == nil {
+		if err = start(f); err != nil {
+			f.Close()
+		}
 	}
-	if err := trace.Start(f); err != nil {
-		fmt.Fprintln(os.Stderr, "quire: QUIRE_TRACE:", err)
-		f.Close()
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "quire: %s: %v\n", env, err)
 		return func() {}
 	}
 	return func() {
-		trace.Stop()
-		f.Close()
-	}
-}
-
-func startCPUProfile() func() {
-	path := os.Getenv("QUIRE_CPUPROFILE")
-	if path == "" {
-		return func() {}
-	}
-	f, err := os.Create(path)
-	if err != nil {
-		fmt.Fprintln(os.Stderr, "quire: QUIRE_CPUPROFILE:", err)
-		return func() {}
-	}
-	if err := pprof.StartCPUProfile(f); err != nil {
-		fmt.Fprintln(os.Stderr, "quire: QUIRE_CPUPROFILE:", err)
-		f.Close()
-		return func() {}
-	}
-	return func() {
-		pprof.StopCPUProfile()
+		stop()
 		f.Close()
 	}
 }
