@@ -219,12 +219,13 @@
 // highlighter cannot lex line by line (as for a fence), a quote while a
 // line of it has a tab where the tab may decide its blocks, and a list's
 // open item with everything nested in it when the item is not streamed
-// as its content (see Open blocks): in a loose list, an item holding a
-// blank line (a loose list nested in it, say) or a tab in its
-// indentation, an item whose marker line is unfinished or has no
-// content, and the items of a list after a label one of its complete
-// items looked up is still undefined. Such an item costs each chunk time
-// proportional to the item. A code fence nested in a list is highlighted
+// as its content (see Open blocks): an item of a loose list, an item
+// holding a blank line (a loose list nested in it, say) or a tab in its
+// indentation or where the tab may decide its blocks, an item whose
+// marker line is unfinished or has no content, and the open item of a
+// list one of whose complete items looked up a label the text does not
+// define yet. Such an item costs each chunk time proportional to the
+// item. A code fence nested in a list is highlighted
 // whole each time. File links reflect the file system when their line was
 // laid out.
 //
