@@ -244,5 +244,6 @@
 // (testdata/corpus), split once at every byte boundary, at random
 // chunkings of large documents and of the stress corpus ([StressDocs]),
 // and by FuzzStream (with variants after a paragraph over the inline
-// budget and after frozen indented code).
+// budget, after frozen indented code and inside a list item followed as
+// its content).
 package markdown
