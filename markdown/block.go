@@ -33,6 +33,11 @@ type renderer struct {
 	// itemEnds holds, after a top-level list is laid out, the line after
 	// each of its items (a stream keeps the items it will not redo).
 	itemEnds []int
+	// base is the depth of the document's own blocks (Options.depth).
+	base int
+	// tight: the document's blocks are joined without blank lines
+	// (Options.tight).
+	tight bool
 }
 
 // block renders one block node at the given width.
@@ -179,7 +184,7 @@ func (r *renderer) list(n *ast.List, width int) []render.Line {
 	defer func() { r.depth-- }()
 	lay := r.listLayout(n.IsOrdered(), n.Start, n.Marker, n.ChildCount(), width)
 	var out []render.Line
-	top := r.depth == 1
+	top := r.depth == r.base+1
 	if top {
 		r.itemEnds = r.itemEnds[:0]
 	}

@@ -126,7 +126,18 @@
 //     decides what an item holds from that item's own lines); items
 //     followed by an item whose marker line has content are laid out for
 //     good. A list that turns loose, or whose ordered markers widen (at 10,
-//     100, 1,000 items), is laid out again whole;
+//     100, 1,000 items), is laid out again whole. The open item of a
+//     tight list, when it is the only open one and its marker line is
+//     complete with content after one to four spaces (not a tab, not
+//     "["), streams as a quote does (below): the content of its lines,
+//     without the indentation up to its content column, goes into a
+//     Stream of its own, laid out at the item's inner width with its
+//     blocks joined as a tight item's are, whose lines are drawn behind
+//     the item's marker and indent (see open_item.go). A line indented
+//     less (a new item, a lazy continuation line, the list's end), a
+//     blank line in the item (it could make the list loose), or a tab
+//     where it may decide the content's blocks hands the item back to
+//     being parsed whole from its marker line on;
 //   - a quote: the content of its lines, without their markers, streams
 //     into a Stream of its own, laid out at the quote's inner width,
 //     whose lines are drawn behind the bar; lines that stream froze, or
@@ -173,11 +184,12 @@
 //     markup and all, not parsed (a long URL loses its link,
 //     "[a](b)[c](d)" shows its brackets), laying out those of its lines
 //     that are full. Lines it wrapped stay wrapped as they were;
-//  4. an open top-level quote holds back the unfinished end of its last
-//     line by the rules ShownPrefix applies to a document's last line
-//     (an unfinished line of code in a fence in the quote, or of a table
-//     row, a run of marker characters, an ordered marker), which the
-//     quote's own marker hides from ShownPrefix.
+//  4. an open top-level quote, or an open list item streamed as its
+//     content, holds back the unfinished end of its last line by the
+//     rules ShownPrefix applies to a document's last line (an unfinished
+//     line of code in a fence in it, or of a table row, a run of marker
+//     characters, an ordered marker), which the quote's marker or the
+//     item's indentation hides from ShownPrefix.
 //
 // A frame never shows text that has not arrived, never shows text out of
 // order, and never changes a frozen line except by a revision.
@@ -204,9 +216,16 @@
 //
 // Some open blocks are still laid out whole on every chunk: indented
 // code while its language is undecided (its first 30 lines) or when its
-// highlighter cannot lex line by line (as for a fence), a quote while a line of it has a tab where the tab may decide its
-// blocks, and a list's open item with everything nested in it, so a long list nested in one top-level item costs each chunk time
-// proportional to that item. A code fence nested in a list is highlighted
+// highlighter cannot lex line by line (as for a fence), a quote while a
+// line of it has a tab where the tab may decide its blocks, and a list's
+// open item with everything nested in it when the item is not streamed
+// as its content (see Open blocks): an item of a loose list, an item
+// holding a blank line (a loose list nested in it, say) or a tab in its
+// indentation or where the tab may decide its blocks, an item whose
+// marker line is unfinished or has no content, and the open item of a
+// list one of whose complete items looked up a label the text does not
+// define yet. Such an item costs each chunk time proportional to the
+// item. A code fence nested in a list is highlighted
 // whole each time. File links reflect the file system when their line was
 // laid out.
 //
@@ -225,5 +244,6 @@
 // (testdata/corpus), split once at every byte boundary, at random
 // chunkings of large documents and of the stress corpus ([StressDocs]),
 // and by FuzzStream (with variants after a paragraph over the inline
-// budget and after frozen indented code).
+// budget, after frozen indented code and inside a list item followed as
+// its content).
 package markdown

@@ -241,6 +241,13 @@ func TestStreamRandomChunksLarge(t *testing.T) {
 		"longpara":  longParagraph(maxInline-2048, "") + "\n\nafter\n",
 		"longplain": longParagraph(2*maxInline, "") + "\n\nafter\n",
 		"longitem":  "- " + longParagraph(maxInline/2, "  ") + "\n- next\n",
+		// Long items of more than a paragraph, followed line by line
+		// (open_item.go): a list nested in one item, and items holding
+		// every kind of block, ended by a new item, a lazy line, a blank
+		// line, a tab and the end of the list.
+		"nesteditem": "1. intro\n" + strings.Repeat("   - sub *item* `code` [x]\n     more of it\n", fence/4) + "2. next\n" +
+			strings.Repeat("   - sub\n", fence/8) + "lazy line\n" + strings.Repeat("   - sub\n", fence/8) + "\n   para\n\nafter\n",
+		"itemblocks": strings.Repeat("- start\n"+quoted("  ", strings.ReplaceAll(quoteBlocks, "\n\n", "\n"))+"\t- tab\n", 8) + "\nafter\n",
 		// Long quotes, followed line by line (open_quote.go): one long
 		// paragraph, and every kind of block inside, nested quotes too.
 		"longquote":   quoted("> ", longParagraph(8<<10, "")) + "\nafter\n",

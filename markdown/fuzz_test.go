@@ -122,3 +122,53 @@ func FuzzStreamIndentedCode(f *testing.F) {
 		}
 	})
 }
+
+// FuzzStreamListItem streams text into a list item of more than a
+// paragraph, long enough to be followed as its content (open_item.go):
+// the text's lines are indented to the item's content column when lines
+// says so for them (a bit per line, cycling), so that they stay in the
+// item or, at an indentation of its own, end it. Every frame the
+// freezing rule promises exact, and the lines after Finish, equal the
+// one-shot render.
+func FuzzStreamListItem(f *testing.F) {
+	f.Add([]byte("  - b\n```go\nx\n```\n> q\n\n- next\n\tz\n# h\n"), []byte{3, 17, 1}, []byte{0xff})
+	f.Add([]byte("| a | b |\n|---|---|\n| 1 | 2 |\n[k]: /u\n[k]\nlazy\n"), []byte{1, 64}, []byte{0xf5})
+	f.Add([]byte("1. x\n   2. y\n    code?\n---\n===\n<div>\n\n"), []byte{2}, []byte{0x7f})
+	head := "1. The steps:\n" + strings.Repeat("   - a step with `code`\n", 12)
+	f.Fuzz(func(t *testing.T, tail, cuts, lines []byte) {
+		if len(tail) > 2048 {
+			tail = tail[:2048]
+		}
+		var b strings.Builder
+		for i, l := range strings.SplitAfter(string(tail), "\n") {
+			if len(lines) > 0 && lines[i/8%len(lines)]>>(i%8)&1 == 1 {
+				b.WriteString("   ")
+			}
+			b.WriteString(l)
+		}
+		text := b.String()
+		opts := Options{Width: 10 + len(cuts)%70}
+		s := NewStream(opts)
+		s.Append(head)
+		for p, i := 0, 0; p < len(text); i++ {
+			n := 1
+			if len(cuts) > 0 {
+				n = 1 + int(cuts[i%len(cuts)])%40
+			}
+			n = min(n, len(text)-p)
+			s.Append(text[p : p+n])
+			s.Frozen()
+			p += n
+			if (i%4 == 0 || p == len(text)) && exactFrame(s) {
+				want := Render(ShownPrefix(s.Source()), opts)
+				if !sameLines(s.Lines(), want) {
+					t.Fatalf("stream != one-shot at %d bytes of the tail\n--- stream\n%s--- one-shot\n%s", p, dump(s.Lines()), dump(want))
+				}
+			}
+		}
+		s.Finish()
+		if want := Render(s.Source(), opts); !sameLines(s.Lines(), want) {
+			t.Fatalf("stream != one-shot after Finish\n--- stream\n%s--- one-shot\n%s", dump(s.Lines()), dump(want))
+		}
+	})
+}

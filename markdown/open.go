@@ -92,7 +92,10 @@ func trailing(r *renderer, doc, first ast.Node, width int) (lines []render.Line,
 	}
 	for b := next; b != nil; b = b.NextSibling() {
 		if bl := r.block(b, width); len(bl) > 0 {
-			lines = append(append(lines, render.Line{}), bl...)
+			if !r.tight {
+				lines = append(lines, render.Line{})
+			}
+			lines = append(lines, bl...)
 		}
 	}
 	return lines, true

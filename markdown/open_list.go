@@ -36,7 +36,10 @@ type openList struct {
 	waits   map[string]bool // labels the list looked up and found nowhere
 	// item, when set, is the open item as a single paragraph that new
 	// text on its last line extends without parsing the item again.
-	item  *itemPara
+	item *itemPara
+	// sub, when set, follows the open item that holds more than a
+	// paragraph line by line (open_item.go).
+	sub   *itemStream
 	shown int // the text the lines show
 }
 
@@ -179,6 +182,13 @@ func (o *openList) noteLookups(s *Stream, keys []string) {
 }
 
 func (o *openList) extend(s *Stream, shown int) bool {
+	if f := o.sub; f != nil {
+		o.sub = nil
+		if shown > o.shown && f.extend(s, shown) {
+			o.sub, o.shown = f, shown
+			return true
+		}
+	}
 	// More of the item's last line (not the start of a new one) only
 	// lengthens its paragraph.
 	// A line that just ended, with nothing after it yet, shows as it did
@@ -232,7 +242,7 @@ func (o *openList) extend(s *Stream, shown int) bool {
 	if !ok || l.IsOrdered() != o.ordered || l.Marker != o.delim || l.FirstChild() == nil {
 		return false
 	}
-	r := &renderer{src: buf, theme: &s.opts.Theme, cwd: s.opts.Cwd, lexers: s.lexers}
+	r := &renderer{src: buf, theme: &s.opts.Theme, cwd: s.opts.Cwd, lexers: s.lexers, tight: s.opts.tight, depth: s.opts.depth, base: s.opts.depth}
 	// over: the line after the list is there in full and starts a block
 	// of its own, so the list is over; it freezes once laid out.
 	after, ok := trailing(r, doc, l, width)
@@ -283,7 +293,8 @@ func (o *openList) extend(s *Stream, shown int) bool {
 	for i, it := range open[:last] {
 		s.lines = r.listItem(s.lines, it, o.items+i, tight, lay)
 	}
-	if over || after != nil || !o.itemParagraph(s, r, pc, refs, from, open[last], o.items+last, tight, lay) {
+	if over || after != nil || !o.itemParagraph(s, r, pc, refs, from, open[last], o.items+last, tight, lay) &&
+		!o.itemStream(s, buf, from, open[last], o.items+last, last, tight, lay) {
 		s.lines = r.listItem(s.lines, open[last], o.items+last, tight, lay)
 	}
 	if over {
@@ -420,6 +431,32 @@ func (o *openList) itemParagraph(s *Stream, r *renderer, pc *refContext, refs []
 	it.fixed = top + it.out
 	o.item = it
 	s.held = -1
+	return true
+}
+
+// itemStream follows item i, the last and the only open one, with an
+// itemStream (open_item.go) when the list is tight, nothing waits for a
+// definition the item might hold, and the item's marker line is complete
+// and decides its content column; it reports false, having done nothing,
+// otherwise.
+func (o *openList) itemStream(s *Stream, buf []byte, from int, item ast.Node, i, last int, tight bool, lay listLayout) bool {
+	if !tight || last != 0 || len(o.waits) > 0 || !itemDecided(buf, item) {
+		return false
+	}
+	ls := lineStart(buf, item.Pos())
+	if !lineComplete(buf, ls) {
+		return false // a paragraph on one line is itemParagraph's
+	}
+	marker := lay.bullet
+	if lay.ordered {
+		m := strconv.Itoa(lay.start+i) + string(lay.delim)
+		marker = blanks(lay.markerW-1-len(m)) + m + " "
+	}
+	f := newItemStream(s, o, from+ls, len(s.lines), o.shown, marker, lay)
+	if f == nil {
+		return false
+	}
+	o.sub = f
 	return true
 }
 

@@ -142,7 +142,7 @@ func startPara(s *Stream, shown int) openBlock {
 		return nil
 	}
 	s.lines = s.lines[:s.frozen]
-	if s.state.emitted {
+	if s.state.emitted && !s.opts.tight {
 		s.lines = append(s.lines, render.Line{}) // the blank line between blocks
 	}
 	top := len(s.lines)
@@ -595,7 +595,7 @@ func (pf *paraFlow) parseWindow(s *Stream, win []byte, base render.Style) (ps []
 		return nil, cut, false
 	}
 	defer func() { pf.note(s, pc, p, cut.src) }()
-	r := &renderer{src: buf, theme: &s.opts.Theme, cwd: s.opts.Cwd, lexers: s.lexers}
+	r := &renderer{src: buf, theme: &s.opts.Theme, cwd: s.opts.Cwd, lexers: s.lexers, tight: s.opts.tight, depth: s.opts.depth, base: s.opts.depth}
 	ps, safe, any := r.paragraphCuts(p, base)
 	switch {
 	case pf.closing:

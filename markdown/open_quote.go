@@ -90,6 +90,7 @@ func newOpenQuote(s *Stream, t *tailRender, q *ast.Blockquote, top int) openBloc
 	opts := s.opts
 	opts.Width = inner
 	opts.depth++
+	opts.tight = false // a quote's blocks are apart
 	opts.Theme.Text = mergeStyle(opts.Theme.Text, opts.Theme.Quote)
 	in := NewStream(opts)
 	in.lexers = s.lexers

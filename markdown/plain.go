@@ -20,9 +20,9 @@ import (
 // line from where its content starts in the blocks it is in (after the
 // markers of quotes and list items, and the indentation those take) to
 // its end, line break included. So a paragraph measures the same in a
-// quote as in the quote's content alone, which a stream follows in a
-// Stream of its own (open_quote.go), and a top-level paragraph's
-// content is its lines.
+// quote or list item as in its content alone, which a stream follows in
+// a Stream of its own (open_quote.go, open_item.go), and a top-level
+// paragraph's content is its lines.
 const (
 	maxInline     = 16 << 10
 	maxInlineLine = 8 << 10

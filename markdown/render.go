@@ -16,8 +16,13 @@ type Options struct {
 	Cwd string
 
 	// depth is how many containers hold the document: a quote's content
-	// streamed on its own (open_quote.go) is laid out one deeper.
+	// streamed on its own (open_quote.go), or a list item's (open_item.go),
+	// is laid out one deeper.
 	depth int
+	// tight joins the document's blocks without a blank line between
+	// them, as a tight list item's blocks are: the content of a list
+	// item streamed on its own (open_item.go).
+	tight bool
 }
 
 func (o Options) normalized() Options {

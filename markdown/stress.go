@@ -16,7 +16,8 @@ type StressDoc struct {
 // more than linear time: text that kept the frozen point from moving (a
 // table directly under a line of text, unresolved brackets such as a[i],
 // [Enter], [x] and links with a space in their URL), blocks that stay
-// open while they grow (a long table, a long list, a long paragraph,
+// open while they grow (a long table, a long list, a long list nested in one item, a long
+// paragraph,
 // emphasis that never closes, a long run of '*', a long HTML block, long
 // quotes, one with lazy continuation lines, a long indented code block), paragraphs of one construct repeated (link, image, label and
 // autolink openers that never close, links and emphasis with no space
@@ -66,6 +67,14 @@ func StressDocs(n int) []StressDoc {
 			fmt.Fprintf(b, "%d. item %s with `code` and **bold**\n", i+1, stressWords(rng, 2+rng.IntN(5)))
 		}
 		b.WriteString("\nAfter the list.\n")
+	})
+	add("nested-list", func(b *strings.Builder) {
+		// A list of n items nested in one top-level item.
+		b.WriteString("- The steps:\n")
+		for i := range n {
+			fmt.Fprintf(b, "  - step %d: %s with `code` and **bold**\n", i, stressWords(rng, 2+rng.IntN(4)))
+		}
+		b.WriteString("- Done.\n\nAfter the list.\n")
 	})
 	add("paragraph-line", func(b *strings.Builder) {
 		// One paragraph on one line, 50 bytes per unit: 100 KB at 2,000.

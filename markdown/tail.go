@@ -125,7 +125,7 @@ func renderTail(p parser.Parser, lx *lexerSet, src []byte, opts *Options, st tai
 	doc, pc := parseDoc(p, t.buf, st.refs)
 	t.pc = pc
 	theme := opts.Theme
-	r := &renderer{src: t.buf, theme: &theme, cwd: opts.Cwd, lexers: lx, depth: opts.depth}
+	r := &renderer{src: t.buf, theme: &theme, cwd: opts.Cwd, lexers: lx, depth: opts.depth, base: opts.depth, tight: opts.tight}
 	t.r = r
 	for c := doc.FirstChild(); c != nil; c = c.NextSibling() {
 		t.blocks = append(t.blocks, c)
@@ -187,7 +187,7 @@ func renderTail(p parser.Parser, lx *lexerSet, src []byte, opts *Options, st tai
 			ls = r.block(b, opts.Width)
 		}
 		if len(ls) > 0 {
-			if emitted && !continued {
+			if emitted && !continued && !opts.tight {
 				res.lines = append(res.lines, render.Line{})
 			}
 			emitted = true

@@ -15,7 +15,8 @@
 //     MarkdownStressOneShot<N>);
 //   - each document of the stress corpus (markdown.StressDocs(2000): a
 //     table under a line of text, bracketed code, a 2,000-row table, a
-//     2,000-item list, a 100 KB paragraph line, a paragraph of 2,000 short
+//     2,000-item list, a list of 2,000 items nested in one item, a 100 KB
+//     paragraph line, a paragraph of 2,000 short
 //     lines, unclosed emphasis, runs of 50,000 '*', seven 12 KB paragraphs
 //     of one construct repeated (link, image, label and autolink openers
 //     that never close, "[a](b)" and "**a**" with no space between them, a

@@ -1,0 +1,45 @@
+package markdown
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+)
+
+// TestStreamOpenItemEveryByte: a list item of more than a paragraph,
+// streamed as its content (open_item.go), fed one byte at a time, shows
+// Render(ShownPrefix()) at every byte where doc.go promises it and
+// Render() after Finish: lists nested in it (ordered, deep), paragraphs
+// of many lines, every kind of block, lines that end it (a new item, a
+// lazy line, a blank line, a tab, the list's end), labels defined in it
+// and CRLF line ends.
+func TestStreamOpenItemEveryByte(t *testing.T) {
+	var nested strings.Builder
+	nested.WriteString("- a\n")
+	for i := range 40 {
+		fmt.Fprintf(&nested, "  - item %d with *some* `code`\n", i)
+	}
+	docs := map[string]string{
+		"nested":  nested.String() + "- next\n\nafter\n",
+		"ordered": "1. first\n" + strings.Repeat("   1. sub *x*\n   2. sub\n", 20) + "2. two\n",
+		"lines":   "- a\n" + strings.Repeat("  a line of the item's paragraph\n", 30) + "- b\n",
+		"blocks": "- start\n" + strings.Repeat("  # head\n  ```go\n  x := 1\n  ```\n  > quote\n  > more\n  | a | b |\n  |---|---|\n  | 1 | 2 |\n"+
+			"  text [x] a[i]\n  ---\n      code?\n  - n\n    - m\n  <div>\n  html\n", 4) + "lazy\n- x\n",
+		"blank": "- a\n" + strings.Repeat("  - b\n  - c\n\n", 15) + "after\n",
+		"tabs":  "- a\n" + strings.Repeat("  - b\n\t- c\n  \t- d\n", 15),
+		"defs":  "- a [k]\n" + strings.Repeat("  - b [k]\n", 15) + "  [k]: https://x\n- c [k]\n",
+		"deep":  "- a\n" + strings.Repeat("  - b\n    - c\n      - d\n        1. e\n           text\n", 8),
+		"crlf":  strings.ReplaceAll("- a\n"+strings.Repeat("  - b\n  c\n", 15), "\n", "\r\n"),
+	}
+	for name, src := range docs {
+		for _, w := range []int{30, 80} {
+			t.Run(fmt.Sprintf("%s/%d", name, w), func(t *testing.T) {
+				c := newChecker(t, name, Options{Width: w})
+				for p := range len(src) {
+					c.append(src[p:p+1], true)
+				}
+				c.finish()
+			})
+		}
+	}
+}
