@@ -57,29 +57,7 @@ func FuzzStreamPlain(f *testing.F) {
 		if len(tail) > 2048 {
 			tail = tail[:2048]
 		}
-		opts := Options{Width: 10 + len(cuts)%70}
-		s := NewStream(opts)
-		s.Append(head)
-		for p, i := 0, 0; p < len(tail); i++ {
-			n := 1
-			if len(cuts) > 0 {
-				n = 1 + int(cuts[i%len(cuts)])%40
-			}
-			n = min(n, len(tail)-p)
-			s.Append(string(tail[p : p+n]))
-			s.Frozen() // render now: the flow takes every chunk in
-			p += n
-			if (i%4 == 0 || p == len(tail)) && exactFrame(s) {
-				want := Render(ShownPrefix(s.Source()), opts)
-				if !sameLines(s.Lines(), want) {
-					t.Fatalf("stream != one-shot at %d bytes of the tail\n--- stream\n%s--- one-shot\n%s", p, dump(s.Lines()), dump(want))
-				}
-			}
-		}
-		s.Finish()
-		if want := Render(s.Source(), opts); !sameLines(s.Lines(), want) {
-			t.Fatalf("stream != one-shot after Finish\n--- stream\n%s--- one-shot\n%s", dump(s.Lines()), dump(want))
-		}
+		streamTail(t, head, string(tail), cuts)
 	})
 }
 
@@ -97,29 +75,7 @@ func FuzzStreamIndentedCode(f *testing.F) {
 		if len(tail) > 2048 {
 			tail = tail[:2048]
 		}
-		opts := Options{Width: 10 + len(cuts)%70}
-		s := NewStream(opts)
-		s.Append(head)
-		for p, i := 0, 0; p < len(tail); i++ {
-			n := 1
-			if len(cuts) > 0 {
-				n = 1 + int(cuts[i%len(cuts)])%40
-			}
-			n = min(n, len(tail)-p)
-			s.Append(string(tail[p : p+n]))
-			s.Frozen() // render now: lines freeze as they come
-			p += n
-			if (i%4 == 0 || p == len(tail)) && exactFrame(s) {
-				want := Render(ShownPrefix(s.Source()), opts)
-				if !sameLines(s.Lines(), want) {
-					t.Fatalf("stream != one-shot at %d bytes of the tail\n--- stream\n%s--- one-shot\n%s", p, dump(s.Lines()), dump(want))
-				}
-			}
-		}
-		s.Finish()
-		if want := Render(s.Source(), opts); !sameLines(s.Lines(), want) {
-			t.Fatalf("stream != one-shot after Finish\n--- stream\n%s--- one-shot\n%s", dump(s.Lines()), dump(want))
-		}
+		streamTail(t, head, string(tail), cuts)
 	})
 }
 
@@ -146,29 +102,38 @@ func FuzzStreamListItem(f *testing.F) {
 			}
 			b.WriteString(l)
 		}
-		text := b.String()
-		opts := Options{Width: 10 + len(cuts)%70}
-		s := NewStream(opts)
-		s.Append(head)
-		for p, i := 0, 0; p < len(text); i++ {
-			n := 1
-			if len(cuts) > 0 {
-				n = 1 + int(cuts[i%len(cuts)])%40
-			}
-			n = min(n, len(text)-p)
-			s.Append(text[p : p+n])
-			s.Frozen()
-			p += n
-			if (i%4 == 0 || p == len(text)) && exactFrame(s) {
-				want := Render(ShownPrefix(s.Source()), opts)
-				if !sameLines(s.Lines(), want) {
-					t.Fatalf("stream != one-shot at %d bytes of the tail\n--- stream\n%s--- one-shot\n%s", p, dump(s.Lines()), dump(want))
-				}
-			}
-		}
-		s.Finish()
-		if want := Render(s.Source(), opts); !sameLines(s.Lines(), want) {
-			t.Fatalf("stream != one-shot after Finish\n--- stream\n%s--- one-shot\n%s", dump(s.Lines()), dump(want))
-		}
+		streamTail(t, head, b.String(), cuts)
 	})
+}
+
+// streamTail streams tail after head (appended whole) in chunks of 1 to
+// 40 bytes that cuts sets (cycling; one byte each without cuts), at a
+// width cuts also sets, rendering after every chunk so that the stream
+// takes each in: every fourth frame the freezing rule promises exact,
+// the last, and the lines after Finish, must equal the one-shot render.
+func streamTail(t *testing.T, head, tail string, cuts []byte) {
+	t.Helper()
+	opts := Options{Width: 10 + len(cuts)%70}
+	s := NewStream(opts)
+	s.Append(head)
+	for p, i := 0, 0; p < len(tail); i++ {
+		n := 1
+		if len(cuts) > 0 {
+			n = 1 + int(cuts[i%len(cuts)])%40
+		}
+		n = min(n, len(tail)-p)
+		s.Append(tail[p : p+n])
+		s.Frozen()
+		p += n
+		if (i%4 == 0 || p == len(tail)) && exactFrame(s) {
+			want := Render(ShownPrefix(s.Source()), opts)
+			if !sameLines(s.Lines(), want) {
+				t.Fatalf("stream != one-shot at %d bytes of the tail\n--- stream\n%s--- one-shot\n%s", p, dump(s.Lines()), dump(want))
+			}
+		}
+	}
+	s.Finish()
+	if want := Render(s.Source(), opts); !sameLines(s.Lines(), want) {
+		t.Fatalf("stream != one-shot after Finish\n--- stream\n%s--- one-shot\n%s", dump(s.Lines()), dump(want))
+	}
 }
