@@ -35,12 +35,7 @@ type itemStream struct {
 	indent render.Span
 	lead   string // the marker as a copy shows it
 	widths [2]prefixWidths
-	spare  []render.Span
-	// As in openQuote: the inner lines whose copies in s.lines are the
-	// last frame's, and of those the ones still current.
-	kept, lastFrozen, lastSteady int
-	lastOpen                     openBlock
-	revs                         int
+	innerLines
 }
 
 // itemContentCol returns the content column of the list item whose
@@ -123,35 +118,11 @@ func (f *itemStream) extend(s *Stream, shown int) bool {
 	}
 	in := f.inner
 	lines := in.Lines()
-	current := f.lastFrozen
-	if in.open != nil && in.open == f.lastOpen {
-		current = max(current, f.lastSteady)
-	}
-	f.lastFrozen, f.lastOpen, f.lastSteady = in.frozen, in.open, 0
-	if b, ok := in.open.(steadyBlock); ok {
-		f.lastSteady = b.steadyLines()
-	}
-	f.draw(s, lines, current, max(f.lastFrozen, f.lastSteady))
+	current, stay := f.advance(in)
+	f.drawInner(s, in, f.top, lines, current, stay, f.prefix)
 	s.approx = in.approx || in.shown < len(in.src) || in.held >= 0
 	s.held = -1
 	return true
-}
-
-// draw puts the inner stream's lines behind the marker and indent in
-// s.lines, as openQuote.draw does behind the bar.
-func (f *itemStream) draw(s *Stream, lines []render.Line, current, stay int) {
-	if revs := len(f.inner.Revisions()); revs != f.revs {
-		f.revs, current = revs, 0
-	}
-	keep := min(f.kept, current, len(lines))
-	stay = min(max(stay, keep), len(lines))
-	s.lines = f.prefix(s.lines[:f.top+keep], lines[keep:stay], keep, nil)
-	f.spare = f.spare[:0]
-	s.lines = f.prefix(s.lines, lines[stay:], stay, &f.spare)
-	f.kept = len(lines)
-	if len(lines) == 0 {
-		s.lines = f.prefix(s.lines, []render.Line{{}}, 0, nil) // an empty item shows its marker
-	}
 }
 
 // prefix appends ls, the inner lines from index from on, to out behind

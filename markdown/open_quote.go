@@ -41,18 +41,8 @@ type openQuote struct {
 	content int         // where that line's content starts (-1: a lazy line, fed as it is)
 	bar     render.Span // drawn before every line
 	widths  prefixWidths
-	// spare holds the spans of the lines drawn that the next frame draws
-	// again (see draw).
-	spare []render.Span
-	// kept counts the inner lines whose copies behind the bar in s.lines
-	// are the last frame's; of those, the ones the inner stream had
-	// frozen (lastFrozen) or its open block kept for good (lastSteady,
-	// while lastOpen stays open) are still current, so only the lines
-	// after them are drawn again.
-	kept, lastFrozen, lastSteady int
-	lastOpen                     openBlock
-	revs                         int // inner revisions seen
-	refs                         int // definitions the inner stream started with
+	innerLines
+	refs int // definitions the inner stream started with
 }
 
 // steadyBlock is an open block that knows how many leading lines of the
@@ -119,15 +109,8 @@ func (o *openQuote) extend(s *Stream, shown int) bool {
 	}
 	in := o.inner
 	lines := in.Lines()
-	current := o.lastFrozen
-	if in.open != nil && in.open == o.lastOpen {
-		current = max(current, o.lastSteady)
-	}
-	o.lastFrozen, o.lastOpen, o.lastSteady = in.frozen, in.open, 0
-	if b, ok := in.open.(steadyBlock); ok {
-		o.lastSteady = b.steadyLines()
-	}
-	o.draw(s, lines, current, max(o.lastFrozen, o.lastSteady))
+	current, stay := o.advance(in)
+	o.draw(s, lines, current, stay)
 	// The inline budgets count content bytes (see maxInline), the same
 	// in the quote's content alone: the inner stream's blocks are
 	// Render's.
@@ -136,26 +119,10 @@ func (o *openQuote) extend(s *Stream, shown int) bool {
 	return true
 }
 
-// draw puts the inner stream's lines behind the bar in s.lines, drawing
-// again those after the first current ones (the rest are as the last
-// frame drew them, unless a revision changed them).
-//
-// Lines from stay on are drawn again by the next frame whatever happens
-// (none is frozen or steady in the inner stream), so their spans go to
-// spare storage that frame reuses.
+// draw puts the inner stream's lines behind the bar in s.lines (see
+// innerLines.drawInner); an empty quote shows its bar.
 func (o *openQuote) draw(s *Stream, lines []render.Line, current, stay int) {
-	if revs := len(o.inner.Revisions()); revs != o.revs {
-		o.revs, current = revs, 0 // frozen lines were revised: draw them all again
-	}
-	keep := min(o.kept, current, len(lines))
-	stay = min(max(stay, keep), len(lines))
-	s.lines = o.prefix(s.lines[:o.top+keep], lines[keep:stay], nil)
-	o.spare = o.spare[:0]
-	s.lines = o.prefix(s.lines, lines[stay:], &o.spare)
-	o.kept = len(lines)
-	if len(lines) == 0 {
-		s.lines = o.prefix(s.lines, []render.Line{{}}, nil) // an empty quote shows its bar
-	}
+	o.drawInner(s, o.inner, o.top, lines, current, stay, o.prefix)
 }
 
 // freeze ends the quote, which the complete blank line at end closed:
@@ -200,8 +167,9 @@ func (o *openQuote) freeze(s *Stream, end int) {
 	s.freezeOpen(end+bytes.IndexByte(s.src[end:], '\n')+1, false, pending, defs)
 }
 
-// prefix appends ls to out behind the quote's bar, leaving ls as it was.
-func (o *openQuote) prefix(out, ls []render.Line, spare *[]render.Span) []render.Line {
+// prefix appends ls to out behind the quote's bar, leaving ls as it was
+// (every line has the same bar, whichever inner line it is).
+func (o *openQuote) prefix(out, ls []render.Line, _ int, spare *[]render.Span) []render.Line {
 	n := len(out)
 	out = append(out, ls...)
 	prefixedWidths(out[n:], o.bar, o.bar, "> ", "> ", &o.widths, spare)
