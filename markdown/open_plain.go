@@ -56,27 +56,6 @@ func (f *flow) ownedString(a int) string {
 	return unsafe.String(&f.buf[a], len(f.buf)-a)
 }
 
-// needsSanitize reports whether render.Sanitize would change text: it
-// holds a control character or invalid UTF-8.
-func needsSanitize(text []byte) bool {
-	for i := 0; i < len(text); {
-		c := text[i]
-		if c < utf8.RuneSelf {
-			if c < 0x20 || c == 0x7f {
-				return true
-			}
-			i++
-			continue
-		}
-		r, n := utf8.DecodeRune(text[i:])
-		if _, ctl := render.VisibleControl(r); ctl || r == utf8.RuneError && n == 1 {
-			return true
-		}
-		i += n
-	}
-	return false
-}
-
 // advancePlain takes the text of a plain paragraph up to shown in.
 func (pf *paraFlow) advancePlain(s *Stream, shown int, base render.Style) {
 	f := pf.f
@@ -85,7 +64,8 @@ func (pf *paraFlow) advancePlain(s *Stream, shown int, base render.Style) {
 		pf.text = appendJoined(pf.text[:0], s.src[pf.stable:e])
 		pf.kept -= f.compact()
 		text := pf.text
-		if needsSanitize(text) {
+		// A look at the bytes, not a copy of them.
+		if render.NeedsSanitize(unsafe.String(unsafe.SliceData(text), len(text))) {
 			text = []byte(render.Sanitize(string(text)))
 		}
 		f.addOwned(text, base)

@@ -10,7 +10,7 @@ import (
 // corrupt the OSC 8 sequence carrying it: C0 and C1 controls, DEL, and
 // invalid UTF-8. It returns u itself when there is nothing to strip.
 func CleanURL(u string) string {
-	if !hasControlOrInvalid(u) {
+	if !NeedsSanitize(u) {
 		return u
 	}
 	var b strings.Builder

@@ -36,7 +36,7 @@ func VisibleControl(r rune) (rune, bool) {
 // control character replaced by its visible glyph. It returns s itself
 // (no allocation) when there is nothing to replace.
 func Sanitize(s string) string {
-	if !hasControlOrInvalid(s) {
+	if !NeedsSanitize(s) {
 		return s
 	}
 	var b strings.Builder
@@ -50,10 +50,11 @@ func Sanitize(s string) string {
 	return b.String()
 }
 
-// hasControlOrInvalid reports whether s holds a control character (see
+// NeedsSanitize reports whether s holds a control character (see
 // VisibleControl) or invalid UTF-8: the bytes that must never reach a
-// terminal raw. It is the fast path of Sanitize and CleanURL.
-func hasControlOrInvalid(s string) bool {
+// terminal raw, which Sanitize would change. It is the fast path of
+// Sanitize and CleanURL.
+func NeedsSanitize(s string) bool {
 	for i := 0; i < len(s); {
 		c := s[i]
 		if c < utf8.RuneSelf {
