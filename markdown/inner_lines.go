@@ -1,6 +1,36 @@
 package markdown
 
-import "github.com/quire-sh/quire/render"
+import (
+	"maps"
+	"slices"
+
+	"github.com/yuin/goldmark/parser"
+
+	"github.com/quire-sh/quire/render"
+)
+
+// innerStream returns a stream for an open container's content, laid out
+// with opts: it shares s's parsers (its parsing counts as s's, which tests
+// bound) and lexers, and starts with the definitions s knows and extra
+// ones (those of the container's finished part).
+func (s *Stream) innerStream(opts Options, extra []parser.Reference) *Stream {
+	in := NewStream(opts)
+	in.lexers = s.lexers
+	if s.inline == nil {
+		s.inline = countingParser{newInlineParser(), &s.parsed}
+	}
+	in.parser, in.inline = s.parser, s.inline
+	refs := slices.Clip(s.state.refs) // the inner stream appends its own
+	keys := maps.Clone(s.state.refKeys)
+	for _, d := range extra {
+		if k := refKey(d.Label()); !keys[k] {
+			keys[k] = true
+			refs = append(refs, d)
+		}
+	}
+	in.state.refs, in.state.refKeys = slices.Clip(refs), keys
+	return in
+}
 
 // innerLines is what an open container that streams its content into an
 // inner Stream (a quote, a list item) knows of the lines it drew from it

@@ -2,8 +2,6 @@ package markdown
 
 import (
 	"bytes"
-	"maps"
-	"slices"
 
 	"github.com/quire-sh/quire/render"
 )
@@ -86,22 +84,7 @@ func newItemStream(s *Stream, o *openList, at, top, shown int, marker string, la
 	opts.Width = lay.inner
 	opts.depth++
 	opts.tight = true
-	in := NewStream(opts)
-	in.lexers = s.lexers
-	// The inner stream's parsing counts as the stream's (tests bound it).
-	if s.inline == nil {
-		s.inline = countingParser{newInlineParser(), &s.parsed}
-	}
-	in.parser, in.inline = s.parser, s.inline
-	refs := slices.Clip(s.state.refs)
-	keys := maps.Clone(s.state.refKeys)
-	for _, d := range o.refs {
-		if k := refKey(d.Label()); !keys[k] {
-			keys[k] = true
-			refs = append(refs, d)
-		}
-	}
-	in.state.refs, in.state.refKeys = slices.Clip(refs), keys
+	in := s.innerStream(opts, o.refs)
 	f := &itemStream{inner: in, top: top, col: col, line: at, fed: at + col, marked: true, start: at + col,
 		marker: render.Span{Text: marker, Style: s.opts.Theme.ListMarker}, indent: render.Span{Text: lay.indent},
 		lead: marker, widths: [2]prefixWidths{newPrefixWidths(), newPrefixWidths()}}

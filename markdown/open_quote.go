@@ -2,7 +2,6 @@ package markdown
 
 import (
 	"bytes"
-	"maps"
 	"slices"
 	"strings"
 
@@ -82,15 +81,7 @@ func newOpenQuote(s *Stream, t *tailRender, q *ast.Blockquote, top int) openBloc
 	opts.depth++
 	opts.tight = false // a quote's blocks are apart
 	opts.Theme.Text = mergeStyle(opts.Theme.Text, opts.Theme.Quote)
-	in := NewStream(opts)
-	in.lexers = s.lexers
-	// The inner stream's parsing counts as the stream's (tests bound it).
-	if s.inline == nil {
-		s.inline = countingParser{newInlineParser(), &s.parsed}
-	}
-	in.parser, in.inline = s.parser, s.inline
-	in.state.refs = slices.Clip(s.state.refs) // the inner stream appends its own
-	in.state.refKeys = maps.Clone(s.state.refKeys)
+	in := s.innerStream(opts, nil)
 	start := absStart(t, lineStart(t.buf, p))
 	o := &openQuote{inner: in, top: top, start: start, line: start, fed: start, bar: bar, widths: newPrefixWidths(), refs: len(in.state.refs)}
 	if !o.extend(s, s.shown) {
