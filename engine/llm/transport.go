@@ -263,6 +263,9 @@ type progress struct {
 	headers atomic.Bool  // the response headers arrived
 	bytes   atomic.Int64 // body bytes read: keep-alive comments count here only
 	events  atomic.Int64 // complete events read
+	// lastEvent is when the last complete event was read, as time since
+	// the attempt started.
+	lastEvent atomic.Int64
 }
 
 // countingReader counts the body bytes that reach the SSE reader.
@@ -287,13 +290,24 @@ func (t *Transport) attempt(ctx context.Context, ex Exchange, h Handler) (resp R
 	callTimer := time.AfterFunc(t.timeouts.Call, func() { cancel(errCallLimit) })
 	defer callTimer.Stop()
 	start := time.Now()
-	firstDeadline := start.Add(t.timeouts.FirstToken)
-	watchdog := time.AfterFunc(t.timeouts.FirstToken, func() {
-		if prog.events.Load() > 0 {
-			cancel(errIdle)
-		} else {
+	// The watchdog is armed once and checks, when it fires, how long ago
+	// the last event came (prog.lastEvent), re-arming itself for what is
+	// left: resetting a timer on every event would cost a timer update per
+	// chunk, and leave the runtime a stale entry to wake up for.
+	var watchdog *time.Timer
+	watchdog = time.AfterFunc(t.timeouts.FirstToken, func() {
+		if prog.events.Load() == 0 {
 			cancel(errFirstToken)
+			return
 		}
+		// Until the first-token deadline has passed, an early event (a
+		// bare role chunk) does not shorten the wait for the answer.
+		deadline := max(t.timeouts.FirstToken, time.Duration(prog.lastEvent.Load())+t.timeouts.Idle)
+		if left := deadline - time.Since(start); left > 0 {
+			watchdog.Reset(left)
+			return
+		}
+		cancel(errIdle)
 	})
 	defer watchdog.Stop()
 
@@ -380,10 +394,8 @@ func (t *Transport) attempt(ctx context.Context, ex Exchange, h Handler) (resp R
 			}
 			return dec.Response(), delivered, t.transportError(actx, err, &prog)
 		}
+		prog.lastEvent.Store(int64(time.Since(start)))
 		prog.events.Add(1)
-		// Until the first-token deadline has passed, an early event (a
-		// bare role chunk) does not shorten the wait for the answer.
-		watchdog.Reset(max(t.timeouts.Idle, time.Until(firstDeadline)))
 		d, done, err := dec.Event(data)
 		if held.add(d) {
 			flush()
