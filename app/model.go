@@ -109,6 +109,9 @@ type Model struct {
 
 	running     bool
 	turnStarted time.Time
+	// spinnerStep is the spinner's step (time since turnStarted in
+	// spinnerIntervals) when Tick last asked for a frame.
+	spinnerStep time.Duration
 	usage       event.Usage
 	// cost sums the turns' known costs in US dollars; costKnown is set
 	// once one was known, costPartial when a turn's price was not.
@@ -220,6 +223,7 @@ func (m *Model) HandleEvent(e event.Event, now time.Time) {
 	case event.TurnStarted:
 		m.running = true
 		m.turnStarted = now
+		m.spinnerStep = 0
 	case event.ApprovalRequested:
 		if e.Approval != nil {
 			m.approvals = append(m.approvals, *e.Approval)
@@ -337,11 +341,18 @@ func (m *Model) Tick(now time.Time) {
 		m.dirty = true
 	}
 	if m.running {
-		m.dirty = true // the spinner and the elapsed time move
-		if !m.status.Replay {
-			// Running subagents show how long they have run; a replay
-			// shows what the events said.
-			m.tr.SetNow(now)
+		// The spinner and the elapsed time move at the spinner's steps
+		// only: a frame between two steps would show the same, and a
+		// stream's events, which draw anyway, would each leave a frame
+		// pending for nothing.
+		if step := now.Sub(m.turnStarted) / spinnerInterval; step != m.spinnerStep {
+			m.spinnerStep = step
+			m.dirty = true
+		}
+		// Running subagents show how long they have run; a replay shows
+		// what the events said.
+		if !m.status.Replay && m.tr.SetNow(now) {
+			m.dirty = true
 		}
 	}
 }
@@ -351,7 +362,11 @@ func (m *Model) Tick(now time.Time) {
 func (m *Model) NextWake(now time.Time) time.Time {
 	var t time.Time
 	if m.running {
-		t = now.Add(spinnerInterval)
+		// The spinner's next step, on the turn's own clock: a deadline
+		// that stands until it passes, so the loop's timer is not moved
+		// at every event of a stream.
+		steps := now.Sub(m.turnStarted)/spinnerInterval + 1
+		t = m.turnStarted.Add(steps * spinnerInterval)
 	}
 	if m.notice != "" && (t.IsZero() || m.noticeUntil.Before(t)) {
 		t = m.noticeUntil

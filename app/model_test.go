@@ -294,6 +294,37 @@ func TestIdleModelNeverWakes(t *testing.T) {
 	}
 }
 
+// While a turn runs, the clock asks for a frame only when what it moves
+// on screen (the spinner, the elapsed time) moves: at the spinner's steps,
+// on the turn's own clock, which is also when the loop is woken. A stream's
+// events between two steps draw anyway and must not each leave another
+// frame pending.
+func TestRunningTurnWakesAtSpinnerSteps(t *testing.T) {
+	m := newTestModel()
+	startTurn(m) // at t0
+	m.TakeDirty()
+	for _, tc := range []struct {
+		at    time.Duration
+		dirty bool
+		wake  time.Duration
+	}{
+		{10 * time.Millisecond, false, spinnerInterval},
+		{60 * time.Millisecond, false, spinnerInterval},
+		{spinnerInterval, true, 2 * spinnerInterval},
+		{spinnerInterval + 5*time.Millisecond, false, 2 * spinnerInterval},
+		{3*spinnerInterval + 40*time.Millisecond, true, 4 * spinnerInterval},
+	} {
+		now := t0.Add(tc.at)
+		m.Tick(now)
+		if got := m.TakeDirty(); got != tc.dirty {
+			t.Errorf("at %v: Tick asked for a frame: %v, want %v", tc.at, got, tc.dirty)
+		}
+		if got := m.NextWake(now); !got.Equal(t0.Add(tc.wake)) {
+			t.Errorf("at %v: next wake %v after the turn started, want %v", tc.at, got.Sub(t0), tc.wake)
+		}
+	}
+}
+
 func TestReplayRefusesPromptsAndPlaysKeys(t *testing.T) {
 	tr := scrollback.New(scrollback.Options{Width: 80, Height: 20})
 	m := NewModel(tr, nil, Status{Replay: true}, false)

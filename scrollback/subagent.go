@@ -160,14 +160,16 @@ func (t *Transcript) layoutSubagent(b *Block, v *blockView, width int) {
 
 // SetNow gives the transcript the time during a live session, so running
 // subagents show how long they have run; only the blocks whose shown
-// time changes are laid out again.
-func (t *Transcript) SetNow(now time.Time) {
+// time changes are laid out again. It reports whether any did.
+func (t *Transcript) SetNow(now time.Time) (changed bool) {
 	t.now = now
 	for _, b := range t.red.calls {
 		if s := b.sub; s != nil && !b.finished && t.runningFor(s) != s.shown {
 			t.changed(b)
+			changed = true
 		}
 	}
+	return changed
 }
 
 // runningFor is how long a running subagent has run, in whole seconds.

@@ -170,12 +170,16 @@ func TestSubagentRunningTimeTicks(t *testing.T) {
 	tr := newTranscript(70, 12, s.evs...)
 	start := s.evs[3].Time // the first update
 	tr.Frame()
-	tr.SetNow(start.Add(75 * time.Second))
+	if !tr.SetNow(start.Add(75 * time.Second)) {
+		t.Fatal("SetNow did not report the running time it changed")
+	}
 	if got := screen(tr.Frame())[3]; got != "● explorer Find the config loader  running · 2 calls · 1m15s" {
 		t.Fatalf("after 75 s: %q", got)
 	}
 	before := tr.LayoutStats().Measures
-	tr.SetNow(start.Add(75*time.Second + 300*time.Millisecond))
+	if tr.SetNow(start.Add(75*time.Second + 300*time.Millisecond)) {
+		t.Fatal("SetNow reported a change within the same second")
+	}
 	tr.Frame()
 	if n := tr.LayoutStats().Measures - before; n != 0 {
 		t.Fatalf("a tick within the same second laid out %d blocks", n)
