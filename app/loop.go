@@ -98,9 +98,10 @@ type Loop struct {
 
 	lastDraw time.Time
 	drawAt   time.Time // a deferred draw, or zero
-	// wake is the timer nextTimer arms, and stopWake disarms it.
+	// wake is the timer nextTimer arms, for wakeAt (zero when disarmed
+	// or fired).
 	wake     *time.Timer
-	stopWake func()
+	wakeAt   time.Time
 	needDraw bool
 	// urgent is set by input: its frame skips the throttle, which exists
 	// to keep a fast stream from starving typing, not to delay typing.
@@ -272,32 +273,27 @@ func (l *Loop) Run(ctx context.Context) (err error) {
 		}
 		// Nothing was ready: block on everything, with timers derived from
 		// the state (none when idle, so an idle quire never wakes).
-		timer, stop := l.nextTimer(now)
+		timer := l.nextTimer(now)
 		gated := l.events
 		if len(input) > 0 {
 			gated = nil
 		}
 		select {
 		case <-ctx.Done():
-			stop()
 			return ctx.Err()
 		case evs := <-l.older:
-			stop()
 			l.older = nil
 			l.m.tr.Prepend(evs)
 			l.needDraw = true
 		case <-l.extChanged:
-			stop()
 			l.m.SetExtensionStatus(l.sess.(Extensions).ExtensionSummary())
 		case cmds, ok := <-l.commandUpdates:
-			stop()
 			if !ok {
 				l.commandUpdates = nil
 				continue
 			}
 			l.m.SetExtensions(cmds, l.m.skills)
 		case ev, ok := <-input:
-			stop()
 			if !ok {
 				return errors.New("the terminal went away")
 			}
@@ -305,10 +301,8 @@ func (l *Loop) Run(ctx context.Context) (err error) {
 				return err
 			}
 		case d := <-l.done:
-			stop()
 			l.onDone(d, time.Now())
 		case e, ok := <-gated:
-			stop()
 			if !ok {
 				l.events = nil
 				l.sessEnded = true
@@ -317,6 +311,7 @@ func (l *Loop) Run(ctx context.Context) (err error) {
 			l.onEvent(e, time.Now())
 			l.drainEvents(l.events, input)
 		case <-timer:
+			l.wakeAt = time.Time{}
 		}
 		l.tick(time.Now())
 		l.maybeDraw(time.Now())
@@ -375,30 +370,38 @@ func (l *Loop) tick(now time.Time) {
 }
 
 // nextTimer returns a channel that fires at the earliest deadline the
-// state implies, and a func to release it; a nil channel when idle.
-func (l *Loop) nextTimer(now time.Time) (<-chan time.Time, func()) {
+// state implies; a nil channel when idle.
+//
+// One timer serves every wait, and it is left armed while its deadline
+// stands: a stream wakes the loop between most of its events, and
+// re-arming (or stopping) the timer at each would cost a timer update per
+// chunk and leave the runtime a stale entry to wake up for, besides
+// garbage when a timer is made and dropped each time. Since Go 1.23 Stop
+// and Reset leave no stale tick behind.
+func (l *Loop) nextTimer(now time.Time) <-chan time.Time {
 	var at time.Time
 	for _, t := range []time.Time{l.drawAt, l.reflowAt, l.m.NextWake(now)} {
 		if !t.IsZero() && (at.IsZero() || t.Before(at)) {
 			at = t
 		}
 	}
-	if at.IsZero() {
-		return nil, noStop
-	}
-	// One timer serves every wait: a stream blocks here between most of
-	// its events, and a timer made and dropped each time is garbage per
-	// chunk. Since Go 1.23 Stop and Reset leave no stale tick behind.
-	if l.wake == nil {
+	switch {
+	case at.IsZero():
+		if !l.wakeAt.IsZero() {
+			l.wake.Stop()
+			l.wakeAt = time.Time{}
+		}
+		return nil
+	case at.Equal(l.wakeAt):
+	case l.wake == nil:
 		l.wake = time.NewTimer(max(at.Sub(now), 0))
-		l.stopWake = func() { l.wake.Stop() }
-	} else {
+		l.wakeAt = at
+	default:
 		l.wake.Reset(max(at.Sub(now), 0))
+		l.wakeAt = at
 	}
-	return l.wake.C, l.stopWake
+	return l.wake.C
 }
-
-func noStop() {}
 
 // onInput handles one terminal event and runs the effects it produced.
 func (l *Loop) onInput(ev term.Event, now time.Time) error {
