@@ -42,7 +42,11 @@
 // joins a group commit that happens when GroupWindow (200 ms) has passed
 // since the first waiting event or GroupEvents (512) are waiting, whichever
 // comes first: a fast stream of events costs one commit per 512, a slow
-// one at most five commits a second. Text fragments recorded in a row
+// one at most five commits a second. Text fragments (the deltas of a
+// streamed answer, a command's output) wait longer when nothing else
+// does, FragmentWindow (1 s): a commit is two fdatasyncs, and at five a
+// second they were a tenth of a streamed answer's CPU; an answer cut
+// short by a crash is partial anyway. Text fragments recorded in a row
 // (event.Mergeable: an answer's deltas, one call's output) wait as one
 // event that takes in each fragment's text, and are encoded once, at the
 // commit, as one event with the last fragment's Seq and Time: the log keeps
@@ -52,9 +56,10 @@
 // batches' worth are waiting (the disk is slower than the stream) does
 // Record commit in the caller's goroutine. bbolt commits are atomic (data
 // pages first, then a checksummed meta page), so a kill -9 at any moment
-// loses at most the events of the current window and never leaves a
-// half-written event: the session reopens at its last committed event and
-// Append continues after it.
+// loses at most the events of the current window (GroupWindow, or
+// FragmentWindow for a stream's text) and never leaves a half-written
+// event: the session reopens at its last committed event and Append
+// continues after it.
 //
 // A commit the file system refuses (a full disk, an I/O error, a
 // read-only remount) loses nothing and leaves the file as it was (bbolt

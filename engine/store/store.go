@@ -16,6 +16,11 @@ type Options struct {
 	// in memory before it is committed: the most a kill -9 can lose.
 	// Default 200ms.
 	GroupWindow time.Duration
+	// FragmentWindow is how long text fragments (event.Mergeable: the
+	// deltas of a streamed answer, a command's output) may wait when
+	// nothing else does: a stream would otherwise pay a commit, two
+	// fdatasyncs, five times a second. Default 1s.
+	FragmentWindow time.Duration
 	// GroupEvents is how many waiting events force a commit before the
 	// window ends, bounding memory and the size of one transaction.
 	// Default 512.
@@ -29,9 +34,10 @@ type Options struct {
 
 // Defaults of Options.
 const (
-	DefaultGroupWindow = 200 * time.Millisecond
-	DefaultGroupEvents = 512
-	DefaultRetention   = 30 * 24 * time.Hour
+	DefaultGroupWindow    = 200 * time.Millisecond
+	DefaultFragmentWindow = time.Second
+	DefaultGroupEvents    = 512
+	DefaultRetention      = 30 * 24 * time.Hour
 )
 
 // Store is the state directory's sessions. It holds no open files; every
@@ -49,6 +55,9 @@ func Open(root string, opts Options) (*Store, error) {
 	}
 	if opts.GroupWindow <= 0 {
 		opts.GroupWindow = DefaultGroupWindow
+	}
+	if opts.FragmentWindow <= 0 {
+		opts.FragmentWindow = max(DefaultFragmentWindow, opts.GroupWindow)
 	}
 	if opts.GroupEvents <= 0 {
 		opts.GroupEvents = DefaultGroupEvents

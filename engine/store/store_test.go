@@ -653,3 +653,41 @@ func TestFragmentsJoinWhileTheyWait(t *testing.T) {
 		t.Fatalf("last seq %d, summary's %d, want 14", w.LastSeq(), w.Summary().LastSeq)
 	}
 }
+
+// A streamed answer's text waits up to FragmentWindow when nothing else
+// does; an ordinary event recorded meanwhile brings the commit forward to
+// its own GroupWindow, fragments included.
+func TestFragmentsWaitTheirOwnWindow(t *testing.T) {
+	st := newTestStore(t, Options{GroupWindow: 30 * time.Millisecond, FragmentWindow: time.Hour})
+	w, err := st.Create("fragments", "/p")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close()
+	committed := func() uint64 {
+		seq, err := w.view.lastSeq()
+		if err != nil {
+			t.Fatal(err)
+		}
+		return seq
+	}
+	for seq := uint64(1); seq <= 3; seq++ {
+		if err := w.Record(event.Event{V: 1, Seq: seq, Kind: event.AssistantDelta, Text: "x"}, false); err != nil {
+			t.Fatal(err)
+		}
+	}
+	time.Sleep(150 * time.Millisecond) // five group windows
+	if got := committed(); got != 0 {
+		t.Fatalf("fragments were committed after %d group windows: committed %d", 5, got)
+	}
+	if err := w.Record(event.Event{V: 1, Seq: 4, Kind: event.Notice, Text: "n"}, false); err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(10 * time.Second)
+	for committed() != 4 {
+		if time.Now().After(deadline) {
+			t.Fatalf("a notice behind waiting fragments was not committed in its window: committed %d", committed())
+		}
+		time.Sleep(2 * time.Millisecond)
+	}
+}

@@ -27,16 +27,18 @@ type Writer struct {
 	lock  *lockFile
 	view
 
-	window     time.Duration
-	maxPending int
+	window         time.Duration
+	fragmentWindow time.Duration
+	maxPending     int
 
 	mu       sync.Mutex // guards the fields below
 	pending  []waiting
 	last     uint64  // seq of the last accepted event, committed or not
 	sum      Summary // includes pending events
 	timer    *time.Timer
-	flushing bool  // a background commit is running
-	err      error // the last commit failed: events wait in pending
+	timerAt  time.Time // when timer commits
+	flushing bool      // a background commit is running
+	err      error     // the last commit failed: events wait in pending
 	retry    *time.Timer
 	closed   bool
 
@@ -53,17 +55,18 @@ type Writer struct {
 
 func newWriter(s *Store, dir string, lock *lockFile, db *bolt.DB, sum Summary) *Writer {
 	w := &Writer{
-		store:        s,
-		id:           sum.ID,
-		dir:          dir,
-		lock:         lock,
-		window:       s.opts.GroupWindow,
-		maxPending:   s.opts.GroupEvents,
-		last:         sum.LastSeq,
-		sum:          sum,
-		written:      sum,
-		writtenAt:    s.opts.Now(),
-		summaryEvery: time.Second,
+		store:          s,
+		id:             sum.ID,
+		dir:            dir,
+		lock:           lock,
+		window:         s.opts.GroupWindow,
+		fragmentWindow: s.opts.FragmentWindow,
+		maxPending:     s.opts.GroupEvents,
+		last:           sum.LastSeq,
+		sum:            sum,
+		written:        sum,
+		writtenAt:      s.opts.Now(),
+		summaryEvery:   time.Second,
 	}
 	w.path = db.Path()
 	w.view = view{db: db, path: w.path}
@@ -189,11 +192,30 @@ func (w *Writer) Record(e event.Event, durable bool) error {
 		// stream goes on while the commit waits for the disk.
 		w.flushing = true
 		go w.backgroundFlush()
-	case w.timer == nil:
-		w.timer = time.AfterFunc(w.window, func() { w.flush(false) })
+	case fragment:
+		if w.timer == nil {
+			w.scheduleLocked(w.fragmentWindow)
+		}
+	default:
+		w.scheduleLocked(w.window)
 	}
 	w.mu.Unlock()
 	return nil
+}
+
+// scheduleLocked arms the commit timer so that an event recorded now
+// waits at most window; a timer already armed for sooner stands. w.mu is
+// held.
+func (w *Writer) scheduleLocked(window time.Duration) {
+	at := time.Now().Add(window)
+	if w.timer != nil {
+		if !at.Before(w.timerAt) {
+			return
+		}
+		w.timer.Stop()
+	}
+	w.timerAt = at
+	w.timer = time.AfterFunc(window, func() { w.flush(false) })
 }
 
 // waiting is an event recorded and not yet committed: encoded, or a text
@@ -276,7 +298,14 @@ func (w *Writer) backgroundFlush() {
 		if len(w.pending) < w.maxPending || w.err != nil {
 			w.flushing = false
 			if len(w.pending) > 0 && w.timer == nil && !w.closed {
-				w.timer = time.AfterFunc(w.window, func() { w.flush(false) })
+				window := w.fragmentWindow
+				for _, p := range w.pending {
+					if p.frag == nil {
+						window = w.window
+						break
+					}
+				}
+				w.scheduleLocked(window)
 			}
 			w.mu.Unlock()
 			return
