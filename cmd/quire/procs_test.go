@@ -9,8 +9,8 @@ func TestProcsCappedUnlessGOMAXPROCSIsSet(t *testing.T) {
 		want     int
 		why      string
 	}{
-		{"", 64, 2, "a big machine: capped"},
-		{"", 2, 2, "two processors: as they are"},
+		{"", 64, 1, "a big machine: capped"},
+		{"", 2, 1, "two processors: capped"},
 		{"", 1, 1, "one processor: as it is"},
 		{"8", 8, 8, "GOMAXPROCS=8 decides"},
 		{"1", 1, 1, "GOMAXPROCS=1 decides"},
