@@ -34,7 +34,11 @@
 // per interval after text was delivered: events that arrive meanwhile
 // wait in the socket and are read together, so a fast stream wakes the
 // process once per frame rather than once per event, and a cancel ends
-// the wait at once. The default client's connections read their socket
+// the wait at once. On Linux the wait is a timerfd read through the
+// runtime's poller (holdoff_linux.go), which wakes one thread once, where
+// a runtime timer woke the poller early (it sleeps in whole
+// milliseconds) and the monitor thread with it. The default client's
+// connections read their socket
 // with a raw system call (quietConn): such a read finds its bytes already
 // there, and through Go's syscall path it would wake the runtime's monitor
 // thread every frame.

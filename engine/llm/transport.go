@@ -358,10 +358,10 @@ func (t *Transport) attempt(ctx context.Context, ex Exchange, h Handler) (resp R
 		return dec.Response(), deliver(h, d), nil
 	}
 	sse := newSSEReader(body)
-	var hold *time.Timer
+	var hold holdOff
 	defer func() {
 		if hold != nil {
-			hold.Stop()
+			hold.release()
 		}
 	}()
 	// The text of the events one read brought is handed over together,
@@ -376,7 +376,10 @@ func (t *Transport) attempt(ctx context.Context, ex Exchange, h Handler) (resp R
 	}
 	sse.beforeRead = func() error {
 		if flush() && t.coalesce > 0 {
-			return holdOff(actx, &hold, t.coalesce)
+			if hold == nil {
+				hold = newHoldOff(actx)
+			}
+			return hold.wait(actx, t.coalesce)
 		}
 		return nil
 	}
@@ -439,22 +442,6 @@ func (h *heldDelta) take() Delta {
 	h.text.Reset()
 	h.reasoning.Reset()
 	return d
-}
-
-// holdOff waits d, or until ctx ends, on a timer it keeps for the next
-// wait.
-func holdOff(ctx context.Context, timer **time.Timer, d time.Duration) error {
-	if *timer == nil {
-		*timer = time.NewTimer(d)
-	} else {
-		(*timer).Reset(d)
-	}
-	select {
-	case <-(*timer).C:
-		return nil
-	case <-ctx.Done():
-		return ctx.Err()
-	}
 }
 
 // deliver hands a delta to h, reporting whether anything was shown.

@@ -1,0 +1,78 @@
+package llm
+
+import (
+	"context"
+	"os"
+	"syscall"
+	"time"
+	"unsafe"
+
+	"golang.org/x/sys/unix"
+)
+
+// fdHoldOff waits on a timerfd through the runtime's poller, instead of
+// on a runtime timer. A stream holds off once per frame, and a runtime
+// timer costs each of those waits two thread wake-ups and a third
+// elsewhere: the poller sleeps in whole milliseconds, so it wakes before
+// the timer is due and sleeps again, and the runtime's monitor thread
+// (sysmon), which sleeps until the next timer when nothing runs, wakes
+// with it. A timerfd's expiry is an event like a socket's: the thread
+// wakes once, when it is due, and the monitor sleeps on. Arming and
+// reading it are raw system calls, which do not wake the monitor either
+// (see quietConn).
+type fdHoldOff struct {
+	f    *os.File
+	rc   syscall.RawConn
+	fd   uintptr // f's descriptor; valid while f is open
+	stop func() bool
+}
+
+// newFdHoldOff returns nil when a timerfd cannot be had (the caller
+// falls back to a runtime timer).
+func newFdHoldOff(ctx context.Context) holdOff {
+	fd, err := unix.TimerfdCreate(unix.CLOCK_MONOTONIC, unix.TFD_NONBLOCK|unix.TFD_CLOEXEC)
+	if err != nil {
+		return nil
+	}
+	f := os.NewFile(uintptr(fd), "hold-off timer")
+	rc, err := f.SyscallConn()
+	if err != nil {
+		f.Close()
+		return nil
+	}
+	// A wait in progress when ctx ends is woken through the file's
+	// deadline.
+	stop := context.AfterFunc(ctx, func() { f.SetReadDeadline(time.Unix(1, 0)) })
+	return &fdHoldOff{f: f, rc: rc, fd: uintptr(fd), stop: stop}
+}
+
+func (h *fdHoldOff) wait(ctx context.Context, d time.Duration) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	if d <= 0 {
+		return nil
+	}
+	spec := unix.ItimerSpec{Value: unix.NsecToTimespec(d.Nanoseconds())}
+	if _, _, e := syscall.RawSyscall6(unix.SYS_TIMERFD_SETTIME, h.fd, 0, uintptr(unsafe.Pointer(&spec)), 0, 0, 0); e != 0 {
+		return (&timerHoldOff{}).wait(ctx, d)
+	}
+	var expirations [8]byte
+	err := h.rc.Read(func(fd uintptr) bool {
+		for {
+			_, e := rawRead(fd, expirations[:])
+			if e != syscall.EINTR {
+				return e != syscall.EAGAIN
+			}
+		}
+	})
+	if cerr := ctx.Err(); cerr != nil {
+		return cerr
+	}
+	return err
+}
+
+func (h *fdHoldOff) release() {
+	h.stop()
+	h.f.Close()
+}
