@@ -12,8 +12,34 @@ func (t *Transcript) Draw(buf *render.Buffer, x, y int) *Frame {
 }
 
 // PaintScratch is reusable storage for PaintFrame; the zero value is ready.
+// It also remembers the cells each row was painted as, with the line that
+// made them: a row whose line is the same as last frame's (most rows of a
+// streamed answer) is copied, not drawn cluster by cluster again.
 type PaintScratch struct {
 	line render.Line
+	rows []paintedRow
+}
+
+// paintedRow is one row as PaintFrame last painted it: the spans it drew
+// from column x over w columns, and the cells that made.
+type paintedRow struct {
+	x, w  int
+	spans []render.Span
+	cells []render.Cell
+}
+
+// same reports whether painting l from column x over w columns makes the
+// cells p holds: the drawing is a function of these alone.
+func (p *paintedRow) same(x, w int, l render.Line) bool {
+	if p.x != x || p.w != w || len(p.spans) != len(l.Spans) || len(p.cells) == 0 {
+		return false
+	}
+	for i := range p.spans {
+		if p.spans[i] != l.Spans[i] {
+			return false
+		}
+	}
+	return true
 }
 
 // PaintFrame paints f into the w-column region of buf at (x, y): every
@@ -39,11 +65,32 @@ func PaintFrame(buf *render.Buffer, x, y, w int, f *Frame, th *Theme, scratch *P
 		if r == f.focusMargin && r >= f.Sticky {
 			line = render.Line{Spans: []render.Span{{Text: rule(w), Style: th.Muted}}}
 		}
-		n := clippedSetLine(buf, x, y+r, w, line)
-		if n < w {
-			buf.Fill(x+n, y+r, w-n, 1, render.Style{})
-		}
+		paintRow(buf, x, y+r, w, line, scratch.row(r))
 	}
+}
+
+// row is the cache of frame row r.
+func (s *PaintScratch) row(r int) *paintedRow {
+	for len(s.rows) <= r {
+		s.rows = append(s.rows, paintedRow{})
+	}
+	return &s.rows[r]
+}
+
+// paintRow draws line at (x, y), blanked to w columns, copying the cells
+// of the last painting of the row when that drew the same line.
+func paintRow(buf *render.Buffer, x, y, w int, line render.Line, p *paintedRow) {
+	if p.same(x, w, line) {
+		buf.SetCells(x, y, p.cells)
+		return
+	}
+	n := clippedSetLine(buf, x, y, w, line)
+	if n < w {
+		buf.Fill(x+n, y, w-n, 1, render.Style{})
+	}
+	p.x, p.w = x, w
+	p.spans = append(p.spans[:0], line.Spans...)
+	p.cells = buf.AppendCells(p.cells[:0], x, y, w)
 }
 
 // clippedSetLine draws l at (x, y) but no further right than x+w.
