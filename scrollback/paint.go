@@ -21,17 +21,19 @@ type PaintScratch struct {
 }
 
 // paintedRow is one row as PaintFrame last painted it: the spans it drew
-// from column x over w columns, and the cells that made.
+// from column x over w columns of a buffer bufW wide (whose edge may clip
+// them), and the cells that made.
 type paintedRow struct {
 	x, w  int
+	bufW  int
 	spans []render.Span
 	cells []render.Cell
 }
 
 // same reports whether painting l from column x over w columns makes the
 // cells p holds: the drawing is a function of these alone.
-func (p *paintedRow) same(x, w int, l render.Line) bool {
-	if p.x != x || p.w != w || len(p.spans) != len(l.Spans) || len(p.cells) == 0 {
+func (p *paintedRow) same(x, w, bufW int, l render.Line) bool {
+	if p.x != x || p.w != w || p.bufW != bufW || len(p.spans) != len(l.Spans) || len(p.cells) == 0 {
 		return false
 	}
 	for i := range p.spans {
@@ -80,7 +82,8 @@ func (s *PaintScratch) row(r int) *paintedRow {
 // paintRow draws line at (x, y), blanked to w columns, copying the cells
 // of the last painting of the row when that drew the same line.
 func paintRow(buf *render.Buffer, x, y, w int, line render.Line, p *paintedRow) {
-	if p.same(x, w, line) {
+	bufW, _ := buf.Size()
+	if p.same(x, w, bufW, line) {
 		buf.SetCells(x, y, p.cells)
 		return
 	}
@@ -88,7 +91,7 @@ func paintRow(buf *render.Buffer, x, y, w int, line render.Line, p *paintedRow) 
 	if n < w {
 		buf.Fill(x+n, y, w-n, 1, render.Style{})
 	}
-	p.x, p.w = x, w
+	p.x, p.w, p.bufW = x, w, bufW
 	p.spans = append(p.spans[:0], line.Spans...)
 	p.cells = buf.AppendCells(p.cells[:0], x, y, w)
 }

@@ -298,3 +298,21 @@ func TestPaintRowCacheKeysOnTheWidth(t *testing.T) {
 		}
 	}
 }
+
+// TestPaintRowCacheKeysOnTheBufferWidth paints one frame into buffers
+// whose right edge clips it differently: a wide cluster the edge cuts in
+// one is not copied into the other.
+func TestPaintRowCacheKeysOnTheBufferWidth(t *testing.T) {
+	f := &Frame{Lines: []render.Line{render.Plain("字字字字字字", render.Style{Bg: render.ANSI(4)})}, focusMargin: -1}
+	th := DefaultTheme()
+	var scratch PaintScratch
+	for _, bw := range []int{12, 11, 13, 11} {
+		got := render.NewBuffer(bw, 1)
+		PaintFrame(got, 0, 0, 12, f, &th, &scratch)
+		want := render.NewBuffer(bw, 1)
+		PaintFrame(want, 0, 0, 12, f, &th, nil)
+		if !got.Equal(want) {
+			t.Fatalf("buffer width %d: got %q, want %q", bw, bufferText(got), bufferText(want))
+		}
+	}
+}
