@@ -196,6 +196,31 @@ func (b *Buffer) SetString(x, y int, s string, st Style, link string) int {
 	return x - start
 }
 
+// DrawnWidth is the number of columns SetString advances drawing s from
+// the left edge of a buffer width columns wide, without drawing it.
+func DrawnWidth(s string, width int) int {
+	s = Sanitize(s)
+	x := 0
+	state := -1
+	for len(s) > 0 {
+		var w int
+		if s[0] < utf8.RuneSelf && (len(s) == 1 || s[1] < utf8.RuneSelf) {
+			s, w, state = s[1:], 1, -1
+		} else {
+			_, s, w, state = uniseg.FirstGraphemeClusterInString(s, state)
+		}
+		if w <= 0 {
+			continue
+		}
+		w = min(w, 2)
+		if x+w > width {
+			break
+		}
+		x += w
+	}
+	return x
+}
+
 // SetLine draws the spans of l from (x, y) on and returns the number of
 // columns used.
 func (b *Buffer) SetLine(x, y int, l Line) int {

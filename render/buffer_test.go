@@ -308,3 +308,17 @@ func TestSetCellsBlanksWideClustersCutByTheCopy(t *testing.T) {
 		t.Errorf("copy past the right edge wrote %d cells", n)
 	}
 }
+
+// TestDrawnWidthIsWhatSetStringAdvances measures strings the way drawing
+// them does: wide clusters that do not fit, controls, zero-width
+// clusters and the dashes uniseg counts wider than two columns.
+func TestDrawnWidthIsWhatSetStringAdvances(t *testing.T) {
+	for _, s := range []string{"", "abc", "a字b", "字字字", "e\u0301x", "\x1b[0m", "⸻x", "⸺", "\u200b", "👨\u200d👩\u200d👧!", "a\xffb", "· working 12s"} {
+		for width := 0; width <= 8; width++ {
+			b := render.NewBuffer(width, 1)
+			if got, want := render.DrawnWidth(s, width), b.SetString(0, 0, s, render.Style{}, ""); got != want {
+				t.Errorf("DrawnWidth(%q, %d) = %d, SetString advanced %d", s, width, got, want)
+			}
+		}
+	}
+}
