@@ -154,7 +154,8 @@ func (m *Model) drawBottom(b *render.Buffer, w, h, screenH int, now time.Time, p
 	if y < 0 {
 		return 0
 	}
-	b.SetString(0, y, strings.Repeat("─", w), styleRule, "")
+	m.chrome.rule.add(0, m.chrome.ruleOf(w), styleRule)
+	m.chrome.rule.draw(b, y)
 	if n := m.trustRows(w, screenH); n > 0 && y-n >= 0 {
 		y -= n
 		m.drawTrust(b, w, y, n)
@@ -223,27 +224,41 @@ func (m *Model) drawPrompt(b *render.Buffer, w, y, rows int) {
 		if first+i == 0 {
 			marker = "› "
 		}
-		b.SetString(0, y+i, marker, styleAccent, "")
-		b.SetString(2, y+i, lines[first+i], render.Style{}, "")
-	}
-	if m.editor.Empty() && y >= 0 {
-		newline := "Ctrl+J"
-		if m.status.ShiftEnter {
-			newline = "Shift+Enter"
+		row := &m.chrome.prompt[i]
+		row.add(0, marker, styleAccent)
+		row.add(2, lines[first+i], render.Style{})
+		if i == 0 && m.editor.Empty() {
+			row.add(2, m.promptHint(w), styleMuted)
 		}
-		hint := []string{"Ask anything", "Enter sends", newline + " newline", "Esc pager", "F1 help"}
-		switch {
-		case m.status.Replay:
-			hint = []string{"replay", "p pause/resume", ". step", "q quit", "/ search", "h/l turns", "F1 help"}
-		case m.running:
-			hint = []string{"Esc cancels", "type to queue the next prompt"}
-		case m.minimal:
-			hint = []string{"Ask anything", "Enter sends", newline + " newline", "/mode full for the pager", "F1 help"}
-		}
-		b.SetString(2, y, fitParts(hint, w-2), styleMuted, "")
+		row.draw(b, y+i)
 	}
 	visible := (len(m.approvals) == 0 || m.input.kind != inputNone) && m.trust == nil
 	m.cursor = Cursor{X: 2 + ccol, Y: y + crow - first, Visible: visible && m.focus == focusPrompt}
+}
+
+// promptHint is the hint an empty prompt shows, fitted to w columns. It
+// is made again only when what it depends on changes.
+func (m *Model) promptHint(w int) string {
+	key := hintKey{width: w, replay: m.status.Replay, running: m.running, minimal: m.minimal, shiftEnter: m.status.ShiftEnter}
+	if c := &m.chrome; c.hintOK && c.hintKey == key {
+		return c.hint
+	}
+	newline := "Ctrl+J"
+	if m.status.ShiftEnter {
+		newline = "Shift+Enter"
+	}
+	hint := []string{"Ask anything", "Enter sends", newline + " newline", "Esc pager", "F1 help"}
+	switch {
+	case m.status.Replay:
+		hint = []string{"replay", "p pause/resume", ". step", "q quit", "/ search", "h/l turns", "F1 help"}
+	case m.running:
+		hint = []string{"Esc cancels", "type to queue the next prompt"}
+	case m.minimal:
+		hint = []string{"Ask anything", "Enter sends", newline + " newline", "/mode full for the pager", "F1 help"}
+	}
+	c := &m.chrome
+	c.hint, c.hintKey, c.hintOK = fitParts(hint, w-2), key, true
+	return c.hint
 }
 
 // fitParts joins the parts of a hint with " · ", leaving out the last
@@ -485,7 +500,10 @@ func (m *Model) drawStatus(b *render.Buffer, w, y int, now time.Time, pos *scrol
 	if m.unsaved && m.notice == "" {
 		left, st = left+" · not saved", styleWarn
 	}
-	x := b.SetString(0, y, left, st, "")
+	row := &m.chrome.status
+	row.add(0, left, st)
+	defer row.draw(b, y)
+	x := render.DrawnWidth(left, w)
 	parts := []string{}
 	model := m.status.Model
 	if m.status.Demo {
@@ -522,7 +540,7 @@ func (m *Model) drawStatus(b *render.Buffer, w, y int, now time.Time, pos *scrol
 		right := strings.Join(parts, " · ")
 		rw := render.StringWidth(right)
 		if x+2+rw <= w {
-			b.SetString(w-rw, y, right, styleMuted, "")
+			row.add(w-rw, right, styleMuted)
 			return
 		}
 		if len(parts) > 1 {
