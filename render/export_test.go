@@ -9,3 +9,6 @@ func ForceDeferral(s *Screen) { s.dfr.force = true }
 // prices a scroll against it, the order a screen that stops early must
 // choose alike to.
 func RedrawFirst(s *Screen) { s.redrawFirst = true }
+
+// InlineRedrawFirst is RedrawFirst for an inline view.
+func InlineRedrawFirst(v *Inline) { v.redrawFirst = true }
