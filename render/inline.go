@@ -395,8 +395,15 @@ func (v *Inline) emitScroll(h scrollHint) {
 	v.resetRegion()
 }
 
+// swap makes the frame just written the front and blanks the back: the
+// two trade cells when they are of one size, as they are frame after
+// frame while the region keeps its height.
 func (v *Inline) swap() {
-	v.front.CopyFrom(v.back)
+	if v.front.width == v.back.width && v.front.height == v.back.height {
+		v.front.cells, v.back.cells = v.back.cells, v.front.cells
+	} else {
+		v.front.CopyFrom(v.back)
+	}
 	v.back.Clear()
 }
 

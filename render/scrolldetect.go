@@ -35,7 +35,14 @@ func findScroll(front, back *Buffer, hf, hb []uint64) scrollHint {
 	}
 	changed := 0
 	for y := range h {
-		hf[y], hb[y] = rowHash(front.row(y)), rowHash(back.row(y))
+		// A row the frame left as it was (byte for byte, as most are) has
+		// the hash of the row it was.
+		hf[y] = rowHash(front.row(y))
+		if identicalCells(front.row(y), back.row(y)) {
+			hb[y] = hf[y]
+			continue
+		}
+		hb[y] = rowHash(back.row(y))
 		if hf[y] != hb[y] {
 			changed++
 		}
