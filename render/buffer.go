@@ -34,7 +34,10 @@ func (b *Buffer) Resize(width, height int) {
 	n := width * height
 	rows, cols := min(height, b.height), min(width, b.width)
 	if cap(b.cells) < n {
-		cells := make([]Cell, n)
+		// A buffer that grows row by row (the inline view's region as a
+		// stream fills it) doubles its memory rather than reallocating
+		// it for every row.
+		cells := make([]Cell, n, max(n, 2*cap(b.cells)))
 		for y := range rows {
 			copy(cells[y*width:y*width+cols], b.cells[y*b.width:y*b.width+cols])
 		}

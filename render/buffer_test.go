@@ -322,3 +322,30 @@ func TestDrawnWidthIsWhatSetStringAdvances(t *testing.T) {
 		}
 	}
 }
+
+// TestGrowingRowByRowAllocatesRarely grows a buffer a row at a time, as
+// the inline view's region grows under a stream: its memory doubles, so
+// forty rows take a handful of allocations, not forty, and the rows keep
+// their content.
+func TestGrowingRowByRowAllocatesRarely(t *testing.T) {
+	allocs := testing.AllocsPerRun(10, func() {
+		b := render.NewBuffer(120, 0)
+		for h := 1; h <= 40; h++ {
+			b.Resize(120, h)
+			b.SetString(0, h-1, "row", render.Style{}, "")
+		}
+	})
+	if allocs > 8 {
+		t.Errorf("growing to 40 rows took %v allocations", allocs)
+	}
+	b := render.NewBuffer(3, 0)
+	for h := 1; h <= 9; h++ {
+		b.Resize(3, h)
+		b.SetString(0, h-1, string(rune('a'+h)), render.Style{}, "")
+	}
+	for y := range 9 {
+		if got := row(b, y); got != string(rune('b'+y))+"| | |" {
+			t.Errorf("row %d after growing: %q", y, got)
+		}
+	}
+}
