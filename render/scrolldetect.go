@@ -1,8 +1,9 @@
 package render
 
 // Without a ScrollHint the screen still looks for rows that moved: it
-// hashes every row of both frames and finds the vertical shift that
-// would leave the most rows already right. The shift is only a
+// hashes every row of both frames (a row the frame left as it was keeps
+// its hash) and finds the vertical shift that would leave the most rows
+// already right. The shift is only a
 // candidate; Flush prices it against a plain redraw byte for byte, so a
 // false match (a hash collision, a coincidence) costs time, never bytes.
 
