@@ -13,27 +13,33 @@ func (t *Transcript) Draw(buf *render.Buffer, x, y int) *Frame {
 
 // PaintScratch is reusable storage for PaintFrame; the zero value is ready.
 // It also remembers the cells each row was painted as, with the line that
-// made them: a row whose line is the same as last frame's (most rows of a
-// streamed answer) is copied, not drawn cluster by cluster again.
+// made them: a row whose line was painted last frame, on the same row or
+// on one nearby (the transcript scrolled by a line or two as an answer
+// streams), is copied, not drawn cluster by cluster again.
 type PaintScratch struct {
-	line render.Line
-	rows []paintedRow
+	line      render.Line
+	prev, cur []paintedRow
 }
 
-// paintedRow is one row as PaintFrame last painted it: the spans it drew
-// from column x over w columns of a buffer bufW wide (whose edge may clip
+// paintedRow is one row as PaintFrame painted it: the spans it drew from
+// column x over w columns of a buffer bufW wide (whose edge may clip
 // them), and the cells that made.
 type paintedRow struct {
 	x, w  int
 	bufW  int
 	spans []render.Span
 	cells []render.Cell
+	taken bool // its cells moved to a row of this frame
 }
+
+// paintReach is how many rows a line may have moved since the last frame
+// and still be found.
+const paintReach = 3
 
 // same reports whether painting l from column x over w columns makes the
 // cells p holds: the drawing is a function of these alone.
 func (p *paintedRow) same(x, w, bufW int, l render.Line) bool {
-	if p.x != x || p.w != w || p.bufW != bufW || len(p.spans) != len(l.Spans) || len(p.cells) == 0 {
+	if p.taken || p.x != x || p.w != w || p.bufW != bufW || len(p.spans) != len(l.Spans) || len(p.cells) == 0 {
 		return false
 	}
 	for i := range p.spans {
@@ -53,6 +59,7 @@ func PaintFrame(buf *render.Buffer, x, y, w int, f *Frame, th *Theme, scratch *P
 	if scratch == nil {
 		scratch = &PaintScratch{}
 	}
+	scratch.begin(len(f.Lines))
 	m := 0
 	for r := range f.Lines {
 		line := f.Lines[r]
@@ -67,33 +74,45 @@ func PaintFrame(buf *render.Buffer, x, y, w int, f *Frame, th *Theme, scratch *P
 		if r == f.focusMargin && r >= f.Sticky {
 			line = render.Line{Spans: []render.Span{{Text: rule(w), Style: th.Muted}}}
 		}
-		paintRow(buf, x, y+r, w, line, scratch.row(r))
+		scratch.paint(buf, x, y+r, w, r, line)
 	}
 }
 
-// row is the cache of frame row r.
-func (s *PaintScratch) row(r int) *paintedRow {
-	for len(s.rows) <= r {
-		s.rows = append(s.rows, paintedRow{})
+// begin starts a frame of n rows: the rows painted last frame are the
+// ones to copy from.
+func (s *PaintScratch) begin(n int) {
+	s.prev, s.cur = s.cur, s.prev
+	for len(s.cur) < n {
+		s.cur = append(s.cur, paintedRow{})
 	}
-	return &s.rows[r]
+	s.cur = s.cur[:n]
+	for i := range s.prev {
+		s.prev[i].taken = false
+	}
 }
 
-// paintRow draws line at (x, y), blanked to w columns, copying the cells
-// of the last painting of the row when that drew the same line.
-func paintRow(buf *render.Buffer, x, y, w int, line render.Line, p *paintedRow) {
+// paint draws line at (x, y), the frame's row r, blanked to w columns,
+// copying the cells of a row the last frame painted from the same line.
+func (s *PaintScratch) paint(buf *render.Buffer, x, y, w, r int, line render.Line) {
 	bufW, _ := buf.Size()
-	if p.same(x, w, bufW, line) {
-		buf.SetCells(x, y, p.cells)
-		return
+	d := &s.cur[r]
+	for k := max(r-paintReach, 0); k <= r+paintReach && k < len(s.prev); k++ {
+		if p := &s.prev[k]; p.same(x, w, bufW, line) {
+			buf.SetCells(x, y, p.cells)
+			// The row takes the line's memory; the old row keeps the
+			// row's, marked taken, so no other row copies from it.
+			*d, *p = *p, *d
+			p.taken = true
+			return
+		}
 	}
 	n := clippedSetLine(buf, x, y, w, line)
 	if n < w {
 		buf.Fill(x+n, y, w-n, 1, render.Style{})
 	}
-	p.x, p.w, p.bufW = x, w, bufW
-	p.spans = append(p.spans[:0], line.Spans...)
-	p.cells = buf.AppendCells(p.cells[:0], x, y, w)
+	d.x, d.w, d.bufW, d.taken = x, w, bufW, false
+	d.spans = append(d.spans[:0], line.Spans...)
+	d.cells = buf.AppendCells(d.cells[:0], x, y, w)
 }
 
 // clippedSetLine draws l at (x, y) but no further right than x+w.
