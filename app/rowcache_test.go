@@ -1,6 +1,7 @@
 package app
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -176,6 +177,45 @@ func TestLiveRowsDrawWhatTheirLinesDraw(t *testing.T) {
 		}
 		if !buf.Equal(want) {
 			t.Fatalf("frame %d: the cache drew\n%s\n---- SetLine drew\n%s", i, bufText(buf), bufText(want))
+		}
+	}
+}
+
+// TestStatusFormatsReadAsPrintfDid pins the status line's numbers, built
+// without fmt since they are made every frame, to the formats they had:
+// elapsed time, token counts and costs over their ranges.
+func TestStatusFormatsReadAsPrintfDid(t *testing.T) {
+	for _, d := range []time.Duration{0, 400 * time.Millisecond, 500 * time.Millisecond, 9 * time.Second, 59*time.Second + 499*time.Millisecond, 59*time.Second + 500*time.Millisecond, 61 * time.Second, 69 * time.Second, 70 * time.Second, 10*time.Minute + 5*time.Second, 100*time.Hour + 59*time.Second, -3 * time.Second, -90 * time.Second} {
+		r := d.Round(time.Second)
+		want := fmt.Sprintf("%ds", int(r/time.Second))
+		if r >= time.Minute {
+			want = fmt.Sprintf("%dm%02ds", int(r/time.Minute), int(r%time.Minute/time.Second))
+		}
+		if got := formatElapsed(d); got != want {
+			t.Errorf("formatElapsed(%v) = %q, want %q", d, got, want)
+		}
+	}
+	for _, n := range []int{0, 1, 999, 1000, 1049, 1050, 1051, 12345, 999949, 999950, 123456789} {
+		want := fmt.Sprint(n)
+		if n >= 1000 {
+			want = fmt.Sprintf("%.1fk", float64(n)/1000)
+		}
+		if got := formatTokens(n); got != want {
+			t.Errorf("formatTokens(%d) = %q, want %q", n, got, want)
+		}
+	}
+	for _, usd := range []float64{0, 0.0004, 0.0005, 0.00999, 0.01, 0.015, 0.125, 1.005, 12.3456, 1234.5} {
+		for _, partial := range []bool{false, true} {
+			want := fmt.Sprintf("$%.2f", usd)
+			if usd < 0.01 {
+				want = fmt.Sprintf("$%.3f", usd)
+			}
+			if partial {
+				want += "+"
+			}
+			if got := formatCost(usd, partial); got != want {
+				t.Errorf("formatCost(%v, %v) = %q, want %q", usd, partial, got, want)
+			}
 		}
 	}
 }

@@ -2,6 +2,7 @@ package app
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 	"time"
 
@@ -491,7 +492,7 @@ func (m *Model) drawStatus(b *render.Buffer, w, y int, now time.Time, pos *scrol
 		left = m.switchingLabel
 	case m.running:
 		frame := spinnerFrames[int(now.Sub(m.turnStarted)/spinnerInterval)%len(spinnerFrames)]
-		left = fmt.Sprintf("%s working %s", frame, formatElapsed(now.Sub(m.turnStarted)))
+		left = frame + " working " + formatElapsed(now.Sub(m.turnStarted))
 	case m.status.Replay:
 		left = "replay"
 	case m.focus == focusPager && pos != nil:
@@ -516,7 +517,7 @@ func (m *Model) drawStatus(b *render.Buffer, w, y int, now time.Time, pos *scrol
 	}
 	parts = append(parts, model, "sandbox:"+m.status.Sandbox, "approval:"+m.status.Approval)
 	if m.ctxWindow > 0 {
-		parts = append(parts, fmt.Sprintf("ctx %d%%", m.ctxTokens*100/m.ctxWindow))
+		parts = append(parts, "ctx "+strconv.Itoa(m.ctxTokens*100/m.ctxWindow)+"%")
 	}
 	if m.usage.TotalTokens > 0 {
 		parts = append(parts, formatTokens(m.usage.TotalTokens)+" tok")
@@ -528,7 +529,7 @@ func (m *Model) drawStatus(b *render.Buffer, w, y int, now time.Time, pos *scrol
 		parts = append(parts, m.extStatus)
 	}
 	if pos != nil {
-		parts = append(parts, fmt.Sprintf("%d/%d %d%%", pos.Bottom, pos.Total, pos.Percent()))
+		parts = append(parts, strconv.Itoa(pos.Bottom)+"/"+strconv.Itoa(pos.Total)+" "+strconv.Itoa(pos.Percent())+"%")
 		if s := m.tr.Search(); s.Pattern != "" {
 			parts = append(parts, s.String())
 		}
@@ -556,9 +557,9 @@ func (m *Model) drawStatus(b *render.Buffer, w, y int, now time.Time, pos *scrol
 // formatCost is a cost in US dollars for the status line: $0.004, $1.23,
 // with a + when some turn's price was unknown.
 func formatCost(usd float64, partial bool) string {
-	s := fmt.Sprintf("$%.2f", usd)
+	s := "$" + strconv.FormatFloat(usd, 'f', 2, 64)
 	if usd < 0.01 {
-		s = fmt.Sprintf("$%.3f", usd)
+		s = "$" + strconv.FormatFloat(usd, 'f', 3, 64)
 	}
 	if partial {
 		s += "+"
@@ -569,16 +570,21 @@ func formatCost(usd float64, partial bool) string {
 func formatElapsed(d time.Duration) string {
 	d = d.Round(time.Second)
 	if d < time.Minute {
-		return fmt.Sprintf("%ds", int(d/time.Second))
+		return strconv.Itoa(int(d/time.Second)) + "s"
 	}
-	return fmt.Sprintf("%dm%02ds", int(d/time.Minute), int(d%time.Minute/time.Second))
+	sec := int(d % time.Minute / time.Second)
+	pad := ""
+	if sec < 10 {
+		pad = "0"
+	}
+	return strconv.Itoa(int(d/time.Minute)) + "m" + pad + strconv.Itoa(sec) + "s"
 }
 
 func formatTokens(n int) string {
 	if n < 1000 {
-		return fmt.Sprint(n)
+		return strconv.Itoa(n)
 	}
-	return fmt.Sprintf("%.1fk", float64(n)/1000)
+	return strconv.FormatFloat(float64(n)/1000, 'f', 1, 64) + "k"
 }
 
 // wrapOverlay fits overlay lines (a label column, then text) into w
