@@ -77,7 +77,6 @@ func (c *rowCache) same(width int) bool {
 // chromeRows are the caches of the rows drawBottom draws each frame, and
 // the rule's text at the width it was made for.
 type chromeRows struct {
-	live         liveRows
 	status, rule rowCache
 	prompt       [maxPromptRows]rowCache
 	ruleText     string
@@ -100,68 +99,4 @@ func (c *chromeRows) ruleOf(w int) string {
 		c.ruleText, c.ruleWidth = strings.Repeat("─", max(w, 0)), w
 	}
 	return c.ruleText
-}
-
-// liveRows keeps the inline view's live rows as drawn last frame, with
-// the lines that drew them. A line drawn again, on its row or on one
-// nearby (the tail moves up as it grows), is copied from its cells.
-type liveRows struct {
-	prev, cur []drawnLine
-}
-
-// drawnLine is one live row as drawn: its line's spans, the width of the
-// buffer (whose edge clips it) and the cells it made.
-type drawnLine struct {
-	spans []render.Span
-	width int
-	cells []render.Cell
-	taken bool // its cells moved to this frame's row
-}
-
-// liveReach is how far a line may have moved since the last frame and
-// still be found: the tail grows by a row or two a frame.
-const liveReach = 3
-
-// begin starts a frame of n rows.
-func (c *liveRows) begin(n int) {
-	c.prev, c.cur = c.cur, c.prev
-	for len(c.cur) < n {
-		c.cur = append(c.cur, drawnLine{})
-	}
-	c.cur = c.cur[:n]
-}
-
-// draw draws l on row y of b, the frame's row y, as SetLine draws it
-// from the left edge.
-func (c *liveRows) draw(b *render.Buffer, y int, l render.Line) {
-	w, _ := b.Size()
-	d := &c.cur[y]
-	for k := max(y-liveReach, 0); k <= y+liveReach && k < len(c.prev); k++ {
-		p := &c.prev[k]
-		if p.taken || p.width != w || !sameSpans(p.spans, l.Spans) {
-			continue
-		}
-		b.SetCells(0, y, p.cells)
-		// The row takes the line's memory; the entry keeps the row's old
-		// memory, marked taken, so no other row copies from it.
-		*d, *p = *p, *d
-		p.taken = true
-		return
-	}
-	n := b.SetLine(0, y, l)
-	d.spans = append(d.spans[:0], l.Spans...)
-	d.cells = b.AppendCells(d.cells[:0], 0, y, n)
-	d.width, d.taken = w, false
-}
-
-func sameSpans(a, b []render.Span) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }

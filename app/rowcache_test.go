@@ -140,47 +140,6 @@ func bufText(b *render.Buffer) string {
 	return strings.Join(rows, "\n")
 }
 
-// TestLiveRowsDrawWhatTheirLinesDraw draws live regions frame after
-// frame through one cache (the tail growing and moving up, lines
-// changing in place, repeated lines, a narrower terminal) and checks each
-// frame against SetLine: a line is copied only from cells it drew.
-func TestLiveRowsDrawWhatTheirLinesDraw(t *testing.T) {
-	code := render.Style{Bg: render.ANSI(0)}
-	line := func(s string, st render.Style) render.Line { return render.Plain(s, st) }
-	a, b2, c, blank := line("alpha 字", code), line("beta", render.Style{}), line("gamma", code), line("", render.Style{})
-	frames := []struct {
-		width int
-		lines []render.Line
-	}{
-		{20, []render.Line{a}},
-		{20, []render.Line{a, b2}},
-		{20, []render.Line{a, b2, c}},
-		{20, []render.Line{b2, c, blank, blank}},
-		{20, []render.Line{c, blank, blank, a}},
-		{20, []render.Line{c, blank, blank, line("alpha 字", render.Style{})}},
-		{20, []render.Line{c, blank, line("beta!", render.Style{}), a}},
-		{7, []render.Line{c, blank, line("beta!", render.Style{}), a}},
-		{7, []render.Line{a, a, a}},
-		{7, nil},
-		{7, []render.Line{a}},
-	}
-	var rows liveRows
-	buf := render.NewBuffer(0, 0)
-	for i, f := range frames {
-		buf.Resize(f.width, 5)
-		buf.Clear()
-		want := render.NewBuffer(f.width, 5)
-		rows.begin(len(f.lines))
-		for y, l := range f.lines {
-			rows.draw(buf, y, l)
-			want.SetLine(0, y, l)
-		}
-		if !buf.Equal(want) {
-			t.Fatalf("frame %d: the cache drew\n%s\n---- SetLine drew\n%s", i, bufText(buf), bufText(want))
-		}
-	}
-}
-
 // TestStatusFormatsReadAsPrintfDid pins the status line's numbers, built
 // without fmt since they are made every frame, to the formats they had:
 // elapsed time, token counts and costs over their ranges.

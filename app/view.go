@@ -113,10 +113,8 @@ func (m *Model) DrawLive(b *render.Buffer, live []render.Line, now time.Time) Cu
 	bottom := m.drawBottom(b, w, h, screenH, now, nil)
 	// The live tail fills what is left above, showing its last lines.
 	start := max(len(live)-bottom, 0)
-	rows := &m.chrome.live
-	rows.begin(min(bottom, len(live)-start))
 	for y := 0; y < bottom && start+y < len(live); y++ {
-		rows.draw(b, y, live[start+y])
+		b.SetLine(0, y, live[start+y])
 	}
 	return m.cursor
 }
