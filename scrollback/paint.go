@@ -54,7 +54,8 @@ func (p *paintedRow) same(x, w, bufW int, l render.Line) bool {
 // row of the frame, blanked past its text, with search matches restyled
 // in the theme's Match and CurrentMatch styles and the margin row above
 // the focused block drawn as a rule. It is a pure function of its
-// arguments; scratch (may be nil) avoids allocating per frame.
+// arguments; scratch (may be nil) avoids allocating per frame and
+// drawing again a line it painted last frame, with the same result.
 func PaintFrame(buf *render.Buffer, x, y, w int, f *Frame, th *Theme, scratch *PaintScratch) {
 	if scratch == nil {
 		scratch = &PaintScratch{}
