@@ -140,6 +140,8 @@ type Model struct {
 	quit   bool
 	// dirty is set by every change that needs a frame.
 	dirty bool
+	// chrome keeps the bottom rows as last drawn (rowcache.go).
+	chrome chromeRows
 }
 
 // NewModel returns the state for a session shown in tr, with the prompt

@@ -2,6 +2,7 @@ package app
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 	"time"
 
@@ -154,7 +155,8 @@ func (m *Model) drawBottom(b *render.Buffer, w, h, screenH int, now time.Time, p
 	if y < 0 {
 		return 0
 	}
-	b.SetString(0, y, strings.Repeat("─", w), styleRule, "")
+	m.chrome.rule.add(0, m.chrome.ruleOf(w), styleRule)
+	m.chrome.rule.draw(b, y)
 	if n := m.trustRows(w, screenH); n > 0 && y-n >= 0 {
 		y -= n
 		m.drawTrust(b, w, y, n)
@@ -223,27 +225,41 @@ func (m *Model) drawPrompt(b *render.Buffer, w, y, rows int) {
 		if first+i == 0 {
 			marker = "› "
 		}
-		b.SetString(0, y+i, marker, styleAccent, "")
-		b.SetString(2, y+i, lines[first+i], render.Style{}, "")
-	}
-	if m.editor.Empty() && y >= 0 {
-		newline := "Ctrl+J"
-		if m.status.ShiftEnter {
-			newline = "Shift+Enter"
+		row := &m.chrome.prompt[i]
+		row.add(0, marker, styleAccent)
+		row.add(2, lines[first+i], render.Style{})
+		if i == 0 && m.editor.Empty() {
+			row.add(2, m.promptHint(w), styleMuted)
 		}
-		hint := []string{"Ask anything", "Enter sends", newline + " newline", "Esc pager", "F1 help"}
-		switch {
-		case m.status.Replay:
-			hint = []string{"replay", "p pause/resume", ". step", "q quit", "/ search", "h/l turns", "F1 help"}
-		case m.running:
-			hint = []string{"Esc cancels", "type to queue the next prompt"}
-		case m.minimal:
-			hint = []string{"Ask anything", "Enter sends", newline + " newline", "/mode full for the pager", "F1 help"}
-		}
-		b.SetString(2, y, fitParts(hint, w-2), styleMuted, "")
+		row.draw(b, y+i)
 	}
 	visible := (len(m.approvals) == 0 || m.input.kind != inputNone) && m.trust == nil
 	m.cursor = Cursor{X: 2 + ccol, Y: y + crow - first, Visible: visible && m.focus == focusPrompt}
+}
+
+// promptHint is the hint an empty prompt shows, fitted to w columns. It
+// is made again only when what it depends on changes.
+func (m *Model) promptHint(w int) string {
+	key := hintKey{width: w, replay: m.status.Replay, running: m.running, minimal: m.minimal, shiftEnter: m.status.ShiftEnter}
+	if c := &m.chrome; c.hintOK && c.hintKey == key {
+		return c.hint
+	}
+	newline := "Ctrl+J"
+	if m.status.ShiftEnter {
+		newline = "Shift+Enter"
+	}
+	hint := []string{"Ask anything", "Enter sends", newline + " newline", "Esc pager", "F1 help"}
+	switch {
+	case m.status.Replay:
+		hint = []string{"replay", "p pause/resume", ". step", "q quit", "/ search", "h/l turns", "F1 help"}
+	case m.running:
+		hint = []string{"Esc cancels", "type to queue the next prompt"}
+	case m.minimal:
+		hint = []string{"Ask anything", "Enter sends", newline + " newline", "/mode full for the pager", "F1 help"}
+	}
+	c := &m.chrome
+	c.hint, c.hintKey, c.hintOK = fitParts(hint, w-2), key, true
+	return c.hint
 }
 
 // fitParts joins the parts of a hint with " · ", leaving out the last
@@ -474,7 +490,7 @@ func (m *Model) drawStatus(b *render.Buffer, w, y int, now time.Time, pos *scrol
 		left = m.switchingLabel
 	case m.running:
 		frame := spinnerFrames[int(now.Sub(m.turnStarted)/spinnerInterval)%len(spinnerFrames)]
-		left = fmt.Sprintf("%s working %s", frame, formatElapsed(now.Sub(m.turnStarted)))
+		left = frame + " working " + formatElapsed(now.Sub(m.turnStarted))
 	case m.status.Replay:
 		left = "replay"
 	case m.focus == focusPager && pos != nil:
@@ -485,7 +501,10 @@ func (m *Model) drawStatus(b *render.Buffer, w, y int, now time.Time, pos *scrol
 	if m.unsaved && m.notice == "" {
 		left, st = left+" · not saved", styleWarn
 	}
-	x := b.SetString(0, y, left, st, "")
+	row := &m.chrome.status
+	row.add(0, left, st)
+	defer row.draw(b, y)
+	x := render.DrawnWidth(left, w)
 	parts := []string{}
 	model := m.status.Model
 	if m.status.Demo {
@@ -496,7 +515,7 @@ func (m *Model) drawStatus(b *render.Buffer, w, y int, now time.Time, pos *scrol
 	}
 	parts = append(parts, model, "sandbox:"+m.status.Sandbox, "approval:"+m.status.Approval)
 	if m.ctxWindow > 0 {
-		parts = append(parts, fmt.Sprintf("ctx %d%%", m.ctxTokens*100/m.ctxWindow))
+		parts = append(parts, "ctx "+strconv.Itoa(m.ctxTokens*100/m.ctxWindow)+"%")
 	}
 	if m.usage.TotalTokens > 0 {
 		parts = append(parts, formatTokens(m.usage.TotalTokens)+" tok")
@@ -508,7 +527,7 @@ func (m *Model) drawStatus(b *render.Buffer, w, y int, now time.Time, pos *scrol
 		parts = append(parts, m.extStatus)
 	}
 	if pos != nil {
-		parts = append(parts, fmt.Sprintf("%d/%d %d%%", pos.Bottom, pos.Total, pos.Percent()))
+		parts = append(parts, strconv.Itoa(pos.Bottom)+"/"+strconv.Itoa(pos.Total)+" "+strconv.Itoa(pos.Percent())+"%")
 		if s := m.tr.Search(); s.Pattern != "" {
 			parts = append(parts, s.String())
 		}
@@ -522,7 +541,7 @@ func (m *Model) drawStatus(b *render.Buffer, w, y int, now time.Time, pos *scrol
 		right := strings.Join(parts, " · ")
 		rw := render.StringWidth(right)
 		if x+2+rw <= w {
-			b.SetString(w-rw, y, right, styleMuted, "")
+			row.add(w-rw, right, styleMuted)
 			return
 		}
 		if len(parts) > 1 {
@@ -536,9 +555,9 @@ func (m *Model) drawStatus(b *render.Buffer, w, y int, now time.Time, pos *scrol
 // formatCost is a cost in US dollars for the status line: $0.004, $1.23,
 // with a + when some turn's price was unknown.
 func formatCost(usd float64, partial bool) string {
-	s := fmt.Sprintf("$%.2f", usd)
+	s := "$" + strconv.FormatFloat(usd, 'f', 2, 64)
 	if usd < 0.01 {
-		s = fmt.Sprintf("$%.3f", usd)
+		s = "$" + strconv.FormatFloat(usd, 'f', 3, 64)
 	}
 	if partial {
 		s += "+"
@@ -549,16 +568,21 @@ func formatCost(usd float64, partial bool) string {
 func formatElapsed(d time.Duration) string {
 	d = d.Round(time.Second)
 	if d < time.Minute {
-		return fmt.Sprintf("%ds", int(d/time.Second))
+		return strconv.Itoa(int(d/time.Second)) + "s"
 	}
-	return fmt.Sprintf("%dm%02ds", int(d/time.Minute), int(d%time.Minute/time.Second))
+	sec := int(d % time.Minute / time.Second)
+	pad := ""
+	if sec < 10 {
+		pad = "0"
+	}
+	return strconv.Itoa(int(d/time.Minute)) + "m" + pad + strconv.Itoa(sec) + "s"
 }
 
 func formatTokens(n int) string {
 	if n < 1000 {
-		return fmt.Sprint(n)
+		return strconv.Itoa(n)
 	}
-	return fmt.Sprintf("%.1fk", float64(n)/1000)
+	return strconv.FormatFloat(float64(n)/1000, 'f', 1, 64) + "k"
 }
 
 // wrapOverlay fits overlay lines (a label column, then text) into w

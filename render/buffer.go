@@ -34,7 +34,10 @@ func (b *Buffer) Resize(width, height int) {
 	n := width * height
 	rows, cols := min(height, b.height), min(width, b.width)
 	if cap(b.cells) < n {
-		cells := make([]Cell, n)
+		// A buffer that grows row by row (the inline view's region as a
+		// stream fills it) doubles its memory rather than reallocating
+		// it for every row.
+		cells := make([]Cell, n, max(n, 2*cap(b.cells)))
 		for y := range rows {
 			copy(cells[y*width:y*width+cols], b.cells[y*b.width:y*b.width+cols])
 		}
@@ -114,6 +117,42 @@ func (b *Buffer) Shift(top, bottom, n int) {
 	shiftRows(b, top, bottom, n)
 }
 
+// AppendCells appends to dst the cells of row y from column x on, at
+// most n of them (fewer at the right edge), and returns it: a row region
+// as drawn, for SetCells to put back.
+func (b *Buffer) AppendCells(dst []Cell, x, y, n int) []Cell {
+	if y < 0 || y >= b.height || x < 0 || x >= b.width || n <= 0 {
+		return dst
+	}
+	return append(dst, b.row(y)[x:min(x+n, b.width)]...)
+}
+
+// SetCells copies cells (read with AppendCells) into row y from column x
+// on, clipped at the right edge, and returns the number of columns it
+// wrote. The result is what drawing their clusters again would make: a
+// wide cluster it overwrites half of loses its other half, and a wide
+// cluster cut at either end of the copy is blanked.
+func (b *Buffer) SetCells(x, y int, cells []Cell) int {
+	if y < 0 || y >= b.height || x < 0 || x >= b.width {
+		return 0
+	}
+	n := min(len(cells), b.width-x)
+	if n == 0 {
+		return 0
+	}
+	row := b.row(y)
+	breakWide(row, x)
+	breakWide(row, x+n-1)
+	copy(row[x:x+n], cells[:n])
+	if c := &row[x]; c.kind == continuation {
+		*c = Cell{Style: blankStyle(c.Style)}
+	}
+	if c := &row[x+n-1]; c.kind == wideCell {
+		*c = Cell{Style: blankStyle(c.Style)}
+	}
+	return n
+}
+
 // SetString draws s at (x, y) in style st, linked to link (empty for none),
 // and returns the number of columns it advanced. s is split into grapheme
 // clusters; control characters are drawn as visible glyphs and invalid
@@ -158,6 +197,31 @@ func (b *Buffer) SetString(x, y int, s string, st Style, link string) int {
 		x += w
 	}
 	return x - start
+}
+
+// DrawnWidth is the number of columns SetString advances drawing s from
+// the left edge of a buffer width columns wide, without drawing it.
+func DrawnWidth(s string, width int) int {
+	s = Sanitize(s)
+	x := 0
+	state := -1
+	for len(s) > 0 {
+		var w int
+		if s[0] < utf8.RuneSelf && (len(s) == 1 || s[1] < utf8.RuneSelf) {
+			s, w, state = s[1:], 1, -1
+		} else {
+			_, s, w, state = uniseg.FirstGraphemeClusterInString(s, state)
+		}
+		if w <= 0 {
+			continue
+		}
+		w = min(w, 2)
+		if x+w > width {
+			break
+		}
+		x += w
+	}
+	return x
 }
 
 // SetLine draws the spans of l from (x, y) on and returns the number of

@@ -251,3 +251,101 @@ func TestResizeKeepsContent(t *testing.T) {
 		t.Fatalf("%v allocations per resize pair", n)
 	}
 }
+
+// TestSetCellsDrawsWhatItCopied pins SetCells to drawing: cells copied
+// from a row where a string was drawn, put over any row, make the row
+// drawing that string there would make, wide clusters under either edge
+// included.
+func TestSetCellsDrawsWhatItCopied(t *testing.T) {
+	unders := []string{"", "コココ", "aコbコ", "字字字", "abcdefg"}
+	for _, text := range []string{"xy", "字z", "a字", "字字", "e\u0301x", "xyz字"} {
+		for _, under := range unders {
+			for _, x := range []int{0, 1, 2, 3} {
+				want := render.NewBuffer(7, 1)
+				want.SetString(0, 0, under, render.Style{}, "")
+				n := want.SetString(x, 0, text, render.Style{Fg: render.ANSI(2)}, "https://x")
+
+				src := render.NewBuffer(7, 1)
+				src.SetString(x, 0, text, render.Style{Fg: render.ANSI(2)}, "https://x")
+				cells := src.AppendCells(nil, x, 0, n)
+				got := render.NewBuffer(7, 1)
+				got.SetString(0, 0, under, render.Style{}, "")
+				if m := got.SetCells(x, 0, cells); m != n || !got.Equal(want) {
+					t.Errorf("%q at %d over %q: SetCells wrote %d cells, row %q; drawing wrote %d, row %q",
+						text, x, under, m, row(got, 0), n, row(want, 0))
+				}
+			}
+		}
+	}
+}
+
+// TestSetCellsBlanksWideClustersCutByTheCopy: a copy that starts on the
+// right half of a wide cluster or ends on its left half holds no whole
+// cluster there, and draws a blank.
+func TestSetCellsBlanksWideClustersCutByTheCopy(t *testing.T) {
+	src := render.NewBuffer(6, 1)
+	src.SetString(0, 0, "字a字", render.Style{}, "")
+	for _, tc := range []struct {
+		from, n int
+		want    string
+	}{
+		{1, 3, " |a| | | | |"},
+		{0, 4, "字|_|a| | | |"},
+		{1, 4, " |a|字|_| | |"},
+	} {
+		b := render.NewBuffer(6, 1)
+		b.SetCells(0, 0, src.AppendCells(nil, tc.from, 0, tc.n))
+		if got := row(b, 0); got != tc.want {
+			t.Errorf("cells [%d,%d): got %q, want %q", tc.from, tc.from+tc.n, got, tc.want)
+		}
+	}
+	// Clipped at the right edge, and nothing outside the buffer.
+	b := render.NewBuffer(3, 1)
+	if n := b.SetCells(1, 0, src.AppendCells(nil, 0, 0, 6)); n != 2 || row(b, 0) != " |字|_|" {
+		t.Errorf("clipped copy wrote %d cells, row %q", n, row(b, 0))
+	}
+	if n := b.SetCells(3, 0, src.AppendCells(nil, 0, 0, 2)); n != 0 {
+		t.Errorf("copy past the right edge wrote %d cells", n)
+	}
+}
+
+// TestDrawnWidthIsWhatSetStringAdvances measures strings the way drawing
+// them does: wide clusters that do not fit, controls, zero-width
+// clusters and the dashes uniseg counts wider than two columns.
+func TestDrawnWidthIsWhatSetStringAdvances(t *testing.T) {
+	for _, s := range []string{"", "abc", "a字b", "字字字", "e\u0301x", "\x1b[0m", "⸻x", "⸺", "\u200b", "👨\u200d👩\u200d👧!", "a\xffb", "· working 12s"} {
+		for width := 0; width <= 8; width++ {
+			b := render.NewBuffer(width, 1)
+			if got, want := render.DrawnWidth(s, width), b.SetString(0, 0, s, render.Style{}, ""); got != want {
+				t.Errorf("DrawnWidth(%q, %d) = %d, SetString advanced %d", s, width, got, want)
+			}
+		}
+	}
+}
+
+// TestGrowingRowByRowAllocatesRarely grows a buffer a row at a time, as
+// the inline view's region grows under a stream: its memory doubles, so
+// forty rows take a handful of allocations, not forty, and the rows keep
+// their content.
+func TestGrowingRowByRowAllocatesRarely(t *testing.T) {
+	allocs := testing.AllocsPerRun(10, func() {
+		b := render.NewBuffer(120, 0)
+		for h := 1; h <= 40; h++ {
+			b.Resize(120, h)
+			b.SetString(0, h-1, "row", render.Style{}, "")
+		}
+	})
+	if allocs > 8 {
+		t.Errorf("growing to 40 rows took %v allocations", allocs)
+	}
+	b := render.NewBuffer(3, 0)
+	for h := 1; h <= 9; h++ {
+		b.Resize(3, h)
+		b.SetString(0, h-1, string(rune('a'+h)), render.Style{}, "")
+	}
+	for y := range 9 {
+		if got := row(b, y); got != string(rune('b'+y))+"| | |" {
+			t.Errorf("row %d after growing: %q", y, got)
+		}
+	}
+}

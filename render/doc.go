@@ -71,10 +71,11 @@
 //     of every frame. A frame without links writes exactly the bytes it
 //     would without link support.
 //   - Scrolling: the full-screen surface takes a ScrollHint, or finds the
-//     shift itself by hashing rows, and prices scrolling the region
-//     (DECSTBM, SU/SD, reset) plus repainting the exposed rows against a
-//     plain redraw by encoding both (the redraw abandoned as soon as it
-//     is longer), and writes the shorter. A wrong guess costs time, never
+//     shift itself by hashing rows once a plain redraw has changed a few
+//     rows, and prices scrolling the region (DECSTBM, SU/SD, reset) plus
+//     repainting the exposed rows against the plain redraw by encoding
+//     both (the redraw abandoned as soon as it is longer), and writes the
+//     shorter (the redraw on a tie). A wrong guess costs time, never
 //     bytes. A hint by the region's whole height (a page) keeps no row
 //     but still blanks the region in one scroll, so the new page is drawn
 //     onto blank rows with no erases, when that is shorter.

@@ -37,6 +37,10 @@ type Inline struct {
 	invalid  bool   // the terminal's pen and cursor are unknown
 	keep     bool   // Options.KeepScrollback: never purge
 	raw      []byte // bytes for the next frame after its cells (AppendRaw)
+	// redrawFirst makes a frame finish its redraw before it prices a
+	// scroll, so tests can check that stopping the redraw early chooses
+	// the same bytes.
+	redrawFirst bool
 }
 
 // AppendRaw queues bytes (a bell, say) to be written inside the next
@@ -256,11 +260,20 @@ func (v *Inline) Flush() (Stats, error) {
 // of a plain redraw and a scroll of some of its rows followed by what is
 // left. A scroll pays when rows moved: the streamed tail moving up as it
 // grows, or the prompt and status line moving down as the region grows.
+// The redraw stops once enough rows changed to look for a scroll; when
+// there is one, it is priced in full and the redraw goes on only while it
+// can still win (a tie goes to the redraw): the choice a finished redraw
+// priced against the scroll would make, without drawing every row of a
+// frame that scrolls.
 func (v *Inline) encodeRegion(h int) {
 	e := &v.enc
 	snapshot := *e
 	prefix := len(e.buf)
-	cells, rows := v.encodeRows(v.front, -1)
+	stopAt := minScrollGain
+	if v.redrawFirst {
+		stopAt = -1
+	}
+	cells, rows, y := v.continueRows(v.front, 0, -1, 0, 0, stopAt)
 	if rows < minScrollGain {
 		e.stats.CellsChanged += cells
 		return
@@ -270,43 +283,82 @@ func (v *Inline) encodeRegion(h int) {
 	}
 	hint := findScroll(v.front, v.back, v.hf[:h], v.hb[:h])
 	if !hint.set || !v.validScroll(hint) {
+		cells, _, _ = v.continueRows(v.front, y, -1, cells, rows, -1)
 		e.stats.CellsChanged += cells
 		return
 	}
-	plain := *e
+	if y == h {
+		// The redraw is complete: price the scroll against it.
+		plain := *e
+		*e = snapshot
+		v.beginScrolled(hint, prefix)
+		scrolledCells, _ := v.encodeRows(v.shifted, len(plain.buf))
+		if scrolledCells >= 0 && len(e.buf) < len(plain.buf) {
+			e.stats.CellsChanged += scrolledCells
+			v.alt = plain.buf
+			return
+		}
+		v.alt = e.buf
+		*e = plain
+		e.stats.CellsChanged += cells
+		return
+	}
+	paused := *e
 	*e = snapshot
+	v.beginScrolled(hint, prefix)
+	scrolledCells, _ := v.encodeRows(v.shifted, -1)
+	scrolled := *e
+	*e = paused
+	if cells, _, _ = v.continueRows(v.front, y, len(scrolled.buf)+1, cells, rows, -1); cells >= 0 {
+		e.stats.CellsChanged += cells
+		v.alt = scrolled.buf
+		return
+	}
+	v.alt = e.buf
+	*e = scrolled
+	e.stats.CellsChanged += scrolledCells
+}
+
+// beginScrolled starts the scrolled encoding in the spare buffer after
+// the frame's first prefix bytes: the scroll, and the front as it leaves
+// it in shifted.
+func (v *Inline) beginScrolled(hint scrollHint, prefix int) {
+	e := &v.enc
 	e.buf = append(v.alt[:0], e.buf[:prefix]...)
 	v.emitScroll(hint)
 	v.shifted.CopyFrom(v.front)
 	shiftRows(v.shifted, hint.top, hint.bottom, hint.n)
-	scrolledCells, _ := v.encodeRows(v.shifted, len(plain.buf))
-	if scrolledCells >= 0 && len(e.buf) < len(plain.buf) {
-		e.stats.CellsChanged += scrolledCells
-		v.alt = plain.buf
-		return
-	}
-	v.alt = e.buf
-	*e = plain
-	e.stats.CellsChanged += cells
 }
 
 // encodeRows writes the changes from old (the front, or the front as a
 // scroll leaves it) to Live and returns the cells and rows changed, or -1
 // cells as soon as the frame grows past budget bytes (negative: no limit).
 func (v *Inline) encodeRows(old *Buffer, budget int) (cells, rows int) {
+	cells, rows, _ = v.continueRows(old, 0, budget, 0, 0, -1)
+	return cells, rows
+}
+
+// continueRows goes on with an encoding of the rows against old from row
+// y, the counts so far being cells and rows, as encodeRows does; when
+// stopAt is positive it stops after the row that brings the rows changed
+// to stopAt, and returns the row to go on from.
+func (v *Inline) continueRows(old *Buffer, y, budget, cells, rows, stopAt int) (int, int, int) {
 	e := &v.enc
 	_, h := v.back.Size()
-	for y := range h {
+	for ; y < h; y++ {
 		n := e.encodeRow(v.top+y, old.row(y), v.back.row(y))
 		cells += n
 		if n > 0 {
 			rows++
 		}
 		if budget >= 0 && len(e.buf) >= budget {
-			return -1, rows
+			return -1, rows, y + 1
+		}
+		if rows == stopAt && y+1 < h {
+			return cells, rows, y + 1
 		}
 	}
-	return cells, rows
+	return cells, rows, y
 }
 
 // validScroll reports whether the terminal can move the region's rows
@@ -343,8 +395,15 @@ func (v *Inline) emitScroll(h scrollHint) {
 	v.resetRegion()
 }
 
+// swap makes the frame just written the front and blanks the back: the
+// two trade cells when they are of one size, as they are frame after
+// frame while the region keeps its height.
 func (v *Inline) swap() {
-	v.front.CopyFrom(v.back)
+	if v.front.width == v.back.width && v.front.height == v.back.height {
+		v.front.cells, v.back.cells = v.back.cells, v.front.cells
+	} else {
+		v.front.CopyFrom(v.back)
+	}
 	v.back.Clear()
 }
 

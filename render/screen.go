@@ -57,6 +57,10 @@ type Screen struct {
 	dfr                 deferral
 	// The rows of the last plain and scrolled encodings, for deferStyles.
 	frontLog, shiftedLog rowLog
+	// redrawFirst makes an unhinted frame finish its redraw before it
+	// prices a scroll, so tests can check that stopping the redraw early
+	// chooses the same bytes.
+	redrawFirst bool
 }
 
 type scrollHint struct {
@@ -230,27 +234,55 @@ func (s *Screen) encodeBest() (old *Buffer) {
 		*e = scrolled
 		return s.shifted
 	}
-	// No hint: redraw, and only when that touched enough rows look for a
-	// scroll that would have done better.
+	// No hint: redraw, and only once that has touched enough rows look
+	// for a scroll that would do better. The redraw stops at that row,
+	// the scroll is priced in full, and the redraw goes on only while it
+	// can still win (a tie goes to the redraw): the choice a finished
+	// redraw priced against the scroll would make, without drawing every
+	// row of a frame that scrolls.
 	snapshot := *e
 	prefix := len(e.buf)
-	cells, rows := s.encodeRows(s.front, -1)
-	e.stats.CellsChanged += cells
+	s.frontLog.begin(e)
+	stopAt := detectRows
+	if s.redrawFirst {
+		stopAt = -1
+	}
+	cells, rows, y := s.continueRows(s.front, 0, -1, 0, 0, stopAt)
 	if rows < detectRows {
+		e.stats.CellsChanged += cells
 		return s.front
 	}
 	if h = s.detectScroll(); !h.set || !s.validScroll(h) {
+		cells, _, _ = s.continueRows(s.front, y, -1, cells, rows, -1)
+		e.stats.CellsChanged += cells
 		return s.front
 	}
-	plain := *e
+	if y == s.back.height {
+		// The redraw is complete: price the scroll against it.
+		e.stats.CellsChanged += cells
+		plain := *e
+		*e = snapshot
+		if s.encodeScrolled(h, prefix, len(plain.buf)) && len(e.buf) < len(plain.buf) {
+			s.alt = plain.buf
+			return s.shifted
+		}
+		s.alt = e.buf
+		*e = plain
+		return s.front
+	}
+	paused := *e
 	*e = snapshot
-	if s.encodeScrolled(h, prefix, len(plain.buf)) && len(e.buf) < len(plain.buf) {
-		s.alt = plain.buf
-		return s.shifted
+	s.encodeScrolled(h, prefix, -1)
+	scrolled := *e
+	*e = paused
+	if cells, _, _ = s.continueRows(s.front, y, len(scrolled.buf)+1, cells, rows, -1); cells >= 0 {
+		e.stats.CellsChanged += cells
+		s.alt = scrolled.buf
+		return s.front
 	}
 	s.alt = e.buf
-	*e = plain
-	return s.front
+	*e = scrolled
+	return s.shifted
 }
 
 // validScroll reports whether h describes a scroll the terminal can do.
@@ -292,10 +324,19 @@ func abs(n int) int {
 // bytes (a negative budget is no limit). The rows are logged for
 // deferStyles, one log per old buffer.
 func (s *Screen) encodeRows(old *Buffer, budget int) (cells, rows int) {
+	s.logFor(old).begin(&s.enc)
+	cells, rows, _ = s.continueRows(old, 0, budget, 0, 0, -1)
+	return cells, rows
+}
+
+// continueRows goes on with an encoding of the rows against old from row
+// y, the counts so far being cells and rows, as encodeRows does; when
+// stopAt is positive it stops after the row that brings the rows changed
+// to stopAt, and returns the row to go on from.
+func (s *Screen) continueRows(old *Buffer, y, budget, cells, rows, stopAt int) (int, int, int) {
 	e := &s.enc
 	log := s.logFor(old)
-	log.begin(e)
-	for y := range s.back.height {
+	for ; y < s.back.height; y++ {
 		log.mark(e)
 		n := e.encodeRow(y, old.row(y), s.back.row(y))
 		cells += n
@@ -303,11 +344,16 @@ func (s *Screen) encodeRows(old *Buffer, budget int) (cells, rows int) {
 			rows++
 		}
 		if budget >= 0 && len(e.buf) >= budget {
-			return -1, rows
+			return -1, rows, y + 1
+		}
+		if rows == stopAt && y+1 < s.back.height {
+			return cells, rows, y + 1
 		}
 	}
-	log.mark(e)
-	return cells, rows
+	if !log.complete(s.back.height) {
+		log.mark(e)
+	}
+	return cells, rows, y
 }
 
 func (s *Screen) logFor(old *Buffer) *rowLog {

@@ -1,8 +1,9 @@
 package render
 
 // Without a ScrollHint the screen still looks for rows that moved: it
-// hashes every row of both frames and finds the vertical shift that
-// would leave the most rows already right. The shift is only a
+// hashes every row of both frames (a row the frame left as it was keeps
+// its hash) and finds the vertical shift that would leave the most rows
+// already right. The shift is only a
 // candidate; Flush prices it against a plain redraw byte for byte, so a
 // false match (a hash collision, a coincidence) costs time, never bytes.
 
@@ -35,7 +36,14 @@ func findScroll(front, back *Buffer, hf, hb []uint64) scrollHint {
 	}
 	changed := 0
 	for y := range h {
-		hf[y], hb[y] = rowHash(front.row(y)), rowHash(back.row(y))
+		// A row the frame left as it was (byte for byte, as most are) has
+		// the hash of the row it was.
+		hf[y] = rowHash(front.row(y))
+		if identicalCells(front.row(y), back.row(y)) {
+			hb[y] = hf[y]
+			continue
+		}
+		hb[y] = rowHash(back.row(y))
 		if hf[y] != hb[y] {
 			changed++
 		}

@@ -81,6 +81,13 @@ func StringWidth(s string) int {
 	w := 0
 	state := -1
 	for len(s) > 0 {
+		if s[0] < utf8.RuneSelf && (len(s) == 1 || s[1] < utf8.RuneSelf) {
+			// A printable ASCII character (Sanitize left no control)
+			// followed by ASCII or nothing is a cluster of one column,
+			// as SetString draws it.
+			s, w, state = s[1:], w+1, -1
+			continue
+		}
 		var cw int
 		_, s, cw, state = uniseg.FirstGraphemeClusterInString(s, state)
 		w += cw

@@ -3,6 +3,9 @@ package render_test
 import (
 	"testing"
 
+	"github.com/rivo/uniseg"
+	"pgregory.net/rapid"
+
 	"github.com/quire-sh/quire/render"
 )
 
@@ -41,4 +44,22 @@ func TestFirstLine(t *testing.T) {
 			t.Errorf("FirstLine(%q) = %q, want %q", in, got, want)
 		}
 	}
+}
+
+// TestStringWidthCountsClustersAsUnisegDoes pins StringWidth's ASCII fast
+// path to the segmenter: for text mixing ASCII with clusters that join
+// onto what precedes them (combining marks, ZWJ, variation selectors,
+// skin tones, flags) and controls, it is uniseg's width of the sanitized
+// text.
+func TestStringWidthCountsClustersAsUnisegDoes(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		parts := []string{"a", "Z", " ", "#", "1", "*", "\u0301", "\u200d", "\ufe0f", "🏽", "🇯", "🇵", "字", "😀", "❤", "\x1b", "\t", "\r\n", "\x7f", "\xff", "क", "\u094d", "ก", "\u0e33"}
+		s := ""
+		for range rapid.IntRange(0, 16).Draw(t, "n") {
+			s += rapid.SampledFrom(parts).Draw(t, "part")
+		}
+		if got, want := render.StringWidth(s), uniseg.StringWidth(render.Sanitize(s)); got != want {
+			t.Fatalf("StringWidth(%q) = %d, uniseg counts %d", s, got, want)
+		}
+	})
 }

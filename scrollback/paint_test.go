@@ -222,3 +222,103 @@ func TestInlineResizeReprintsEachLineOnce(t *testing.T) {
 		t.Fatalf("terminal holds:\n%s\n---- want:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 }
+
+// TestPaintReusesRowsOnlyWhileTheirLinesStay draws frame after frame
+// through the transcript's own scratch, whose row cache copies the cells
+// of a row drawn from the same line before, into one reused buffer
+// blanked between frames as the screen's back buffer is, and checks each
+// against a painting from nothing: a row whose line, style, search
+// highlight, focus rule or width changed is drawn anew, never copied
+// stale.
+func TestPaintReusesRowsOnlyWhileTheirLinesStay(t *testing.T) {
+	const height = 12
+	width := 40
+	tr := newTranscript(width, height, longTranscript(6).evs...)
+	back := render.NewBuffer(width, height)
+	step := func(what string) {
+		t.Helper()
+		back.Clear()
+		f := tr.Draw(back, 2, 0)
+		want := render.NewBuffer(width+2, height)
+		PaintFrame(want, 2, 0, width, f, &tr.theme, nil)
+		if !back.Equal(want) {
+			t.Fatalf("%s: the cached painting differs from a fresh one:\n%s\n---- fresh:\n%s",
+				what, strings.Join(bufferText(back), "\n"), strings.Join(bufferText(want), "\n"))
+		}
+	}
+	back.Resize(width+2, height)
+	step("first frame")
+	step("unchanged")
+	tr.Apply(event.Event{Kind: event.UserMessage, Text: "and the lexer?"})
+	for i := 0; i < 20; i++ {
+		tr.Apply(event.Event{Kind: event.AssistantDelta, Text: "lexer words **bold** `code` "})
+		step("streaming")
+	}
+	tr.BeginSearch(false)
+	tr.SetSearchPattern("lexer")
+	tr.CommitSearch()
+	step("search highlights")
+	tr.SearchNext(false)
+	step("the current match moves")
+	tr.ClearSearch()
+	step("search cleared")
+	tr.ScrollLines(-5)
+	step("scrolled")
+	tr.ScrollLines(-1)
+	step("scrolled a line: rows found one row away")
+	tr.ScrollLines(2)
+	step("scrolled two lines back")
+	tr.ScrollLines(1)
+	step("and one more")
+	tr.FocusNext(1)
+	step("focus rule")
+	tr.FocusNext(1)
+	step("focus moved")
+	tr.ToggleCollapse()
+	step("folded")
+	tr.Unfocus()
+	step("unfocused")
+	width = 30
+	tr.Resize(width, height)
+	back.Resize(width+2, height)
+	step("narrower")
+	tr.SetFilter("parser")
+	step("filtered")
+}
+
+// TestPaintRowCacheKeysOnTheWidth paints the same lines, wider than the
+// region, into narrower and wider regions with one scratch: each is
+// clipped at its own width, not copied from the last.
+func TestPaintRowCacheKeysOnTheWidth(t *testing.T) {
+	long := render.Plain(strings.Repeat("0123456789", 4), render.Style{Fg: render.ANSI(3)})
+	f := &Frame{Lines: []render.Line{long, render.Plain("short", render.Style{})}, focusMargin: -1}
+	th := DefaultTheme()
+	var scratch PaintScratch
+	for _, w := range []int{20, 10, 35, 35, 5} {
+		got := render.NewBuffer(40, 2)
+		PaintFrame(got, 1, 0, w, f, &th, &scratch)
+		want := render.NewBuffer(40, 2)
+		PaintFrame(want, 1, 0, w, f, &th, nil)
+		if !got.Equal(want) {
+			t.Fatalf("width %d: got\n%s\nwant\n%s", w, strings.Join(bufferText(got), "\n"), strings.Join(bufferText(want), "\n"))
+		}
+	}
+}
+
+// TestPaintRowCacheKeysOnTheBufferWidth paints one frame into buffers
+// whose right edge clips it differently: a wide cluster the edge cuts in
+// one is not copied into the other.
+func TestPaintRowCacheKeysOnTheBufferWidth(t *testing.T) {
+	f := &Frame{Lines: []render.Line{render.Plain("字字字字字字", render.Style{Bg: render.ANSI(4)})}, focusMargin: -1}
+	th := DefaultTheme()
+	var scratch PaintScratch
+	for _, bw := range []int{12, 11, 13, 11} {
+		got := render.NewBuffer(bw, 1)
+		PaintFrame(got, 0, 0, 12, f, &th, &scratch)
+		want := render.NewBuffer(bw, 1)
+		PaintFrame(want, 0, 0, 12, f, &th, nil)
+		if !got.Equal(want) {
+			t.Fatalf("buffer width %d: got %q, want %q", bw, bufferText(got), bufferText(want))
+		}
+	}
+}
