@@ -16,13 +16,16 @@ type inline struct {
 // in order, and marks them emitted: every line of finished blocks and the
 // frozen head of the block still streaming. Blocks after one that is
 // still changing wait for it, so the terminal's scrollback stays in
-// transcript order. The lines are the caller's to keep.
+// transcript order. The lines are the caller's to keep. The blocks it
+// and LiveLines look at are on screen, so they keep their layout (view,
+// not peek): one frame lays a changed block out once, and a frame after
+// no change not at all.
 func (t *Transcript) TakeFinished() []render.Line {
 	var out []render.Line
 	in := &t.inl
 	for in.next < len(t.blocks) {
 		b := t.blocks[in.next]
-		v := t.peek(in.next)
+		v := t.view(in.next)
 		t.followRevisions(b, v)
 		for ; in.lines < v.frozen; in.lines++ {
 			var l render.Line
@@ -32,6 +35,9 @@ func (t *Transcript) TakeFinished() []render.Line {
 		if !b.finished || in.lines < v.height() {
 			break
 		}
+		// Written in full: the terminal holds its lines now, so its layout
+		// is dropped, as a block scrolled out of the pager's cache is.
+		t.forget(b)
 		in.next++
 		in.lines = 0
 	}
@@ -64,7 +70,7 @@ func (t *Transcript) LiveLines() []render.Line {
 	in := &t.inl
 	n := 0
 	for i := in.next; i < len(t.blocks); i++ {
-		v := t.peek(i)
+		v := t.view(i)
 		from := 0
 		if i == in.next {
 			from = in.lines

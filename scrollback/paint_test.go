@@ -322,3 +322,48 @@ func TestPaintRowCacheKeysOnTheBufferWidth(t *testing.T) {
 		}
 	}
 }
+
+// countingBody counts how often a block's lines are asked for.
+type countingBody struct {
+	BodyRenderer
+	lines *int
+}
+
+func (c countingBody) Lines() []render.Line {
+	*c.lines++
+	return c.BodyRenderer.Lines()
+}
+
+// The inline view asks a streaming block for its lines once per frame
+// that follows a change, and not at all for a frame after none: the
+// finished lines it takes and the live ones it draws come from one
+// layout.
+func TestInlineFrameLaysOutTheStreamOnce(t *testing.T) {
+	var lines int
+	plain := PlainFactory(render.Style{})
+	tr := New(Options{Width: 40, Height: 10, Assistant: func(w int) BodyRenderer {
+		return countingBody{BodyRenderer: plain(w), lines: &lines}
+	}})
+	frame := func() {
+		tr.TakeFinished()
+		tr.LiveLines()
+	}
+	s := &script{}
+	s.prompt("question")
+	tr.Apply(s.evs[0])
+	frame()
+	text := strings.Repeat("streamed words wrap across lines\n", 8)
+	for i := 0; i < len(text); i += 7 {
+		tr.Apply(event.Event{Kind: event.AssistantDelta, Text: text[i:min(i+7, len(text))]})
+		before := lines
+		frame()
+		if n := lines - before; n > 1 {
+			t.Fatalf("after a chunk, a frame asked the stream for its lines %d times", n)
+		}
+		before = lines
+		frame()
+		if n := lines - before; n != 0 {
+			t.Fatalf("a frame after no change asked the stream for its lines %d times", n)
+		}
+	}
+}

@@ -331,12 +331,19 @@ func (t *Transcript) evict(keepFrom, keepTo int) {
 		if i >= keepFrom && i < keepTo {
 			continue
 		}
-		b := t.blocks[i]
-		b.view = nil
-		if b.finished {
-			b.body = nil
-		}
-		delete(t.cached, id)
+		t.forget(t.blocks[i])
+	}
+}
+
+// forget drops block b's layout, and a finished block's renderer with
+// it; the block is laid out afresh from its source when next shown.
+func (t *Transcript) forget(b *Block) {
+	b.view = nil
+	if b.finished {
+		b.body = nil
+	}
+	if n, ok := t.cached[b.id]; ok {
+		delete(t.cached, b.id)
 		t.cachedLines -= n
 	}
 }
