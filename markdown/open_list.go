@@ -237,7 +237,8 @@ func (o *openList) extend(s *Stream, shown int) bool {
 	if len(o.refs) > 0 {
 		refs = append(refs[:len(refs):len(refs)], o.refs...)
 	}
-	doc, pc := parseDoc(s.parser, buf, refs)
+	pc := &s.ctx.open
+	doc := pc.parse(s.parser, buf, refs)
 	l, ok := doc.FirstChild().(*ast.List)
 	if !ok || l.IsOrdered() != o.ordered || l.Marker != o.delim || l.FirstChild() == nil {
 		return false

@@ -68,6 +68,7 @@ type paraFlow struct {
 	// lastP its parse's lookups (lastPC nil: it was plain text).
 	lastEnd int
 	lastPC  *refContext
+	ctx     *refContext // what windows are parsed in
 	lastP   ast.Node
 	// shown holds display's lines, and pieces the window's, from frame
 	// to frame: what the flow keeps is copied out of them.
@@ -507,7 +508,7 @@ func (o *openPara) continues(s *Stream, line []byte, first bool) bool {
 		buf = append(buf, s.src[o.prev:o.checked]...)
 	}
 	buf = append(buf, line...)
-	doc, _ := parseDoc(s.parser, capNesting(buf), s.state.refs)
+	doc := s.scratch().parse(s.parser, capNesting(buf), s.state.refs)
 	b := doc.FirstChild()
 	return b != nil && b == doc.LastChild() && b.Kind() == ast.KindParagraph
 }
@@ -588,7 +589,13 @@ func (pf *paraFlow) parseWindow(s *Stream, win []byte, base render.Style) (ps []
 	if refs == nil {
 		refs = s.state.refs
 	}
-	doc, pc := parseDoc(s.inline, buf, refs)
+	// The context is the paragraph's own, made fresh for every window:
+	// lastPC is the only one kept from a window's parse.
+	if pf.ctx == nil {
+		pf.ctx = &refContext{}
+	}
+	pc := pf.ctx
+	doc := pc.parse(s.inline, buf, refs)
 	p := doc.FirstChild()
 	pf.lastPC, pf.lastP = pc, p
 	if p == nil {

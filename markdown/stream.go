@@ -61,6 +61,10 @@ type Stream struct {
 	// hands the enclosing one when the quote freezes.
 	tailDefs   []parser.Reference
 	tailLabels []string
+	// ctx are parse contexts reused from parse to parse, one for each
+	// use whose lookups are read before its next parse: the tail's
+	// layout, an open list's or table's, and any other (see scratch).
+	ctx struct{ tail, open, spare refContext }
 	// parsed counts the bytes the stream handed goldmark; tests read it
 	// to check that parsing stays proportional to the text.
 	parsed int
@@ -89,6 +93,10 @@ func (p countingParser) Parse(r text.Reader, opts ...parser.ParseOption) ast.Nod
 	*p.n += len(r.Source())
 	return p.Parser.Parse(r, opts...)
 }
+
+// scratch returns the stream's context for a parse whose context is
+// dropped before the next parse in it.
+func (s *Stream) scratch() *refContext { return &s.ctx.spare }
 
 // Append adds a chunk of text. Appending after Finish reopens the stream
 // (hold-back applies again).
@@ -186,7 +194,7 @@ func (s *Stream) update() {
 			return
 		}
 	}
-	res := renderTail(s.parser, s.lexers, s.src[s.base:shown], &s.opts, s.state, true, !s.finished)
+	res := renderTail(s.parser, &s.ctx.tail, s.lexers, s.src[s.base:shown], &s.opts, s.state, true, !s.finished)
 	res.t.base = s.base
 	s.lines = append(s.lines[:s.frozen], res.lines...)
 	s.held = -1
