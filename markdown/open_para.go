@@ -68,7 +68,6 @@ type paraFlow struct {
 	// lastP its parse's lookups (lastPC nil: it was plain text).
 	lastEnd int
 	lastPC  *refContext
-	ctx     *refContext // what windows are parsed in
 	lastP   ast.Node
 	// shown holds display's lines, and pieces the window's, from frame
 	// to frame: what the flow keeps is copied out of them.
@@ -79,6 +78,9 @@ type paraFlow struct {
 	}
 	pieces [2]piece
 	text   []byte
+	// spare is storage for a parsed window's pieces, which the flow
+	// copies: the next window's go there again.
+	spare []piece
 	// A plain paragraph's (raw) flow holds its text up to source offset
 	// stable; partial is how the unfinished character after it shows,
 	// if one does (see open_plain.go).
@@ -343,7 +345,7 @@ func (o *openPara) freeze(s *Stream, end int) {
 	f := pf.f
 	if pf.raw {
 		pf.advancePlain(s, end, s.opts.Theme.Text) // all of it: the text ends with a line break
-	} else if pf.lastEnd <= end && len(bytes.TrimSpace(s.src[pf.lastEnd:end])) == 0 {
+	} else if pf.lastEnd <= end && len(bytes.TrimSpace(s.src[pf.lastEnd:end])) == 0 && (pf.lastPC == nil || s.ctx.windowOf == pf) {
 		// The last frame laid out this text (and at most blanks that end
 		// it): the flow holds its pieces after pf.kept already.
 		if pf.lastPC != nil {
@@ -589,12 +591,11 @@ func (pf *paraFlow) parseWindow(s *Stream, win []byte, base render.Style) (ps []
 	if refs == nil {
 		refs = s.state.refs
 	}
-	// The context is the paragraph's own, made fresh for every window:
-	// lastPC is the only one kept from a window's parse.
-	if pf.ctx == nil {
-		pf.ctx = &refContext{}
-	}
-	pc := pf.ctx
+	// The stream's context for windows, made fresh for every window:
+	// lastPC is the only one kept from a window's parse, and a stream
+	// has one open block, so one paraFlow, at a time (freeze checks).
+	pc := &s.ctx.window
+	s.ctx.windowOf = pf
 	doc := pc.parse(s.inline, buf, refs)
 	p := doc.FirstChild()
 	pf.lastPC, pf.lastP = pc, p
@@ -603,7 +604,8 @@ func (pf *paraFlow) parseWindow(s *Stream, win []byte, base render.Style) (ps []
 	}
 	defer func() { pf.note(s, pc, p, cut.src) }()
 	r := &renderer{src: buf, theme: &s.opts.Theme, cwd: s.opts.Cwd, lexers: s.lexers, tight: s.opts.tight, depth: s.opts.depth, base: s.opts.depth}
-	ps, safe, any := r.paragraphCuts(p, base)
+	ps, safe, any := r.paragraphCuts(pf.spare[:0], p, base)
+	pf.spare = ps[:0] // the flow copies the pieces
 	switch {
 	case pf.closing:
 		cut = windowCut{len(win), len(win)} // the whole window: the paragraph is over
@@ -617,8 +619,9 @@ func (pf *paraFlow) parseWindow(s *Stream, win []byte, base render.Style) (ps []
 
 // paragraphCuts lays out paragraph p's inlines and finds its cut points:
 // safe is the last one before which nothing is left open, any the last
-// one at all (zero when there is none). Source offsets are r.src's.
-func (r *renderer) paragraphCuts(p ast.Node, base render.Style) (ps []piece, safe, any windowCut) {
+// one at all (zero when there is none). Source offsets are r.src's. The
+// pieces are appended to ps.
+func (r *renderer) paragraphCuts(ps []piece, p ast.Node, base render.Style) (_ []piece, safe, any windowCut) {
 	buf := r.src
 	sc := openScan{src: buf}
 	afterSpace := false
@@ -718,7 +721,7 @@ func nodeAfter(buf []byte, t *ast.Text) int {
 // does, and keeps the flow as it stood at the paragraph's last safe cut
 // point, for an openPara to go on from there.
 func (r *renderer) openParagraph(p ast.Node, width int) ([]render.Line, *paraStart) {
-	ps, safe, _ := r.paragraphCuts(p, r.theme.Text)
+	ps, safe, _ := r.paragraphCuts(nil, p, r.theme.Text)
 	f := newFlow(width)
 	f.add(ps)
 	st := &paraStart{}

@@ -251,6 +251,16 @@ func (c *refContext) labelsBefore(b ast.Node, end int) []string {
 	if len(c.lookups) == 0 {
 		return nil
 	}
+	var out []string
+	if len(c.lookups) <= 16 {
+		// A window's few: looking through them beats indexing them.
+		for _, l := range c.lookups {
+			if l.block == b && l.at < end {
+				out = append(out, l.label)
+			}
+		}
+		return out
+	}
 	// goldmark parses the inlines of one top-level block after another,
 	// so each block's lookups are one run of c.lookups.
 	if c.spans == nil || c.indexed != len(c.lookups) {
@@ -265,7 +275,6 @@ func (c *refContext) labelsBefore(b ast.Node, end int) []string {
 		}
 	}
 	r := c.spans[b]
-	var out []string
 	for _, l := range c.lookups[r[0]:r[1]] {
 		if l.block == b && l.at < end {
 			out = append(out, l.label)

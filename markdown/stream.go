@@ -63,8 +63,13 @@ type Stream struct {
 	tailLabels []string
 	// ctx are parse contexts reused from parse to parse, one for each
 	// use whose lookups are read before its next parse: the tail's
-	// layout, an open list's or table's, and any other (see scratch).
-	ctx struct{ tail, open, spare refContext }
+	// layout, an open list's or table's, a paragraph's window (windowOf
+	// is the paraFlow that parsed in it last), and any other (see
+	// scratch).
+	ctx struct {
+		tail, open, window, spare refContext
+		windowOf                  *paraFlow
+	}
 	// parsed counts the bytes the stream handed goldmark; tests read it
 	// to check that parsing stays proportional to the text.
 	parsed int

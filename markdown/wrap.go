@@ -80,7 +80,10 @@ func newFlow(width int) *flow {
 
 // add appends pieces after the text so far.
 func (f *flow) add(ps []piece) {
-	if len(f.ps) == 0 {
+	if len(f.ps) == 0 && !f.owned && f.ps != nil {
+		// The flow's storage again: nothing refers to its text.
+		f.buf = f.buf[:0]
+	} else if len(f.ps) == 0 {
 		n := 0
 		for _, p := range ps {
 			n += len(p.text)
