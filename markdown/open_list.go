@@ -67,6 +67,11 @@ type itemPara struct {
 	// contentCol is the column its content starts at: a line indented
 	// less that starts an item starts the next item of the list.
 	contentCol int
+	// widths are the marker's and indent's, measured once; shown holds
+	// the spans of the lines a frame shows after the fixed ones, which
+	// the next frame replaces.
+	widths prefixWidths
+	shown  []render.Span
 }
 
 func newOpenList(s *Stream, t *tailRender, l *ast.List, top int) openBlock {
@@ -337,7 +342,7 @@ func (o *openList) extendItem(s *Stream, shown int) {
 		it.fixed, it.out = len(s.lines), len(f.out)
 	}
 	n := len(s.lines[:it.fixed])
-	s.lines = it.prefix(it.pf.display(s.lines[:it.fixed]), n, it.out)
+	s.lines = it.prefixFrame(it.pf.display(s.lines[:it.fixed]), n, it.out)
 	s.held = -1
 }
 
@@ -381,7 +386,7 @@ func (o *openList) startItem(s *Stream, at, shown int) bool {
 		refs = append(refs[:len(refs):len(refs)], o.refs...)
 	}
 	q := at + len(line) - len(t) + sp // where the item's text starts
-	it := &itemPara{marker: marker, style: s.opts.Theme.ListMarker, indent: lay.indent,
+	it := &itemPara{widths: newPrefixWidths(), marker: marker, style: s.opts.Theme.ListMarker, indent: lay.indent,
 		first: at, index: o.items, lines: 1, contentCol: q - at, fixed: len(s.lines), lastStart: q, measured: true}
 	it.pf = paraFlow{f: newFlow(lay.inner), q: q, refs: refs}
 	o.item = it
@@ -418,7 +423,7 @@ func (o *openList) itemParagraph(s *Stream, r *renderer, pc *refContext, refs []
 	if i > 0 && !tight {
 		s.lines = append(s.lines, render.Line{})
 	}
-	it := &itemPara{marker: marker, style: r.theme.ListMarker, indent: lay.indent,
+	it := &itemPara{widths: newPrefixWidths(), marker: marker, style: r.theme.ListMarker, indent: lay.indent,
 		first: from + lineStart(r.src, p.Lines().At(0).Start), index: i, lines: p.Lines().Len(),
 		contentCol: p.Lines().At(0).Start - lineStart(r.src, p.Lines().At(0).Start),
 		before:     pm.before, lastStart: from + pm.lastStart}
@@ -492,7 +497,7 @@ func (it *itemPara) finishAt(s *Stream, end int) {
 		it.fixed, it.out = len(s.lines), len(f.out)
 	}
 	n := it.fixed
-	s.lines = it.prefix(it.pf.display(s.lines[:it.fixed]), n, it.out)
+	s.lines = it.prefixFrame(it.pf.display(s.lines[:it.fixed]), n, it.out)
 }
 
 // sibling reports whether line, the start of a line after an item whose
@@ -527,15 +532,32 @@ func (o *openList) sibling(line []byte, col int) bool {
 // prefix puts the item's marker or indent before lines[from:], the
 // paragraph's lines from its line k on.
 func (it *itemPara) prefix(lines []render.Line, from, k int) []render.Line {
+	return it.prefixInto(lines, from, k, nil)
+}
+
+// prefixFrame is prefix for lines the next frame replaces: their spans
+// go to storage kept from frame to frame.
+func (it *itemPara) prefixFrame(lines []render.Line, from, k int) []render.Line {
+	it.shown = it.shown[:0]
+	return it.prefixInto(lines, from, k, &it.shown)
+}
+
+func (it *itemPara) prefixInto(lines []render.Line, from, k int, spare *[]render.Span) []render.Line {
 	ls := lines[from:]
 	if len(ls) == 0 {
 		return lines
 	}
 	ind := render.Span{Text: it.indent}
 	if k == 0 {
-		prefixed(ls, render.Span{Text: it.marker, Style: it.style}, ind, it.marker, it.indent)
+		// The marker goes before the paragraph's first line alone.
+		prefixedWidths(ls, render.Span{Text: it.marker, Style: it.style}, ind, it.marker, it.indent, &it.widths, spare)
 	} else {
-		prefixed(ls, ind, ind, it.indent, it.indent)
+		// The indent before every line: its widths are the rest's.
+		w := prefixWidths{it.widths[1], it.widths[1]}
+		prefixedWidths(ls, ind, ind, it.indent, it.indent, &w, spare)
+		for e := range w[1] {
+			it.widths[1][e] = max(w[0][e], w[1][e])
+		}
 	}
 	return lines
 }
