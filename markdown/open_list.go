@@ -226,6 +226,7 @@ func (o *openList) extend(s *Stream, shown int) bool {
 				o.items++
 				o.fixed = len(s.lines)
 				o.resume = next
+				s.dropFlow(prev.pf.f) // laid out for good
 				prev = nil
 				if o.startItem(s, next, shown) {
 					return true
@@ -388,7 +389,7 @@ func (o *openList) startItem(s *Stream, at, shown int) bool {
 	q := at + len(line) - len(t) + sp // where the item's text starts
 	it := &itemPara{widths: newPrefixWidths(), marker: marker, style: s.opts.Theme.ListMarker, indent: lay.indent,
 		first: at, index: o.items, lines: 1, contentCol: q - at, fixed: len(s.lines), lastStart: q, measured: true}
-	it.pf = paraFlow{f: newFlow(lay.inner), q: q, refs: refs}
+	it.pf = paraFlow{f: s.newFlow(lay.inner), q: q, refs: refs}
 	o.item = it
 	o.extendItem(s, shown)
 	return true

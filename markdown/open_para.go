@@ -78,9 +78,6 @@ type paraFlow struct {
 	}
 	pieces [2]piece
 	text   []byte
-	// spare is storage for a parsed window's pieces, which the flow
-	// copies: the next window's go there again.
-	spare []piece
 	// A plain paragraph's (raw) flow holds its text up to source offset
 	// stable; partial is how the unfinished character after it shows,
 	// if one does (see open_plain.go).
@@ -150,7 +147,7 @@ func startPara(s *Stream, shown int) openBlock {
 	}
 	top := len(s.lines)
 	o := &openPara{top: top, fixed: top, first: s.base, checked: s.base, prev: s.base, settled: -1}
-	o.pf = paraFlow{f: newFlow(s.opts.Width), q: s.base}
+	o.pf = paraFlow{f: s.newFlow(s.opts.Width), q: s.base}
 	if !o.extend(s, shown) {
 		s.lines = s.lines[:s.frozen]
 		return nil
@@ -367,6 +364,7 @@ func (o *openPara) freeze(s *Stream, end int) {
 	whole.finish()
 	s.lines = whole.appendLines(s.lines, 0, len(whole.out))
 	s.freezeOpen(end+bytes.IndexByte(s.src[end:], '\n')+1, false, pf.pending, nil)
+	s.dropFlow(f)
 }
 
 // note adds to pf.pending the labels that block p looked up before
@@ -604,8 +602,9 @@ func (pf *paraFlow) parseWindow(s *Stream, win []byte, base render.Style) (ps []
 	}
 	defer func() { pf.note(s, pc, p, cut.src) }()
 	r := &renderer{src: buf, theme: &s.opts.Theme, cwd: s.opts.Cwd, lexers: s.lexers, tight: s.opts.tight, depth: s.opts.depth, base: s.opts.depth}
-	ps, safe, any := r.paragraphCuts(pf.spare[:0], p, base)
-	pf.spare = ps[:0] // the flow copies the pieces
+	// The pieces go to the stream's storage: the flow copies them.
+	ps, safe, any := r.paragraphCuts(s.ctx.pieces[:0], p, base)
+	s.ctx.pieces = ps[:0]
 	switch {
 	case pf.closing:
 		cut = windowCut{len(win), len(win)} // the whole window: the paragraph is over
