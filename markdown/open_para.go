@@ -370,8 +370,8 @@ func (o *openPara) freeze(s *Stream, end int) {
 // note adds to pf.pending the labels that block p looked up before
 // offset end of its parse and that nothing defines.
 func (pf *paraFlow) note(s *Stream, pc *refContext, p ast.Node, end int) {
-	for _, k := range pc.labelsBefore(p, end) {
-		if !s.state.refKeys[k] {
+	for _, l := range pc.lookups {
+		if k := l.label; l.block == p && l.at < end && !s.state.refKeys[k] {
 			if pf.pending == nil {
 				pf.pending = map[string]bool{}
 			}
@@ -584,7 +584,10 @@ func (pf *paraFlow) parseWindow(s *Stream, win []byte, base render.Style) (ps []
 	if s.inline == nil {
 		s.inline = countingParser{newInlineParser(), &s.parsed}
 	}
-	buf := capNesting(clone(win))
+	// A copy in the stream's storage: goldmark may write past a line's
+	// end, and nothing keeps the parse's bytes once it is laid out.
+	s.ctx.win = append(s.ctx.win[:0], win...)
+	buf := capNesting(s.ctx.win)
 	refs := pf.refs
 	if refs == nil {
 		refs = s.state.refs

@@ -65,12 +65,14 @@ type Stream struct {
 	// use whose lookups are read before its next parse: the tail's
 	// layout, an open list's or table's, a paragraph's window (windowOf
 	// is the paraFlow that parsed in it last), and any other (see
-	// scratch); pieces is storage for a window's pieces, and flow a
+	// scratch); pieces and win are storage for a window's pieces and
+	// bytes, and flow a
 	// flow no block uses any more, for the next paragraph (newFlow).
 	ctx struct {
 		tail, open, window, spare refContext
 		windowOf                  *paraFlow
 		pieces                    []piece
+		win                       []byte
 		flow                      *flow
 	}
 	// parsed counts the bytes the stream handed goldmark; tests read it
