@@ -318,7 +318,9 @@ func (o *openPara) structure(s *Stream, shown int) (ok bool, end int) {
 			return true, -1 // a blank line in the making shows nothing yet
 		}
 		if p != o.settled && (p == o.first && mayInterrupt(line) || p != o.first && mayInterruptParagraph(line)) {
-			if !o.continues(s, line, p == o.first) {
+			if textStart(line) {
+				o.settled = p // its start already rules every block out
+			} else if !o.continues(s, line, p == o.first) {
 				return false, -1
 			}
 			if decided(line) {
@@ -472,6 +474,51 @@ func mayInterruptParagraph(line []byte) bool {
 		return n == "1"
 	}
 	return true
+}
+
+// textStart reports whether the start of line, which mayInterrupt
+// flags, already rules out every block that could interrupt a paragraph
+// or change it, whatever follows: the run of the marker character it
+// starts with is followed by a character that no list item, heading,
+// rule, heading underline or table delimiter row has there ("**bold",
+// "-->", "#5", "1.5"). Lines opening with '<', '>', a fence or a tab are
+// never decided here.
+func textStart(line []byte) bool {
+	t := bytes.TrimLeft(line, " ")
+	if len(line)-len(t) > 3 || len(t) == 0 {
+		return false
+	}
+	c := t[0]
+	run := 0
+	for run < len(t) && t[run] == c {
+		run++
+	}
+	if run == len(t) {
+		return false // more of the run may come
+	}
+	next := t[run]
+	switch c {
+	case '*', '-', '+', '_', '=', '#', '|', ':':
+		// A list item's marker is followed by a blank, a heading's
+		// marks by a blank, and a rule, an underline or a delimiter row
+		// holds nothing but its characters, blanks, '|', ':' and '-'.
+		return next > ' ' && next != '|' && next != ':' && next != '-'
+	case '0', '1', '2', '3', '4', '5', '6', '7', '8', '9':
+		d := 0
+		for d < len(t) && t[d] >= '0' && t[d] <= '9' {
+			d++
+		}
+		switch {
+		case d == len(t):
+			return false
+		case t[d] != '.' && t[d] != ')':
+			return true // no list marker
+		case d+1 == len(t):
+			return false
+		}
+		return t[d+1] > ' '
+	}
+	return false
 }
 
 // decideLen is how much of a line decides whether it interrupts a

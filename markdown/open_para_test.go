@@ -1,6 +1,11 @@
 package markdown
 
-import "testing"
+import (
+	"strings"
+	"testing"
+
+	"github.com/yuin/goldmark/ast"
+)
 
 // A line after a paragraph's first is parsed against it only when it
 // could start a block there; goldmark must agree that the others go on
@@ -16,6 +21,49 @@ func TestMayInterruptParagraph(t *testing.T) {
 		continues := sameLines(doc, one)
 		if !mayInterruptParagraph([]byte(line)) && !continues {
 			t.Errorf("%q: said to continue the paragraph, but goldmark starts a block with it", line)
+		}
+	}
+}
+
+// A line whose start textStart decides goes on with the paragraph above
+// it, and is a paragraph on its own, whatever follows that start: as the
+// first line of a paragraph, after another line, and under a line that
+// could be a table's header.
+func TestTextStartDecidesLines(t *testing.T) {
+	starts := []string{
+		"**a", "*a", "***x", "-->", "-a", "--b", "+a", "__init__", "_a", "=a", "==x",
+		"#5", "##hash", "#######x", "|a", "||b", ":a", "1.5", "2)x", "12.a", "1a", "   **a", "-\u00a0a",
+	}
+	suffixes := []string{"", " ", " b", "\t", "**", " -", " |", ":", "-", "|---|", " ---", "\n- item", "\n---", "\n==="}
+	p := newParser()
+	onePara := func(src string) bool {
+		doc, _ := parseDoc(p, []byte(src), nil)
+		b := doc.FirstChild()
+		return b != nil && b.Kind() == ast.KindParagraph && b.NextSibling() == nil
+	}
+	for _, st := range starts {
+		if !textStart([]byte(st)) {
+			t.Errorf("%q: not decided", st)
+			continue
+		}
+		for _, suf := range suffixes {
+			line := st + suf
+			if i := strings.IndexByte(line, '\n'); i >= 0 {
+				line = line[:i] // what follows the line is another line's to decide
+			}
+			for _, src := range []string{line, "x\n" + line, "a | b\n" + line} {
+				if !onePara(src + "\n") {
+					t.Errorf("%q decided as text, but %q is not one paragraph", st, src)
+				}
+			}
+		}
+	}
+	for _, st := range []string{
+		"*", "**", "* a", "- a", "-", "---", "- - -", "+ a", "___", "===", "#", "# a", "###### a", "|", "|-", "|:", ":-",
+		"-|", "1.", "1. a", "1)", "12", "`", "```", "~~~", "<div>", "> a", "\ta", "    **a", "-\ta", "*\ta",
+	} {
+		if textStart([]byte(st)) {
+			t.Errorf("%q: decided as text, but what follows may make it a block", st)
 		}
 	}
 }
