@@ -2,6 +2,7 @@ package markdown
 
 import (
 	"bytes"
+	"strings"
 	"unicode"
 	"unicode/utf8"
 
@@ -318,7 +319,7 @@ func (o *openPara) structure(s *Stream, shown int) (ok bool, end int) {
 			return true, -1 // a blank line in the making shows nothing yet
 		}
 		if p != o.settled && (p == o.first && mayInterrupt(line) || p != o.first && mayInterruptParagraph(line)) {
-			if textStart(line) {
+			if textStart(line) || p != o.first && noInterruptingTag(line) {
 				o.settled = p // its start already rules every block out
 			} else if !o.continues(s, line, p == o.first) {
 				return false, -1
@@ -520,6 +521,62 @@ func textStart(line []byte) bool {
 	}
 	return false
 }
+
+// noInterruptingTag reports whether line, which starts with '<' after at
+// most three spaces, already rules out every HTML block that can
+// interrupt a paragraph (CommonMark's kinds 1 to 6), whatever follows: its
+// tag name is whole and none of theirs, or is followed by a character
+// that cannot end theirs ("<a<a", "<divx", "<p-1"), or no more of the
+// name can make it one of theirs ("<spa", "<x"). Comments,
+// declarations and processing instructions are never decided here.
+func noInterruptingTag(line []byte) bool {
+	t := bytes.TrimLeft(line, " ")
+	if len(line)-len(t) > 3 || len(t) < 2 || t[0] != '<' {
+		return false
+	}
+	i := 1
+	if t[i] == '/' {
+		i++
+	}
+	n := i
+	for n < len(t) && (t[n] >= 'a' && t[n] <= 'z' || t[n] >= 'A' && t[n] <= 'Z' || t[n] >= '0' && t[n] <= '9') {
+		n++
+	}
+	if n == len(t) {
+		// More of the name may come: decided only if no name it could
+		// become is one of theirs.
+		name := strings.ToLower(string(t[i:n]))
+		for b := range blockTags {
+			if strings.HasPrefix(b, name) {
+				return false
+			}
+		}
+		return true
+	}
+	if n == i && (t[n] == '!' || t[n] == '?') {
+		return false // a comment, declaration or processing instruction
+	}
+	switch t[n] {
+	case ' ', '\t', '\r', '\n', '\v', '\f', '>', '/':
+		return !blockTags[strings.ToLower(string(t[i:n]))]
+	}
+	return true
+}
+
+// blockTags are the tag names of HTML blocks that can interrupt a
+// paragraph: CommonMark's kind 1 and kind 6 (goldmark leaves "source"
+// out; a name too many only costs a parse).
+var blockTags = func() map[string]bool {
+	m := map[string]bool{}
+	for _, n := range strings.Fields(`pre script style textarea
+		address article aside base basefont blockquote body caption center col colgroup dd details
+		dialog dir div dl dt fieldset figcaption figure footer form frame frameset h1 h2 h3 h4 h5 h6
+		head header hr html iframe legend li link main menu menuitem meta nav noframes ol optgroup
+		option p param search section source summary table tbody td tfoot th thead title tr track ul`) {
+		m[n] = true
+	}
+	return m
+}()
 
 // decideLen is how much of a line decides whether it interrupts a
 // paragraph, once it holds a character no line-long construct (rule,

@@ -67,3 +67,38 @@ func TestTextStartDecidesLines(t *testing.T) {
 		}
 	}
 }
+
+// A line after a paragraph's first whose tag noInterruptingTag decides
+// goes on with the paragraph, whatever follows; one it leaves undecided
+// may start an HTML block there.
+func TestNoInterruptingTag(t *testing.T) {
+	p := newParser()
+	onePara := func(src string) bool {
+		doc, _ := parseDoc(p, []byte(src), nil)
+		b := doc.FirstChild()
+		return b != nil && b.Kind() == ast.KindParagraph && b.NextSibling() == nil
+	}
+	suffixes := []string{"", ">", " x", "/>", "<a", " class=\"c\">", "-->", "\t"}
+	for _, st := range []string{"<a<a", "<a>", "<span", "<b ", "</em>", "<divx", "<p-1", "<DIVa", "< div", "<<", "<1", "<x-y>", "<em/>", "   <i>"} {
+		if !noInterruptingTag([]byte(st)) {
+			t.Errorf("%q: not decided", st)
+			continue
+		}
+		for _, suf := range suffixes {
+			if src := "x\n" + st + suf + "\n"; !onePara(src) {
+				t.Errorf("%q decided as text, but %q is not one paragraph", st, src)
+			}
+		}
+	}
+	for _, st := range []string{"<", "<d", "<TA", "<div", "<div>", "<DIV ", "</p>", "<p", "<p/", "<script", "<pre>", "<!--", "<?x", "<!DOCTYPE", "<![CDATA[", "<table\t", "<h1>", "<textarea", "    <x"} {
+		if noInterruptingTag([]byte(st)) {
+			t.Errorf("%q: decided as text, but what follows may make it an HTML block", st)
+		}
+	}
+	// Every name of an interrupting block, as goldmark sees it.
+	for name := range blockTags {
+		if name != "source" && onePara("x\n<"+name+">\n") {
+			t.Errorf("<%s>: goldmark does not start a block with it, so the list is wrong", name)
+		}
+	}
+}
