@@ -5,6 +5,7 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+	"unsafe"
 
 	"github.com/yuin/goldmark/ast"
 	"github.com/yuin/goldmark/parser"
@@ -203,9 +204,15 @@ func (pf *paraFlow) advance(s *Stream, shown int, base render.Style) {
 	}
 	ps, cut, ok := pf.window(win, base)
 	aged := false
-	pf.lastPC = nil
+	var inert bool
+	if !ok {
+		ps, inert = pf.inertTail(s, shown, base)
+	}
+	if !inert {
+		pf.lastPC = nil
+	}
 	switch {
-	case ok:
+	case ok, inert:
 	case long && isWord(win) && cleanText(string(win)) == string(win):
 		// One word longer than ageOut (no space in it, so no cut point)
 		// is not parsed: parsing it again on every chunk would cost each
@@ -351,6 +358,10 @@ func (o *openPara) freeze(s *Stream, end int) {
 		if pf.lastPC != nil {
 			pf.note(s, pf.lastPC, pf.lastP, len(win))
 		}
+	} else if ps, ok := pf.inertTail(s, end, s.opts.Theme.Text); ok {
+		pf.note(s, pf.lastPC, pf.lastP, len(win))
+		f.truncate(pf.kept)
+		f.add(ps)
 	} else {
 		ps, _, ok := pf.window(win, s.opts.Theme.Text)
 		if !ok {
@@ -646,6 +657,48 @@ func (pf *paraFlow) window(win []byte, base render.Style) ([]piece, windowCut, b
 		ps = ps[1:]
 	}
 	return ps, cut, true
+}
+
+// inertTail lays out the window up to shown without parsing it when the
+// last frame parsed the window up to pf.lastEnd and the text since then
+// is inert: text that nothing before it can pair with and that changes
+// nothing before it. It holds no character that opens, closes or
+// escapes a construct, no line break but at its end (dropped, as the
+// blanks that end it are: the window's end is the paragraph's to
+// goldmark), and, with the last word before it, nothing an autolink,
+// entity or e-mail address is made of; and the window's last character
+// shows as itself whatever follows (or is a ']' that no '(' or '['
+// follows). The window's pieces are then the last frame's and the text's,
+// as goldmark would lay them out. It returns the pieces, in the stream's
+// storage, and no cut point: a window longer than the age limit is
+// parsed, so that its openers age out.
+func (pf *paraFlow) inertTail(s *Stream, shown int, base render.Style) ([]piece, bool) {
+	f := pf.f
+	if pf.lastPC == nil || s.ctx.windowOf != pf || pf.word || f.inWord || pf.raw ||
+		pf.lastEnd <= pf.q || pf.lastEnd > shown || shown-pf.q > pf.ageLimit() || len(f.ps) <= pf.kept {
+		return nil, false
+	}
+	if c := s.src[pf.lastEnd-1]; !stableChar(c) && c != ']' {
+		return nil, false
+	}
+	add := bytes.TrimRight(s.src[pf.lastEnd:shown], " \t\n")
+	if len(add) == 0 || bytes.ContainsAny(add, "`*_~[]<>&\\!()@\x00\r\n\t\v\f") ||
+		render.NeedsSanitize(unsafe.String(unsafe.SliceData(add), len(add))) {
+		return nil, false
+	}
+	w := pf.lastEnd
+	for w > pf.q && s.src[w-1] != ' ' && s.src[w-1] != '\n' {
+		w--
+	}
+	word := s.src[w:pf.lastEnd]
+	if bytes.ContainsAny(word, "&@:") || bytes.Contains(add, []byte("www.")) || bytes.Contains(add, []byte("://")) ||
+		add[0] != ' ' && (bytes.Contains(word, []byte("ww")) || bytes.HasSuffix(word, []byte("w")) || add[0] == ':') {
+		return nil, false
+	}
+	ps := append(s.ctx.pieces[:0], f.ps[pf.kept:]...)
+	ps = append(ps, piece{text: string(add), style: base})
+	s.ctx.pieces = ps[:0]
+	return ps, true
 }
 
 // windowCut is where the flow may take the window in: text offset in the

@@ -102,3 +102,43 @@ func TestNoInterruptingTag(t *testing.T) {
 		}
 	}
 }
+
+// Text that arrives after a parsed window and cannot change it is laid
+// out without parsing the window again; text that could (an autolink or
+// an entity completed across the chunks, a closer, a line break) is
+// parsed. Every frame is Render's either way.
+func TestStreamInertTail(t *testing.T) {
+	for _, c := range []struct {
+		chunks []string
+		inert  bool // the last chunk is laid out without a parse
+	}{
+		{[]string{"Press [Enter] to", " go on"}, true},
+		{[]string{"by [the spec][s2]", ".\n"}, true},
+		{[]string{"Index arr[i", "] and more"}, false},
+		{[]string{"a [b] www", ".example.com now"}, false},
+		{[]string{"a [b] ww", "w.example.com now"}, false},
+		{[]string{"a [b] http:", "//example.com now"}, false},
+		{[]string{"a [b] http", "://example.com now"}, false},
+		{[]string{"a [b] &amp", "; x"}, false},
+		{[]string{"a [b] x@y", ".com"}, false},
+		{[]string{"a [b] x__y__", "z"}, false},
+		{[]string{"a [b] c  ", "\nd"}, false},
+		{[]string{"a [b](c", " d)"}, false},
+		{[]string{"a *b [c] d", " e*"}, false},
+		{[]string{"a `b [c] d", " e` f"}, false},
+		{[]string{"a `b [c] d", " e"}, true},
+	} {
+		name := strings.Join(c.chunks, "|")
+		ch := newChecker(t, name, Options{Width: 30})
+		for _, chunk := range c.chunks[:len(c.chunks)-1] {
+			ch.append(chunk, true)
+		}
+		parsed := ch.s.parsed
+		ch.append(c.chunks[len(c.chunks)-1], true)
+		if got := ch.s.parsed == parsed; got != c.inert {
+			t.Errorf("%q: laid out without a parse: %v, want %v", name, got, c.inert)
+		}
+		ch.append("\n\nnext\n", true)
+		ch.finish()
+	}
+}
