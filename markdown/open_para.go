@@ -33,7 +33,9 @@ import (
 // Lines are checked as they arrive: a blank line ends the paragraph, and
 // a line that could interrupt it or change it (a list item, a heading
 // underline, a table's delimiter row) is parsed with the line before it
-// to see whether it does; either way the tail is then laid out whole.
+// to see whether it does, unless its start already rules that out
+// (textStart, noInterruptingTag); either way the tail is then laid out
+// whole.
 type openPara struct {
 	pf      paraFlow
 	top     int // index in s.lines of the paragraph's first line
