@@ -5,6 +5,7 @@ import (
 	"strconv"
 
 	"github.com/yuin/goldmark/ast"
+	east "github.com/yuin/goldmark/extension/ast"
 	"github.com/yuin/goldmark/parser"
 
 	"github.com/quire-sh/quire/render"
@@ -404,8 +405,8 @@ func (o *openList) itemParagraph(s *Stream, r *renderer, pc *refContext, refs []
 	if p == nil || p != item.LastChild() || p.Kind() != ast.KindParagraph && p.Kind() != ast.KindTextBlock || p.Lines().Len() == 0 {
 		return false
 	}
-	if first := p.Lines().At(0); bytes.HasPrefix(r.src[first.Start:first.Stop], []byte("[")) {
-		return false // link reference definitions, or a task's box
+	if first := p.Lines().At(0); mayDefine(r.src[first.Start:first.Stop]) {
+		return false // it may turn out to start with link reference definitions
 	}
 	// The last line's content must not be able to turn into a block.
 	last := p.Lines().At(p.Lines().Len() - 1)
@@ -421,6 +422,12 @@ func (o *openList) itemParagraph(s *Stream, r *renderer, pc *refContext, refs []
 		m := strconv.Itoa(lay.start+i) + string(lay.delim)
 		marker = blanks(lay.markerW-1-len(m)) + m + " "
 	}
+	lines, st := r.openParagraph(p, lay.inner)
+	if _, box := p.FirstChild().(*east.TaskCheckBox); box && st.kept == 0 {
+		// Windows are parsed as paragraphs of their own, where "[x] " is
+		// no task's box: the flow must have taken the box in.
+		return false
+	}
 	if i > 0 && !tight {
 		s.lines = append(s.lines, render.Line{})
 	}
@@ -430,7 +437,6 @@ func (o *openList) itemParagraph(s *Stream, r *renderer, pc *refContext, refs []
 		before:     pm.before, lastStart: from + pm.lastStart}
 	it.measured = bytes.IndexByte(s.src[it.lastStart:o.shown], '\n') < 0
 	it.pf.refs = refs
-	lines, st := r.openParagraph(p, lay.inner)
 	it.pf.start(s, pc, topLevel(p), st, from+st.cut)
 	it.out = len(it.pf.f.out)
 	top := len(s.lines)
