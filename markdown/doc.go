@@ -159,8 +159,10 @@
 //     character that opens, closes or escapes a construct, no line
 //     break, no autolink or entity completed with the word before it),
 //     which is laid out behind the window's pieces. A paragraph
-//     that starts with "[" is continued so once its text rules out a link
-//     reference definition ("[a](", "[Enter] to"); a paragraph over the
+//     (or list item) that starts with "[" is continued so once its text
+//     rules out a link reference definition ("[a](", "[Enter] to"), and a
+//     list item that starts with a task's box once the flow has taken the
+//     box in (a cut point after it); a paragraph over the
 //     inline budget (see Limits) is continued as plain text, exactly,
 //     taking in only each chunk's text (see open_plain.go).
 //
