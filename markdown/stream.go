@@ -66,8 +66,8 @@ type Stream struct {
 	// layout, an open list's or table's, a paragraph's window (windowOf
 	// is the paraFlow that parsed in it last), and any other (see
 	// scratch); pieces and win are storage for a window's pieces and
-	// bytes, and flow a
-	// flow no block uses any more, for the next paragraph (newFlow).
+	// bytes, and flow is a flow no block uses any more, for the next
+	// paragraph or list item (newFlow).
 	ctx struct {
 		tail, open, window, spare refContext
 		windowOf                  *paraFlow
