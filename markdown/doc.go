@@ -154,9 +154,15 @@
 //     a plain character or a closed construct such as a code span, link or
 //     emphasis, with no code span, link bracket, raw HTML or emphasis
 //     opener left open before it) stays in the flow; only the window after
-//     it is parsed again, and plain text is not parsed at all. A paragraph
-//     that starts with "[" is continued so once its text rules out a link
-//     reference definition ("[a](", "[Enter] to"); a paragraph over the
+//     it is parsed again, plain text is not parsed at all, and neither is
+//     text that arrives after a parsed window and cannot change it (no
+//     character that opens, closes or escapes a construct, no line
+//     break, no autolink or entity completed with the word before it),
+//     which is laid out behind the window's pieces. A paragraph
+//     (or list item) that starts with "[" is continued so once its text
+//     rules out a link reference definition ("[a](", "[Enter] to"), and a
+//     list item that starts with a task's box once the flow has taken the
+//     box in (a cut point after it); a paragraph over the
 //     inline budget (see Limits) is continued as plain text, exactly,
 //     taking in only each chunk's text (see open_plain.go).
 //

@@ -161,7 +161,7 @@ func (l *lateRefs) revise(s *Stream, i int, refs []parser.Reference) {
 	for _, r := range refs {
 		st.refKeys[refKey(r.Label())] = true
 	}
-	res := renderTail(s.parser, s.lexers, s.src[seg.src:seg.end], &s.opts, st, false, false)
+	res := renderTail(s.parser, nil, s.lexers, s.src[seg.src:seg.end], &s.opts, st, false, false)
 	l.reworked += seg.end - seg.src
 	delta := len(res.lines) - seg.lines
 	rest := s.lines[seg.line+seg.lines:]

@@ -43,3 +43,38 @@ func TestStreamOpenItemEveryByte(t *testing.T) {
 		}
 	}
 }
+
+// A list item that starts with a task's box or with a bracket that no
+// definition can follow ("[Enter] to") is followed as a paragraph once
+// its flow has taken the box in; fed one byte at a time, every frame
+// where doc.go promises it is Render's, and so is the end.
+func TestStreamTaskItemsEveryByte(t *testing.T) {
+	// Each list is long enough to be followed (openMin).
+	before := strings.Repeat("- [ ] an item of the list before it\n", 8)
+	docs := map[string]string{
+		"tasks":    before + strings.Repeat("- [x] done: the stream renders `lines` while text arrives\n- [ ] open *item* with [k] and a[i]\n", 4) + "\nafter\n",
+		"code":     before + "- [x] `code that stays open for a while and then closes` ok\n- [ ] `x\n\nafter\n",
+		"brackets": strings.Repeat("1. an item of the list before it\n", 8) + "1. [Enter] to go on, or [Esc] to stop\n2. [x]done without a space\n3. []: not a definition\n4. [k]: https://x\n5. [k] used\n",
+		"loose":    before + "\n- [x] a\n\n- [ ] b and more words here\n\n- [x] c\n",
+	}
+	for name, src := range docs {
+		for _, w := range []int{24, 80} {
+			t.Run(fmt.Sprintf("%s/%d", name, w), func(t *testing.T) {
+				c := newChecker(t, name, Options{Width: w})
+				for p := range len(src) {
+					c.append(src[p:p+1], true)
+				}
+				c.finish()
+			})
+		}
+	}
+	// The items are followed, not parsed whole on every chunk.
+	s := NewStream(Options{Width: 80})
+	s.Append(strings.Repeat("- [ ] an item of the list before it\n", 8) + "- [x] done: the stream renders lines")
+	s.Lines()
+	s.Append(" while text arrives and more")
+	s.Lines()
+	if o, ok := s.open.(*openList); !ok || o.item == nil {
+		t.Errorf("a task item's paragraph is not followed: open block %T", s.open)
+	}
+}

@@ -5,6 +5,7 @@ import (
 	"strconv"
 
 	"github.com/yuin/goldmark/ast"
+	east "github.com/yuin/goldmark/extension/ast"
 	"github.com/yuin/goldmark/parser"
 
 	"github.com/quire-sh/quire/render"
@@ -67,6 +68,11 @@ type itemPara struct {
 	// contentCol is the column its content starts at: a line indented
 	// less that starts an item starts the next item of the list.
 	contentCol int
+	// widths are the marker's and indent's, measured once; shown holds
+	// the spans of the lines a frame shows after the fixed ones, which
+	// the next frame replaces.
+	widths prefixWidths
+	shown  []render.Span
 }
 
 func newOpenList(s *Stream, t *tailRender, l *ast.List, top int) openBlock {
@@ -221,6 +227,7 @@ func (o *openList) extend(s *Stream, shown int) bool {
 				o.items++
 				o.fixed = len(s.lines)
 				o.resume = next
+				s.dropFlow(prev.pf.f) // laid out for good
 				prev = nil
 				if o.startItem(s, next, shown) {
 					return true
@@ -237,7 +244,8 @@ func (o *openList) extend(s *Stream, shown int) bool {
 	if len(o.refs) > 0 {
 		refs = append(refs[:len(refs):len(refs)], o.refs...)
 	}
-	doc, pc := parseDoc(s.parser, buf, refs)
+	pc := &s.ctx.open
+	doc := pc.parse(s.parser, buf, refs)
 	l, ok := doc.FirstChild().(*ast.List)
 	if !ok || l.IsOrdered() != o.ordered || l.Marker != o.delim || l.FirstChild() == nil {
 		return false
@@ -336,7 +344,7 @@ func (o *openList) extendItem(s *Stream, shown int) {
 		it.fixed, it.out = len(s.lines), len(f.out)
 	}
 	n := len(s.lines[:it.fixed])
-	s.lines = it.prefix(it.pf.display(s.lines[:it.fixed]), n, it.out)
+	s.lines = it.prefixFrame(it.pf.display(s.lines[:it.fixed]), n, it.out)
 	s.held = -1
 }
 
@@ -380,9 +388,9 @@ func (o *openList) startItem(s *Stream, at, shown int) bool {
 		refs = append(refs[:len(refs):len(refs)], o.refs...)
 	}
 	q := at + len(line) - len(t) + sp // where the item's text starts
-	it := &itemPara{marker: marker, style: s.opts.Theme.ListMarker, indent: lay.indent,
+	it := &itemPara{widths: newPrefixWidths(), marker: marker, style: s.opts.Theme.ListMarker, indent: lay.indent,
 		first: at, index: o.items, lines: 1, contentCol: q - at, fixed: len(s.lines), lastStart: q, measured: true}
-	it.pf = paraFlow{f: newFlow(lay.inner), q: q, refs: refs}
+	it.pf = paraFlow{f: s.newFlow(lay.inner), q: q, refs: refs}
 	o.item = it
 	o.extendItem(s, shown)
 	return true
@@ -397,8 +405,8 @@ func (o *openList) itemParagraph(s *Stream, r *renderer, pc *refContext, refs []
 	if p == nil || p != item.LastChild() || p.Kind() != ast.KindParagraph && p.Kind() != ast.KindTextBlock || p.Lines().Len() == 0 {
 		return false
 	}
-	if first := p.Lines().At(0); bytes.HasPrefix(r.src[first.Start:first.Stop], []byte("[")) {
-		return false // link reference definitions, or a task's box
+	if first := p.Lines().At(0); mayDefine(r.src[first.Start:first.Stop]) {
+		return false // it may turn out to start with link reference definitions
 	}
 	// The last line's content must not be able to turn into a block.
 	last := p.Lines().At(p.Lines().Len() - 1)
@@ -414,16 +422,21 @@ func (o *openList) itemParagraph(s *Stream, r *renderer, pc *refContext, refs []
 		m := strconv.Itoa(lay.start+i) + string(lay.delim)
 		marker = blanks(lay.markerW-1-len(m)) + m + " "
 	}
+	lines, st := r.openParagraph(p, lay.inner)
+	if _, box := p.FirstChild().(*east.TaskCheckBox); box && st.kept == 0 {
+		// Windows are parsed as paragraphs of their own, where "[x] " is
+		// no task's box: the flow must have taken the box in.
+		return false
+	}
 	if i > 0 && !tight {
 		s.lines = append(s.lines, render.Line{})
 	}
-	it := &itemPara{marker: marker, style: r.theme.ListMarker, indent: lay.indent,
+	it := &itemPara{widths: newPrefixWidths(), marker: marker, style: r.theme.ListMarker, indent: lay.indent,
 		first: from + lineStart(r.src, p.Lines().At(0).Start), index: i, lines: p.Lines().Len(),
 		contentCol: p.Lines().At(0).Start - lineStart(r.src, p.Lines().At(0).Start),
 		before:     pm.before, lastStart: from + pm.lastStart}
 	it.measured = bytes.IndexByte(s.src[it.lastStart:o.shown], '\n') < 0
 	it.pf.refs = refs
-	lines, st := r.openParagraph(p, lay.inner)
 	it.pf.start(s, pc, topLevel(p), st, from+st.cut)
 	it.out = len(it.pf.f.out)
 	top := len(s.lines)
@@ -491,7 +504,7 @@ func (it *itemPara) finishAt(s *Stream, end int) {
 		it.fixed, it.out = len(s.lines), len(f.out)
 	}
 	n := it.fixed
-	s.lines = it.prefix(it.pf.display(s.lines[:it.fixed]), n, it.out)
+	s.lines = it.prefixFrame(it.pf.display(s.lines[:it.fixed]), n, it.out)
 }
 
 // sibling reports whether line, the start of a line after an item whose
@@ -526,15 +539,32 @@ func (o *openList) sibling(line []byte, col int) bool {
 // prefix puts the item's marker or indent before lines[from:], the
 // paragraph's lines from its line k on.
 func (it *itemPara) prefix(lines []render.Line, from, k int) []render.Line {
+	return it.prefixInto(lines, from, k, nil)
+}
+
+// prefixFrame is prefix for lines the next frame replaces: their spans
+// go to storage kept from frame to frame.
+func (it *itemPara) prefixFrame(lines []render.Line, from, k int) []render.Line {
+	it.shown = it.shown[:0]
+	return it.prefixInto(lines, from, k, &it.shown)
+}
+
+func (it *itemPara) prefixInto(lines []render.Line, from, k int, spare *[]render.Span) []render.Line {
 	ls := lines[from:]
 	if len(ls) == 0 {
 		return lines
 	}
 	ind := render.Span{Text: it.indent}
 	if k == 0 {
-		prefixed(ls, render.Span{Text: it.marker, Style: it.style}, ind, it.marker, it.indent)
+		// The marker goes before the paragraph's first line alone.
+		prefixedWidths(ls, render.Span{Text: it.marker, Style: it.style}, ind, it.marker, it.indent, &it.widths, spare)
 	} else {
-		prefixed(ls, ind, ind, it.indent, it.indent)
+		// The indent before every line: its widths are the rest's.
+		w := prefixWidths{it.widths[1], it.widths[1]}
+		prefixedWidths(ls, ind, ind, it.indent, it.indent, &w, spare)
+		for e := range w[1] {
+			it.widths[1][e] = max(w[0][e], w[1][e])
+		}
 	}
 	return lines
 }

@@ -2,8 +2,10 @@ package markdown
 
 import (
 	"bytes"
+	"strings"
 	"unicode"
 	"unicode/utf8"
+	"unsafe"
 
 	"github.com/yuin/goldmark/ast"
 	"github.com/yuin/goldmark/parser"
@@ -31,7 +33,9 @@ import (
 // Lines are checked as they arrive: a blank line ends the paragraph, and
 // a line that could interrupt it or change it (a list item, a heading
 // underline, a table's delimiter row) is parsed with the line before it
-// to see whether it does; either way the tail is then laid out whole.
+// to see whether it does, unless its start already rules that out
+// (textStart, noInterruptingTag); either way the tail is then laid out
+// whole.
 type openPara struct {
 	pf      paraFlow
 	top     int // index in s.lines of the paragraph's first line
@@ -147,7 +151,7 @@ func startPara(s *Stream, shown int) openBlock {
 	}
 	top := len(s.lines)
 	o := &openPara{top: top, fixed: top, first: s.base, checked: s.base, prev: s.base, settled: -1}
-	o.pf = paraFlow{f: newFlow(s.opts.Width), q: s.base}
+	o.pf = paraFlow{f: s.newFlow(s.opts.Width), q: s.base}
 	if !o.extend(s, shown) {
 		s.lines = s.lines[:s.frozen]
 		return nil
@@ -202,9 +206,15 @@ func (pf *paraFlow) advance(s *Stream, shown int, base render.Style) {
 	}
 	ps, cut, ok := pf.window(win, base)
 	aged := false
-	pf.lastPC = nil
+	var inert bool
+	if !ok {
+		ps, inert = pf.inertTail(s, shown, base)
+	}
+	if !inert {
+		pf.lastPC = nil
+	}
 	switch {
-	case ok:
+	case ok, inert:
 	case long && isWord(win) && cleanText(string(win)) == string(win):
 		// One word longer than ageOut (no space in it, so no cut point)
 		// is not parsed: parsing it again on every chunk would cost each
@@ -318,7 +328,9 @@ func (o *openPara) structure(s *Stream, shown int) (ok bool, end int) {
 			return true, -1 // a blank line in the making shows nothing yet
 		}
 		if p != o.settled && (p == o.first && mayInterrupt(line) || p != o.first && mayInterruptParagraph(line)) {
-			if !o.continues(s, line, p == o.first) {
+			if textStart(line) || p != o.first && noInterruptingTag(line) {
+				o.settled = p // its start already rules every block out
+			} else if !o.continues(s, line, p == o.first) {
 				return false, -1
 			}
 			if decided(line) {
@@ -342,12 +354,16 @@ func (o *openPara) freeze(s *Stream, end int) {
 	f := pf.f
 	if pf.raw {
 		pf.advancePlain(s, end, s.opts.Theme.Text) // all of it: the text ends with a line break
-	} else if pf.lastEnd <= end && len(bytes.TrimSpace(s.src[pf.lastEnd:end])) == 0 {
+	} else if pf.lastEnd <= end && len(bytes.TrimSpace(s.src[pf.lastEnd:end])) == 0 && (pf.lastPC == nil || s.ctx.windowOf == pf) {
 		// The last frame laid out this text (and at most blanks that end
 		// it): the flow holds its pieces after pf.kept already.
 		if pf.lastPC != nil {
 			pf.note(s, pf.lastPC, pf.lastP, len(win))
 		}
+	} else if ps, ok := pf.inertTail(s, end, s.opts.Theme.Text); ok {
+		pf.note(s, pf.lastPC, pf.lastP, len(win))
+		f.truncate(pf.kept)
+		f.add(ps)
 	} else {
 		ps, _, ok := pf.window(win, s.opts.Theme.Text)
 		if !ok {
@@ -364,13 +380,14 @@ func (o *openPara) freeze(s *Stream, end int) {
 	whole.finish()
 	s.lines = whole.appendLines(s.lines, 0, len(whole.out))
 	s.freezeOpen(end+bytes.IndexByte(s.src[end:], '\n')+1, false, pf.pending, nil)
+	s.dropFlow(f)
 }
 
 // note adds to pf.pending the labels that block p looked up before
 // offset end of its parse and that nothing defines.
 func (pf *paraFlow) note(s *Stream, pc *refContext, p ast.Node, end int) {
-	for _, k := range pc.labelsBefore(p, end) {
-		if !s.state.refKeys[k] {
+	for _, l := range pc.lookups {
+		if k := l.label; l.block == p && l.at < end && !s.state.refKeys[k] {
 			if pf.pending == nil {
 				pf.pending = map[string]bool{}
 			}
@@ -473,6 +490,107 @@ func mayInterruptParagraph(line []byte) bool {
 	return true
 }
 
+// textStart reports whether the start of line, which mayInterrupt
+// flags, already rules out every block that could interrupt a paragraph
+// or change it, whatever follows: the run of the marker character it
+// starts with is followed by a character that no list item, heading,
+// rule, heading underline or table delimiter row has there ("**bold",
+// "-->", "#5", "1.5"). Lines opening with '<', '>', a fence or a tab are
+// never decided here.
+func textStart(line []byte) bool {
+	t := bytes.TrimLeft(line, " ")
+	if len(line)-len(t) > 3 || len(t) == 0 {
+		return false
+	}
+	c := t[0]
+	run := 0
+	for run < len(t) && t[run] == c {
+		run++
+	}
+	if run == len(t) {
+		return false // more of the run may come
+	}
+	next := t[run]
+	switch c {
+	case '*', '-', '+', '_', '=', '#', '|', ':':
+		// A list item's marker is followed by a blank, a heading's
+		// marks by a blank, and a rule, an underline or a delimiter row
+		// holds nothing but its characters, blanks, '|', ':' and '-'.
+		return next > ' ' && next != '|' && next != ':' && next != '-'
+	case '0', '1', '2', '3', '4', '5', '6', '7', '8', '9':
+		d := 0
+		for d < len(t) && t[d] >= '0' && t[d] <= '9' {
+			d++
+		}
+		switch {
+		case d == len(t):
+			return false
+		case t[d] != '.' && t[d] != ')':
+			return true // no list marker
+		case d+1 == len(t):
+			return false
+		}
+		return t[d+1] > ' '
+	}
+	return false
+}
+
+// noInterruptingTag reports whether line, which starts with '<' after at
+// most three spaces, already rules out every HTML block that can
+// interrupt a paragraph (CommonMark's kinds 1 to 6), whatever follows: its
+// tag name is whole and none of theirs, or is followed by a character
+// that cannot end theirs ("<a<a", "<divx", "<p-1"), or no more of the
+// name can make it one of theirs ("<spa", "<x"). Comments,
+// declarations and processing instructions are never decided here.
+func noInterruptingTag(line []byte) bool {
+	t := bytes.TrimLeft(line, " ")
+	if len(line)-len(t) > 3 || len(t) < 2 || t[0] != '<' {
+		return false
+	}
+	i := 1
+	if t[i] == '/' {
+		i++
+	}
+	n := i
+	for n < len(t) && (t[n] >= 'a' && t[n] <= 'z' || t[n] >= 'A' && t[n] <= 'Z' || t[n] >= '0' && t[n] <= '9') {
+		n++
+	}
+	if n == len(t) {
+		// More of the name may come: decided only if no name it could
+		// become is one of theirs.
+		name := strings.ToLower(string(t[i:n]))
+		for b := range blockTags {
+			if strings.HasPrefix(b, name) {
+				return false
+			}
+		}
+		return true
+	}
+	if n == i && (t[n] == '!' || t[n] == '?') {
+		return false // a comment, declaration or processing instruction
+	}
+	switch t[n] {
+	case ' ', '\t', '\r', '\n', '\v', '\f', '>', '/':
+		return !blockTags[strings.ToLower(string(t[i:n]))]
+	}
+	return true
+}
+
+// blockTags are the tag names of HTML blocks that can interrupt a
+// paragraph: CommonMark's kind 1 and kind 6 (goldmark leaves "source"
+// out; a name too many only costs a parse).
+var blockTags = func() map[string]bool {
+	m := map[string]bool{}
+	for _, n := range strings.Fields(`pre script style textarea
+		address article aside base basefont blockquote body caption center col colgroup dd details
+		dialog dir div dl dt fieldset figcaption figure footer form frame frameset h1 h2 h3 h4 h5 h6
+		head header hr html iframe legend li link main menu menuitem meta nav noframes ol optgroup
+		option p param search section source summary table tbody td tfoot th thead title tr track ul`) {
+		m[n] = true
+	}
+	return m
+}()
+
 // decideLen is how much of a line decides whether it interrupts a
 // paragraph, once it holds a character no line-long construct (rule,
 // heading underline, delimiter row) is made of: list markers, heading
@@ -507,7 +625,7 @@ func (o *openPara) continues(s *Stream, line []byte, first bool) bool {
 		buf = append(buf, s.src[o.prev:o.checked]...)
 	}
 	buf = append(buf, line...)
-	doc, _ := parseDoc(s.parser, capNesting(buf), s.state.refs)
+	doc := s.scratch().parse(s.parser, capNesting(buf), s.state.refs)
 	b := doc.FirstChild()
 	return b != nil && b == doc.LastChild() && b.Kind() == ast.KindParagraph
 }
@@ -541,6 +659,48 @@ func (pf *paraFlow) window(win []byte, base render.Style) ([]piece, windowCut, b
 		ps = ps[1:]
 	}
 	return ps, cut, true
+}
+
+// inertTail lays out the window up to shown without parsing it when the
+// last frame parsed the window up to pf.lastEnd and the text since then
+// is inert: text that nothing before it can pair with and that changes
+// nothing before it. It holds no character that opens, closes or
+// escapes a construct, no line break but at its end (dropped, as the
+// blanks that end it are: the window's end is the paragraph's to
+// goldmark), and, with the last word before it, nothing an autolink,
+// entity or e-mail address is made of; and the window's last character
+// shows as itself whatever follows (or is a ']' that no '(' or '['
+// follows). The window's pieces are then the last frame's and the text's,
+// as goldmark would lay them out. It returns the pieces, in the stream's
+// storage, and no cut point: a window longer than the age limit is
+// parsed, so that its openers age out.
+func (pf *paraFlow) inertTail(s *Stream, shown int, base render.Style) ([]piece, bool) {
+	f := pf.f
+	if pf.lastPC == nil || s.ctx.windowOf != pf || pf.word || f.inWord || pf.raw ||
+		pf.lastEnd <= pf.q || pf.lastEnd > shown || shown-pf.q > pf.ageLimit() || len(f.ps) <= pf.kept {
+		return nil, false
+	}
+	if c := s.src[pf.lastEnd-1]; !stableChar(c) && c != ']' {
+		return nil, false
+	}
+	add := bytes.TrimRight(s.src[pf.lastEnd:shown], " \t\n")
+	if len(add) == 0 || bytes.ContainsAny(add, "`*_~[]<>&\\!()@\x00\r\n\t\v\f") ||
+		render.NeedsSanitize(unsafe.String(unsafe.SliceData(add), len(add))) {
+		return nil, false
+	}
+	w := pf.lastEnd
+	for w > pf.q && s.src[w-1] != ' ' && s.src[w-1] != '\n' {
+		w--
+	}
+	word := s.src[w:pf.lastEnd]
+	if bytes.ContainsAny(word, "&@:") || bytes.Contains(add, []byte("www.")) || bytes.Contains(add, []byte("://")) ||
+		add[0] != ' ' && (bytes.Contains(word, []byte("ww")) || bytes.HasSuffix(word, []byte("w")) || add[0] == ':') {
+		return nil, false
+	}
+	ps := append(s.ctx.pieces[:0], f.ps[pf.kept:]...)
+	ps = append(ps, piece{text: string(add), style: base})
+	s.ctx.pieces = ps[:0]
+	return ps, true
 }
 
 // windowCut is where the flow may take the window in: text offset in the
@@ -583,12 +743,20 @@ func (pf *paraFlow) parseWindow(s *Stream, win []byte, base render.Style) (ps []
 	if s.inline == nil {
 		s.inline = countingParser{newInlineParser(), &s.parsed}
 	}
-	buf := capNesting(clone(win))
+	// A copy in the stream's storage: goldmark may write past a line's
+	// end, and nothing keeps the parse's bytes once it is laid out.
+	s.ctx.win = append(s.ctx.win[:0], win...)
+	buf := capNesting(s.ctx.win)
 	refs := pf.refs
 	if refs == nil {
 		refs = s.state.refs
 	}
-	doc, pc := parseDoc(s.inline, buf, refs)
+	// The stream's context for windows, made fresh for every window:
+	// lastPC is the only one kept from a window's parse, and a stream
+	// has one open block, so one paraFlow, at a time (freeze checks).
+	pc := &s.ctx.window
+	s.ctx.windowOf = pf
+	doc := pc.parse(s.inline, buf, refs)
 	p := doc.FirstChild()
 	pf.lastPC, pf.lastP = pc, p
 	if p == nil {
@@ -596,7 +764,9 @@ func (pf *paraFlow) parseWindow(s *Stream, win []byte, base render.Style) (ps []
 	}
 	defer func() { pf.note(s, pc, p, cut.src) }()
 	r := &renderer{src: buf, theme: &s.opts.Theme, cwd: s.opts.Cwd, lexers: s.lexers, tight: s.opts.tight, depth: s.opts.depth, base: s.opts.depth}
-	ps, safe, any := r.paragraphCuts(p, base)
+	// The pieces go to the stream's storage: the flow copies them.
+	ps, safe, any := r.paragraphCuts(s.ctx.pieces[:0], p, base)
+	s.ctx.pieces = ps[:0]
 	switch {
 	case pf.closing:
 		cut = windowCut{len(win), len(win)} // the whole window: the paragraph is over
@@ -610,8 +780,9 @@ func (pf *paraFlow) parseWindow(s *Stream, win []byte, base render.Style) (ps []
 
 // paragraphCuts lays out paragraph p's inlines and finds its cut points:
 // safe is the last one before which nothing is left open, any the last
-// one at all (zero when there is none). Source offsets are r.src's.
-func (r *renderer) paragraphCuts(p ast.Node, base render.Style) (ps []piece, safe, any windowCut) {
+// one at all (zero when there is none). Source offsets are r.src's. The
+// pieces are appended to ps.
+func (r *renderer) paragraphCuts(ps []piece, p ast.Node, base render.Style) (_ []piece, safe, any windowCut) {
 	buf := r.src
 	sc := openScan{src: buf}
 	afterSpace := false
@@ -711,7 +882,7 @@ func nodeAfter(buf []byte, t *ast.Text) int {
 // does, and keeps the flow as it stood at the paragraph's last safe cut
 // point, for an openPara to go on from there.
 func (r *renderer) openParagraph(p ast.Node, width int) ([]render.Line, *paraStart) {
-	ps, safe, _ := r.paragraphCuts(p, r.theme.Text)
+	ps, safe, _ := r.paragraphCuts(nil, p, r.theme.Text)
 	f := newFlow(width)
 	f.add(ps)
 	st := &paraStart{}

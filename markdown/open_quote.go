@@ -266,7 +266,7 @@ func tailEndsInParagraph(s *Stream) bool {
 	if isBlank(tail[lineStart(tail, len(tail)-1):]) {
 		return false // a blank line closed it
 	}
-	doc, _ := parseDoc(s.parser, capNesting(clone(tail)), s.state.refs)
+	doc := s.scratch().parse(s.parser, capNesting(clone(tail)), s.state.refs)
 	for n := doc.LastChild(); n != nil; n = n.LastChild() {
 		switch n.Kind() {
 		case ast.KindParagraph, ast.KindTextBlock: // a tight list item's paragraph is a text block

@@ -116,7 +116,8 @@ func (o *openTable) extend(s *Stream, shown int) bool {
 	buf := make([]byte, 0, len(o.ctx)+len(text))
 	buf = capNesting(append(append(buf, o.ctx...), text...))
 	abs := func(p int) int { return start + p - len(o.ctx) }
-	doc, pc := parseDoc(s.parser, buf, s.state.refs)
+	pc := &s.ctx.open
+	doc := pc.parse(s.parser, buf, s.state.refs)
 	tb, ok := doc.FirstChild().(*east.Table)
 	if !ok || !slices.Equal(tb.Alignments, o.g.align) || tb.FirstChild() == nil {
 		return false // no longer a table: a setext underline, say

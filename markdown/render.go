@@ -51,6 +51,6 @@ func (o Options) normalized() Options {
 // Finish.
 func Render(src string, opts Options) []render.Line {
 	opts = opts.normalized()
-	res := renderTail(newParser(), newLexerSet(), []byte(src), &opts, tailState{}, false, false)
+	res := renderTail(newParser(), nil, newLexerSet(), []byte(src), &opts, tailState{}, false, false)
 	return res.lines
 }

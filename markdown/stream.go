@@ -61,6 +61,20 @@ type Stream struct {
 	// hands the enclosing one when the quote freezes.
 	tailDefs   []parser.Reference
 	tailLabels []string
+	// ctx are parse contexts reused from parse to parse, one for each
+	// use whose lookups are read before its next parse: the tail's
+	// layout, an open list's or table's, a paragraph's window (windowOf
+	// is the paraFlow that parsed in it last), and any other (see
+	// scratch); pieces and win are storage for a window's pieces and
+	// bytes, and flow is a flow no block uses any more, for the next
+	// paragraph or list item (newFlow).
+	ctx struct {
+		tail, open, window, spare refContext
+		windowOf                  *paraFlow
+		pieces                    []piece
+		win                       []byte
+		flow                      *flow
+	}
 	// parsed counts the bytes the stream handed goldmark; tests read it
 	// to check that parsing stays proportional to the text.
 	parsed int
@@ -88,6 +102,32 @@ type countingParser struct {
 func (p countingParser) Parse(r text.Reader, opts ...parser.ParseOption) ast.Node {
 	*p.n += len(r.Source())
 	return p.Parser.Parse(r, opts...)
+}
+
+// scratch returns the stream's context for a parse whose context is
+// dropped before the next parse in it.
+func (s *Stream) scratch() *refContext { return &s.ctx.spare }
+
+// newFlow returns an empty flow, made of the storage of the last one
+// dropFlow was given if there is one.
+func (s *Stream) newFlow(width int) *flow {
+	f := s.ctx.flow
+	if f == nil {
+		return newFlow(width)
+	}
+	s.ctx.flow = nil
+	*f = flow{width: max(width, 1), state: -1,
+		ps: f.ps[:0], starts: f.starts[:0], buf: f.buf[:0], out: f.out[:0], joins: f.joins[:0]}
+	return f
+}
+
+// dropFlow takes f, which nothing uses any more, for the next newFlow.
+// The lines it emitted keep their spans; a flow whose strings alias its
+// text (owned) is left alone.
+func (s *Stream) dropFlow(f *flow) {
+	if f != nil && !f.owned {
+		s.ctx.flow = f
+	}
 }
 
 // Append adds a chunk of text. Appending after Finish reopens the stream
@@ -186,7 +226,7 @@ func (s *Stream) update() {
 			return
 		}
 	}
-	res := renderTail(s.parser, s.lexers, s.src[s.base:shown], &s.opts, s.state, true, !s.finished)
+	res := renderTail(s.parser, &s.ctx.tail, s.lexers, s.src[s.base:shown], &s.opts, s.state, true, !s.finished)
 	res.t.base = s.base
 	s.lines = append(s.lines[:s.frozen], res.lines...)
 	s.held = -1

@@ -102,9 +102,10 @@ type tailRender struct {
 // renderTail renders src (the text after the frozen part described by st)
 // and, when checkpoints is set, finds the furthest safe checkpoint.
 //
-// When hold is set, the unfinished last line of a trailing open code
-// fence or table is left out (see ShownPrefix).
-func renderTail(p parser.Parser, lx *lexerSet, src []byte, opts *Options, st tailState, checkpoints, hold bool) tailResult {
+// It parses in pc (nil: a new context). When hold is set, the unfinished
+// last line of a trailing open code fence or table is left out (see
+// ShownPrefix).
+func renderTail(p parser.Parser, pc *refContext, lx *lexerSet, src []byte, opts *Options, st tailState, checkpoints, hold bool) tailResult {
 	// No spare capacity: goldmark's Segment.Value appends a newline to
 	// the last line in place, which would overwrite the stream's
 	// held-back bytes that follow src in memory.
@@ -122,7 +123,10 @@ func renderTail(p parser.Parser, lx *lexerSet, src []byte, opts *Options, st tai
 		t.off = len(prefix)
 	}
 	t.buf = capNesting(t.buf)
-	doc, pc := parseDoc(p, t.buf, st.refs)
+	if pc == nil {
+		pc = &refContext{}
+	}
+	doc := pc.parse(p, t.buf, st.refs)
 	t.pc = pc
 	theme := opts.Theme
 	r := &renderer{src: t.buf, theme: &theme, cwd: opts.Cwd, lexers: lx, depth: opts.depth, base: opts.depth, tight: opts.tight}

@@ -3,6 +3,7 @@ package markdown
 import (
 	"slices"
 	"sort"
+	"unsafe"
 
 	"github.com/rivo/uniseg"
 
@@ -80,7 +81,10 @@ func newFlow(width int) *flow {
 
 // add appends pieces after the text so far.
 func (f *flow) add(ps []piece) {
-	if len(f.ps) == 0 {
+	if len(f.ps) == 0 && !f.owned && f.ps != nil {
+		// The flow's storage again: nothing refers to its text.
+		f.buf = f.buf[:0]
+	} else if len(f.ps) == 0 {
 		n := 0
 		for _, p := range ps {
 			n += len(p.text)
@@ -377,7 +381,10 @@ func (f *flow) spans(a, b int) []render.Span {
 	// (adjacent in buf); a span within one piece is a slice of its text.
 	runStart, runEnd, runPieces := 0, 0, 0
 	end := func() {
-		if runPieces > 1 {
+		switch {
+		case runPieces > 1 && f.owned:
+			out[len(out)-1].Text = unsafe.String(&f.buf[runStart], runEnd-runStart) // bytes never written again
+		case runPieces > 1:
 			out[len(out)-1].Text = string(f.buf[runStart:runEnd])
 		}
 	}
