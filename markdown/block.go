@@ -25,6 +25,7 @@ type renderer struct {
 	src    []byte
 	theme  *Theme
 	cwd    string
+	links  *fileLinks // nil: ask the file system for every code span
 	depth  int
 	lexers *lexerSet
 	// dropLastLine leaves out the unfinished last line of the fenced

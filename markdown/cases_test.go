@@ -2,6 +2,8 @@ package markdown
 
 import (
 	"fmt"
+	"os"
+	"path/filepath"
 	"reflect"
 	"slices"
 	"strings"
@@ -247,6 +249,44 @@ func TestFileLinks(t *testing.T) {
 	}
 	if len(links) != 1 || !strings.HasPrefix(links[0], "file://") || !strings.HasSuffix(links[0], "testdata/corpus/basics.md") {
 		t.Fatalf("links = %q", links)
+	}
+}
+
+// A stream checks a code span's path once: an open list item laid out
+// again at every chunk keeps the link it found, without asking the file
+// system again (the file removed meanwhile shows that it did not).
+func TestStreamChecksAFileLinkOnce(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "main.go")
+	if err := os.WriteFile(path, []byte("package main\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	links := func(lines []render.Line) (n int) {
+		for _, l := range lines {
+			for _, sp := range l.Spans {
+				if strings.HasPrefix(sp.Link, "file://") {
+					n++
+				}
+			}
+		}
+		return n
+	}
+	s := NewStream(Options{Width: 60, Cwd: dir})
+	s.Append("- open `main.go` and read it\n- then")
+	if n := links(s.Lines()); n != 1 {
+		t.Fatalf("%d file links before the file went away", n)
+	}
+	if err := os.Remove(path); err != nil {
+		t.Fatal(err)
+	}
+	for _, chunk := range strings.SplitAfter(" look at the loop and the way it reads each line of the file", " ") {
+		s.Append(chunk)
+		if n := links(s.Lines()); n != 1 {
+			t.Fatalf("after %q: %d file links: the stream asked the file system again", chunk, n)
+		}
+	}
+	if n := links(Render(s.Source(), Options{Width: 60, Cwd: dir})); n != 0 {
+		t.Fatalf("Render, which checks afresh, found %d links to a removed file", n)
 	}
 }
 

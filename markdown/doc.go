@@ -232,8 +232,8 @@
 // list one of whose complete items looked up a label the text does not
 // define yet. Such an item costs each chunk time proportional to the
 // item. A code fence nested in a list is highlighted
-// whole each time. File links reflect the file system when their line was
-// laid out.
+// whole each time. File links reflect the file system when the stream
+// first laid out their code span: a path is checked once per stream.
 //
 // A code line whose highlighting needs more than 100 ms of CPU time (a
 // pattern that backtracks without end) is shown plain. The limit is on

@@ -262,13 +262,46 @@ func (r *renderer) fileLink(code string) string {
 		}
 		p = p[:i]
 	}
+	if link, ok := r.links.get(code); ok {
+		return link
+	}
 	if !filepath.IsAbs(p) {
 		p = filepath.Join(r.cwd, p)
 	}
-	if _, err := os.Stat(p); err != nil {
-		return ""
+	link := ""
+	if _, err := os.Stat(p); err == nil {
+		link = (&url.URL{Scheme: "file", Path: filepath.ToSlash(p)}).String()
 	}
-	return (&url.URL{Scheme: "file", Path: filepath.ToSlash(p)}).String()
+	r.links.put(code, link)
+	return link
+}
+
+// fileLinks remembers, for one stream, what each code span it checked
+// links to ("" for none). A block still open is laid out again at every
+// frame, and each of its code spans would otherwise be a system call per
+// frame (which on a streamed answer also wakes the Go runtime's monitor
+// thread). Bounded, so that an answer made of distinct paths cannot grow
+// it without end: past the bound, spans are checked each time.
+type fileLinks struct{ m map[string]string }
+
+const maxFileLinks = 4096
+
+func (f *fileLinks) get(code string) (string, bool) {
+	if f == nil {
+		return "", false
+	}
+	link, ok := f.m[code]
+	return link, ok
+}
+
+func (f *fileLinks) put(code, link string) {
+	if f == nil || len(f.m) >= maxFileLinks {
+		return
+	}
+	if f.m == nil {
+		f.m = map[string]string{}
+	}
+	f.m[code] = link
 }
 
 func allDigits(s string) bool {

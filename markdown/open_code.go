@@ -43,7 +43,7 @@ func (s *Stream) continueCode(shown int) bool {
 		done = p
 	}
 	theme := s.opts.Theme
-	r := &renderer{theme: &theme, cwd: s.opts.Cwd, lexers: s.lexers, depth: s.opts.depth}
+	r := &renderer{theme: &theme, cwd: s.opts.Cwd, links: s.opts.fileLinks, lexers: s.lexers, depth: s.opts.depth}
 	out := r.code(lines, "", "```", true, s.opts.Width, f, len(lines)-1)
 	if !out.resumable {
 		return false

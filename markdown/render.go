@@ -12,7 +12,8 @@ type Options struct {
 	Theme Theme
 	// Cwd is the directory against which file paths in code spans are
 	// checked; those that exist become file:// links. "" disables this.
-	// A stream checks a path when it lays out the line holding it.
+	// A stream checks a path the first time it lays it out, and
+	// remembers the answer for the rest of the stream.
 	Cwd string
 
 	// depth is how many containers hold the document: a quote's content
@@ -23,6 +24,9 @@ type Options struct {
 	// them, as a tight list item's blocks are: the content of a list
 	// item streamed on its own (open_item.go).
 	tight bool
+	// fileLinks is a stream's memory of the code spans it checked
+	// against Cwd, shared with the streams nested in it.
+	fileLinks *fileLinks
 }
 
 func (o Options) normalized() Options {

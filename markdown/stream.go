@@ -90,6 +90,9 @@ func NewStream(opts Options) *Stream {
 		late:   lateRefs{pending: map[string][]int{}},
 	}
 	s.parser = countingParser{newParser(), &s.parsed}
+	if s.opts.Cwd != "" && s.opts.fileLinks == nil {
+		s.opts.fileLinks = &fileLinks{}
+	}
 	return s
 }
 
