@@ -57,14 +57,15 @@ func (h *fdHoldOff) wait(ctx context.Context, d time.Duration) error {
 	if _, _, e := syscall.RawSyscall6(unix.SYS_TIMERFD_SETTIME, h.fd, 0, uintptr(unsafe.Pointer(&spec)), 0, 0, 0); e != 0 {
 		return (&timerHoldOff{}).wait(ctx, d)
 	}
-	var expirations [8]byte
-	err := h.rc.Read(func(fd uintptr) bool {
-		for {
-			_, e := rawRead(fd, expirations[:])
-			if e != syscall.EINTR {
-				return e != syscall.EAGAIN
-			}
-		}
+	// Arming the timer cleared its expirations, so it is not readable
+	// yet: the first call waits without trying a read, and the second,
+	// made once the poller saw it expire, need not read either (the next
+	// arming clears the count again). Two system calls fewer a frame.
+	polled := false
+	err := h.rc.Read(func(uintptr) bool {
+		ready := polled
+		polled = true
+		return ready
 	})
 	if cerr := ctx.Err(); cerr != nil {
 		return cerr
