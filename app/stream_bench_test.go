@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/quire-sh/quire/engine/event"
+	"github.com/quire-sh/quire/internal/cputime"
 	"github.com/quire-sh/quire/render"
 )
 
@@ -33,7 +34,7 @@ func BenchmarkStreamChunk(b *testing.B) {
 		}
 		b.Run(name, func(b *testing.B) {
 			b.ReportAllocs()
-			cpu0, cpuOK := cpuTime()
+			cpu0, cpuOK := cputime.Process()
 			for b.Loop() {
 				tr := NewTranscript("dark", "", w, h)
 				m := NewModel(tr, nil, Status{Model: "m", Sandbox: "workspace", Approval: "ask"}, minimal)
@@ -80,7 +81,7 @@ func BenchmarkStreamChunk(b *testing.B) {
 				}
 			}
 			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(chunks)), "ns/chunk")
-			if cpu1, ok := cpuTime(); ok && cpuOK {
+			if cpu1, ok := cputime.Process(); ok && cpuOK {
 				b.ReportMetric(float64(cpu1-cpu0)/float64(b.N*len(chunks)), "cpu-ns/chunk")
 			}
 		})

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/quire-sh/quire/engine/event"
+	"github.com/quire-sh/quire/internal/cputime"
 	"github.com/quire-sh/quire/render"
 	"github.com/quire-sh/quire/scrollback"
 )
@@ -155,14 +156,14 @@ type cpuClock struct {
 }
 
 func startCPU() cpuClock {
-	t, ok := cpuTime()
+	t, ok := cputime.Process()
 	return cpuClock{start: t, ok: ok}
 }
 
 // report adds cpu-ns/op: process CPU time per iteration, which a busy
 // machine distorts much less than ns/op.
 func (c cpuClock) report(b *testing.B) {
-	if end, ok := cpuTime(); ok && c.ok && b.N > 0 {
+	if end, ok := cputime.Process(); ok && c.ok && b.N > 0 {
 		b.ReportMetric(float64(end-c.start)/float64(b.N), "cpu-ns/op")
 	}
 }

@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/quire-sh/quire/internal/cputime"
 )
 
 // BenchmarkSSERead is the SSE reader's cost per byte received, for one
@@ -26,7 +28,7 @@ func BenchmarkSSERead(b *testing.B) {
 					b.SetBytes(int64(len(event)))
 					b.ReportAllocs()
 					b.ResetTimer()
-					cpu0, cpuOK := cpuTime()
+					cpu0, cpuOK := cputime.Process()
 					for i := 0; i < b.N; i++ {
 						d, err := r.Next()
 						if err != nil {
@@ -57,7 +59,7 @@ func BenchmarkSSESource(b *testing.B) {
 				b.SetBytes(int64(len(event)))
 				b.ReportAllocs()
 				b.ResetTimer()
-				cpu0, cpuOK := cpuTime()
+				cpu0, cpuOK := cputime.Process()
 				for i := 0; i < b.N; i++ {
 					for got := 0; got < len(buf); {
 						n, _ := r.Read(buf[got:])
@@ -84,7 +86,7 @@ var benchReadSizes = []struct {
 // the process's CPU time per byte since cpu0.
 func reportPerByte(b *testing.B, cpu0 time.Duration, cpuOK bool, eventSize int) {
 	bytes := float64(b.N) * float64(eventSize)
-	if cpu1, ok := cpuTime(); ok && cpuOK {
+	if cpu1, ok := cputime.Process(); ok && cpuOK {
 		b.ReportMetric(float64((cpu1-cpu0).Nanoseconds())/bytes, "cpu-ns/byte")
 	}
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/bytes, "ns/byte")

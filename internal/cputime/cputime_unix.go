@@ -1,15 +1,15 @@
 //go:build unix
 
-package layout
+package cputime
 
 import (
 	"syscall"
 	"time"
 )
 
-// cpuTime is the CPU time the process has used. On a loaded machine it
-// moves far less than the wall clock, so frame costs compare fairly.
-func cpuTime() (time.Duration, bool) {
+// Process is the CPU time the process has used, and whether it could be
+// read.
+func Process() (time.Duration, bool) {
 	var ru syscall.Rusage
 	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
 		return 0, false
