@@ -8,6 +8,7 @@ import (
 
 	"github.com/quire-sh/quire/engine/event"
 	"github.com/quire-sh/quire/render"
+	"github.com/quire-sh/quire/render/rendertest"
 	"github.com/quire-sh/quire/term"
 )
 
@@ -50,7 +51,7 @@ func TestRowCacheDrawsWhatItsStringsDraw(t *testing.T) {
 		}
 		c.draw(b, 0)
 		if !b.Equal(want) {
-			t.Errorf("step %d: the cache drew %q, SetString %q (or the same text in other styles)", i, rowText(b, 0), rowText(want, 0))
+			t.Errorf("step %d: the cache drew %q, SetString %q (or the same text in other styles)", i, rendertest.BufferRow(b, 0), rendertest.BufferRow(want, 0))
 		}
 	}
 }
@@ -121,21 +122,11 @@ func TestChromeRedrawsWhatChanged(t *testing.T) {
 	}
 }
 
-func rowText(b *render.Buffer, y int) string {
-	w, _ := b.Size()
-	var s strings.Builder
-	for x := range w {
-		c := b.Cell(x, y)
-		s.WriteString(c.String())
-	}
-	return s.String()
-}
-
 func bufText(b *render.Buffer) string {
 	_, h := b.Size()
 	rows := make([]string, h)
 	for y := range h {
-		rows[y] = strings.TrimRight(rowText(b, y), " ")
+		rows[y] = strings.TrimRight(rendertest.BufferRow(b, y), " ")
 	}
 	return strings.Join(rows, "\n")
 }

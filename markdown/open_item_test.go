@@ -31,17 +31,7 @@ func TestStreamOpenItemEveryByte(t *testing.T) {
 		"deep":  "- a\n" + strings.Repeat("  - b\n    - c\n      - d\n        1. e\n           text\n", 8),
 		"crlf":  strings.ReplaceAll("- a\n"+strings.Repeat("  - b\n  c\n", 15), "\n", "\r\n"),
 	}
-	for name, src := range docs {
-		for _, w := range []int{30, 80} {
-			t.Run(fmt.Sprintf("%s/%d", name, w), func(t *testing.T) {
-				c := newChecker(t, name, Options{Width: w})
-				for p := range len(src) {
-					c.append(src[p:p+1], true)
-				}
-				c.finish()
-			})
-		}
-	}
+	streamEveryByte(t, docs, 30, 80)
 }
 
 // A list item that starts with a task's box or with a bracket that no
@@ -57,17 +47,7 @@ func TestStreamTaskItemsEveryByte(t *testing.T) {
 		"brackets": strings.Repeat("1. an item of the list before it\n", 8) + "1. [Enter] to go on, or [Esc] to stop\n2. [x]done without a space\n3. []: not a definition\n4. [k]: https://x\n5. [k] used\n",
 		"loose":    before + "\n- [x] a\n\n- [ ] b and more words here\n\n- [x] c\n",
 	}
-	for name, src := range docs {
-		for _, w := range []int{24, 80} {
-			t.Run(fmt.Sprintf("%s/%d", name, w), func(t *testing.T) {
-				c := newChecker(t, name, Options{Width: w})
-				for p := range len(src) {
-					c.append(src[p:p+1], true)
-				}
-				c.finish()
-			})
-		}
-	}
+	streamEveryByte(t, docs, 24, 80)
 	// The items are followed, not parsed whole on every chunk.
 	s := NewStream(Options{Width: 80})
 	s.Append(strings.Repeat("- [ ] an item of the list before it\n", 8) + "- [x] done: the stream renders lines")
@@ -76,5 +56,22 @@ func TestStreamTaskItemsEveryByte(t *testing.T) {
 	s.Lines()
 	if o, ok := s.open.(*openList); !ok || o.item == nil {
 		t.Errorf("a task item's paragraph is not followed: open block %T", s.open)
+	}
+}
+
+// streamEveryByte feeds each document one byte at a time at each width,
+// checking every frame where doc.go promises it is Render's, and the end.
+func streamEveryByte(t *testing.T, docs map[string]string, widths ...int) {
+	t.Helper()
+	for name, src := range docs {
+		for _, w := range widths {
+			t.Run(fmt.Sprintf("%s/%d", name, w), func(t *testing.T) {
+				c := newChecker(t, name, Options{Width: w})
+				for p := range len(src) {
+					c.append(src[p:p+1], true)
+				}
+				c.finish()
+			})
+		}
 	}
 }
