@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"math/rand/v2"
 	"net"
 	"net/http"
@@ -294,8 +295,11 @@ func (t *Transport) attempt(ctx context.Context, ex Exchange, h Handler) (resp R
 	// the last event came (prog.lastEvent), re-arming itself for what is
 	// left: resetting a timer on every event would cost a timer update per
 	// chunk, and leave the runtime a stale entry to wake up for.
+	// Armed only once the variable is set, which the func reads: Reset
+	// orders that write before the func runs; a timer started by
+	// AfterFunc itself would not.
 	var watchdog *time.Timer
-	watchdog = time.AfterFunc(t.timeouts.FirstToken, func() {
+	watchdog = time.AfterFunc(time.Duration(math.MaxInt64), func() {
 		if prog.events.Load() == 0 {
 			cancel(errFirstToken)
 			return
@@ -309,6 +313,7 @@ func (t *Transport) attempt(ctx context.Context, ex Exchange, h Handler) (resp R
 		}
 		cancel(errIdle)
 	})
+	watchdog.Reset(t.timeouts.FirstToken)
 	defer watchdog.Stop()
 
 	hreq, err := http.NewRequestWithContext(actx, http.MethodPost, ex.URL, bytes.NewReader(ex.Body))
