@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/quire-sh/quire/engine/event"
+	"github.com/quire-sh/quire/internal/polltimer"
 	"github.com/quire-sh/quire/render"
 	"github.com/quire-sh/quire/term"
 )
@@ -99,8 +100,8 @@ type Loop struct {
 	lastDraw time.Time
 	drawAt   time.Time // a deferred draw, or zero
 	// wake is the timer nextTimer arms, for wakeAt (zero when disarmed
-	// or fired).
-	wake     *time.Timer
+	// or fired); it wakes the loop through the poller (see polltimer).
+	wake     *polltimer.Timer
 	wakeAt   time.Time
 	needDraw bool
 	// urgent is set by input: its frame skips the throttle, which exists
@@ -177,6 +178,11 @@ func (l *Loop) Run(ctx context.Context) (err error) {
 		return err
 	}
 	defer l.leave()
+	defer func() {
+		if l.wake != nil {
+			l.wake.Close()
+		}
+	}()
 	jobsCtx, stopJobs := context.WithCancel(ctx)
 	l.jobsCtx = jobsCtx
 	defer func() {
@@ -374,10 +380,10 @@ func (l *Loop) tick(now time.Time) {
 //
 // One timer serves every wait, and it is left armed while its deadline
 // stands: a stream wakes the loop between most of its events, and
-// re-arming (or stopping) the timer at each would cost a timer update per
-// chunk and leave the runtime a stale entry to wake up for, besides
-// garbage when a timer is made and dropped each time. Since Go 1.23 Stop
-// and Reset leave no stale tick behind.
+// re-arming (or stopping) the timer at each would cost a system call per
+// chunk. It is a polltimer, not a runtime timer: an armed runtime timer
+// keeps the runtime's monitor thread waking about every 10 ms while the
+// loop waits (see polltimer). Stop and Reset leave no stale tick behind.
 func (l *Loop) nextTimer(now time.Time) <-chan time.Time {
 	var at time.Time
 	for _, t := range []time.Time{l.drawAt, l.reflowAt, l.m.NextWake(now)} {
@@ -393,11 +399,11 @@ func (l *Loop) nextTimer(now time.Time) <-chan time.Time {
 		}
 		return nil
 	case at.Equal(l.wakeAt):
-	case l.wake == nil:
-		l.wake = time.NewTimer(max(at.Sub(now), 0))
-		l.wakeAt = at
 	default:
-		l.wake.Reset(max(at.Sub(now), 0))
+		if l.wake == nil {
+			l.wake = polltimer.New()
+		}
+		l.wake.Reset(at.Sub(now))
 		l.wakeAt = at
 	}
 	return l.wake.C
