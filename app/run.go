@@ -27,7 +27,8 @@ type Options struct {
 	// Bell rings the terminal's bell when quire needs the user and its
 	// window is not focused.
 	Bell bool
-	// DrawInterval is the minimum time between frames (default 16 ms).
+	// DrawInterval is the minimum time between frames the engine causes
+	// (default 33 ms; see LoopOptions).
 	DrawInterval time.Duration
 	// Record names a file OpenTerminal records the terminal output to.
 	Record string

@@ -176,7 +176,7 @@ func settings() []setting {
 		{"theme", "QUIRE_THEME", "dark", "dark | light", oneOf(func(c *Config) *string { return &c.Theme }, "dark", "light")},
 		{"minimal", "QUIRE_MINIMAL", "false", "start inline instead of full-screen", boolean(func(c *Config) *bool { return &c.Minimal })},
 		{"mouse", "QUIRE_MOUSE", "true", "capture the mouse in full-screen mode", boolean(func(c *Config) *bool { return &c.Mouse })},
-		{"draw_interval_ms", "QUIRE_DRAW_INTERVAL_MS", "16", "minimum milliseconds between frames a streaming answer draws, and between reads of its stream", milliseconds(func(c *Config) *time.Duration { return &c.DrawInterval })},
+		{"draw_interval_ms", "QUIRE_DRAW_INTERVAL_MS", "33", "minimum milliseconds between frames a streaming answer draws, and between reads of its stream (16 draws 60 frames a second; typing and scrolling never wait for it)", milliseconds(func(c *Config) *time.Duration { return &c.DrawInterval })},
 		{"context_window", "QUIRE_CONTEXT_WINDOW", "128000", "context window in tokens for models the catalog does not know; when set, for every model", positive(func(c *Config) *int { return &c.ContextWindow })},
 		{"compact_percent", "QUIRE_COMPACT_PERCENT", "85", "how full (in percent) the context window may get before the conversation is compacted", percent(func(c *Config) *int { return &c.CompactPercent })},
 		{"retention_days", "QUIRE_RETENTION_DAYS", "30", "days before old sessions are removed", positive(func(c *Config) *int { return &c.RetentionDays })},
