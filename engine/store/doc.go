@@ -77,7 +77,7 @@
 // The summary inside events.db is written in the same transaction as the
 // events it describes. session.json is a cache of it for listings, rewritten
 // after a commit that acknowledged a prompt or changed the title, turns,
-// tokens or model, and otherwise at most once a second. It is not fsynced:
+// tokens or model, and otherwise at most every 10 s. It is not fsynced:
 // a stale or missing session.json is rebuilt from events.db by List.
 //
 // # Locking: two quire processes at once

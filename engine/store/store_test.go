@@ -691,3 +691,59 @@ func TestFragmentsWaitTheirOwnWindow(t *testing.T) {
 		time.Sleep(2 * time.Millisecond)
 	}
 }
+
+// TestSummaryFileRefreshesLastActiveEveryTenSeconds: commits that change
+// nothing a listing shows rewrite session.json's "last active" only once
+// summaryEvery has passed; a change a listing shows is written at once.
+func TestSummaryFileRefreshesLastActiveEveryTenSeconds(t *testing.T) {
+	now := baseTime
+	st := newTestStore(t, Options{Now: func() time.Time { return now }})
+	w, err := st.Create("", "/home/u/proj")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close()
+	dir := w.Summary().Dir
+	lastActive := func() time.Time {
+		t.Helper()
+		sum, err := readSummaryFile(dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return sum.LastActive
+	}
+	written := lastActive()
+	seq := w.LastSeq()
+	commitDelta := func(after time.Duration) {
+		t.Helper()
+		now = now.Add(after)
+		seq++
+		if err := w.Record(ev(seq, event.AssistantDelta, "text"), false); err != nil {
+			t.Fatal(err)
+		}
+		if err := w.flush(false); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for range 9 {
+		commitDelta(time.Second)
+		if got := lastActive(); !got.Equal(written) {
+			t.Fatalf("session.json rewritten %v after the last write, before %v", now.Sub(written), summaryEvery)
+		}
+	}
+	commitDelta(time.Second)
+	if got := lastActive(); !got.Equal(now) {
+		t.Fatalf("session.json's last active is %v, %v after it was written; want it refreshed to %v", got, summaryEvery, now)
+	}
+	now = now.Add(time.Second)
+	seq++
+	if err := w.Record(event.Event{V: event.SchemaVersion, Seq: seq, Time: now, Kind: event.TurnStarted, Turn: 2, Text: "next"}, true); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.flush(false); err != nil {
+		t.Fatal(err)
+	}
+	if sum, err := readSummaryFile(dir); err != nil || sum.Turns != w.Summary().Turns || !sum.LastActive.Equal(now) {
+		t.Fatalf("after a new turn session.json = %+v (%v), want %d turns at once", sum, err, w.Summary().Turns)
+	}
+}

@@ -66,7 +66,7 @@ func newWriter(s *Store, dir string, lock *lockFile, db *bolt.DB, sum Summary) *
 		sum:            sum,
 		written:        sum,
 		writtenAt:      s.opts.Now(),
-		summaryEvery:   time.Second,
+		summaryEvery:   summaryEvery,
 	}
 	w.path = db.Path()
 	w.view = view{db: db, path: w.path}
@@ -388,8 +388,14 @@ func (w *Writer) commitBatch(batch []encoded, sum Summary) error {
 	})
 }
 
+// summaryEvery is how often session.json is rewritten for "last active"
+// alone: listings show it to the minute and order sessions by it, and each
+// rewrite is an open, a write and a rename, whose system calls also wake
+// the runtime's monitor thread, once a second through a streamed answer.
+const summaryEvery = 10 * time.Second
+
 // maybeWriteSummary refreshes session.json when something a listing shows
-// changed, or at most once a second for "last active". Called with
+// changed, or at most every summaryEvery for "last active". Called with
 // commitMu held.
 func (w *Writer) maybeWriteSummary(sum Summary, urgent bool) {
 	old := w.written
