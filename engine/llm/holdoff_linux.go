@@ -2,12 +2,9 @@ package llm
 
 import (
 	"context"
-	"os"
-	"syscall"
 	"time"
-	"unsafe"
 
-	"golang.org/x/sys/unix"
+	"github.com/quire-sh/quire/internal/polltimer"
 )
 
 // fdHoldOff waits on a timerfd through the runtime's poller, instead of
@@ -21,29 +18,20 @@ import (
 // reading it are raw system calls, which do not wake the monitor either
 // (see quietConn).
 type fdHoldOff struct {
-	f    *os.File
-	rc   syscall.RawConn
-	fd   uintptr // f's descriptor; valid while f is open
+	t    *polltimer.FD
 	stop func() bool
 }
 
 // newFdHoldOff returns nil when a timerfd cannot be had (the caller
 // falls back to a runtime timer).
 func newFdHoldOff(ctx context.Context) holdOff {
-	fd, err := unix.TimerfdCreate(unix.CLOCK_MONOTONIC, unix.TFD_NONBLOCK|unix.TFD_CLOEXEC)
+	t, err := polltimer.OpenFD()
 	if err != nil {
 		return nil
 	}
-	f := os.NewFile(uintptr(fd), "hold-off timer")
-	rc, err := f.SyscallConn()
-	if err != nil {
-		f.Close()
-		return nil
-	}
-	// A wait in progress when ctx ends is woken through the file's
+	// A wait in progress when ctx ends is woken through the descriptor's
 	// deadline.
-	stop := context.AfterFunc(ctx, func() { f.SetReadDeadline(time.Unix(1, 0)) })
-	return &fdHoldOff{f: f, rc: rc, fd: uintptr(fd), stop: stop}
+	return &fdHoldOff{t: t, stop: context.AfterFunc(ctx, t.Interrupt)}
 }
 
 func (h *fdHoldOff) wait(ctx context.Context, d time.Duration) error {
@@ -53,8 +41,7 @@ func (h *fdHoldOff) wait(ctx context.Context, d time.Duration) error {
 	if d <= 0 {
 		return nil
 	}
-	spec := unix.ItimerSpec{Value: unix.NsecToTimespec(d.Nanoseconds())}
-	if _, _, e := syscall.RawSyscall6(unix.SYS_TIMERFD_SETTIME, h.fd, 0, uintptr(unsafe.Pointer(&spec)), 0, 0, 0); e != 0 {
+	if err := h.t.Arm(d); err != nil {
 		return (&timerHoldOff{}).wait(ctx, d)
 	}
 	// Arming the timer cleared its expirations, so it is not readable
@@ -62,7 +49,7 @@ func (h *fdHoldOff) wait(ctx context.Context, d time.Duration) error {
 	// made once the poller saw it expire, need not read either (the next
 	// arming clears the count again). Two system calls fewer a frame.
 	polled := false
-	err := h.rc.Read(func(uintptr) bool {
+	err := h.t.RawConn().Read(func(uintptr) bool {
 		ready := polled
 		polled = true
 		return ready
@@ -75,5 +62,5 @@ func (h *fdHoldOff) wait(ctx context.Context, d time.Duration) error {
 
 func (h *fdHoldOff) release() {
 	h.stop()
-	h.f.Close()
+	h.t.Close()
 }

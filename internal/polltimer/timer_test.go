@@ -127,12 +127,3 @@ func TestTimerCloseReleasesIt(t *testing.T) {
 		})
 	}
 }
-
-func TestNewUsesATimerfdOnLinux(t *testing.T) {
-	tm := New()
-	defer tm.Close()
-	_, isFd := tm.impl.(*fdTimer)
-	if runtime.GOOS == "linux" && !isFd {
-		t.Fatalf("New on Linux made a %T, not a timerfd", tm.impl)
-	}
-}
