@@ -13,7 +13,7 @@ import (
 
 // BenchmarkStreamChunk is the app's share of bench/e2e's cost per chunk:
 // the same answer reduced in 8-byte deltas at 120×40, a frame drawn and
-// flushed every second chunk (what a 10 ms stream gets under the 16 ms
+// flushed every third chunk (what a 10 ms stream gets under the 33 ms
 // frame interval). One op is the whole answer; ns/chunk is reported, and
 // cpu-ns/chunk, the process's CPU time, which a busy machine distorts
 // far less.
@@ -75,7 +75,7 @@ func BenchmarkStreamChunk(b *testing.B) {
 				for i, c := range chunks {
 					now = now.Add(10 * time.Millisecond)
 					ev(event.Event{Kind: event.AssistantDelta, Turn: 1, Text: c})
-					if i%2 == 1 {
+					if i%3 == 2 {
 						draw()
 					}
 				}
