@@ -147,7 +147,9 @@
 //     paragraph it followed freezes as it stands, any other block it
 //     left open is laid out whole once;
 //   - an HTML block: each complete line is laid out once, as the text it
-//     is (see open_html.go);
+//     is (see open_html.go); when a complete blank line ends a block of
+//     the kinds that end there, it freezes as it was laid out, which is
+//     Render's;
 //   - a paragraph (and a list item that is one paragraph): its inlines are
 //     placed in a flow that keeps every line it wrapped (see open_para.go).
 //     Text before the last cut point (after a space or line break, before

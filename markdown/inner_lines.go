@@ -14,8 +14,7 @@ import (
 // bound) and lexers, and starts with the definitions s knows and extra
 // ones (those of the container's finished part).
 func (s *Stream) innerStream(opts Options, extra []parser.Reference) *Stream {
-	in := NewStream(opts)
-	in.lexers = s.lexers
+	in := newStream(opts, s.lexers)
 	if s.inline == nil {
 		s.inline = countingParser{newInlineParser(), &s.parsed}
 	}

@@ -10,11 +10,11 @@ import (
 // code block whose first lines are frozen (s.state.fence is indented)
 // without parsing: when the text since the frozen lines is only complete
 // lines indented for code that hold more than white space, and perhaps an
-// unfinished last such line, each is a content line of the block, its
-// content the line after its indentation (see codeIndent). The
-// complete ones freeze at once, highlighted from the frozen lexer state,
-// and the unfinished one is held back, as the tail render would do it
-// (see heldCodeLine). It reports false for anything else (a blank line,
+// unfinished last line indented for code, each complete one is a content
+// line of the block, its content the line after its indentation (see
+// codeIndent). They freeze at once, highlighted from the frozen lexer
+// state, and the unfinished one is held back, as the tail render would
+// do it (see heldCodeLine), or, blank so far, shows nothing as in Render. It reports false for anything else (a blank line,
 // less indentation, the end of the text), which the tail render decides.
 func (s *Stream) continueCode(shown int) bool {
 	f := s.state.fence
@@ -31,10 +31,13 @@ func (s *Stream) continueCode(shown int) bool {
 			line = line[:nl+1]
 		}
 		in := codeIndent(line)
-		if in < 0 || util.IsBlank(line) {
+		if in < 0 || nl >= 0 && util.IsBlank(line) {
 			return false
 		}
 		if nl < 0 {
+			// Indented for code, the unfinished line is held back
+			// whatever comes before its newline: blank so far, it shows
+			// nothing either (a blank last line is not the block's).
 			held = s.base + p
 			break
 		}

@@ -15,7 +15,8 @@ import (
 // one again on each chunk. A line that may end the block (a blank line
 // for the kinds of block that end there, a line holding the closing
 // marker for the others) makes the stream lay the tail out whole, which
-// then freezes the block as Render draws it.
+// then freezes the block as Render draws it; a blank line that ends a
+// block of the kinds that end there freezes it as it stands.
 type openHTML struct {
 	top   int    // index in s.lines of the block's first line
 	fixed int    // s.lines[:fixed] stay: the block's complete lines
@@ -61,6 +62,12 @@ func (o *openHTML) extend(s *Stream, shown int) bool {
 		}
 		line := s.src[o.next : o.next+nl]
 		if o.ends(line, true) {
+			if o.close == "" {
+				// A blank line ends the block, and its lines are already
+				// Render's: freeze them with it rather than have the
+				// stream lay the whole block out again to find that out.
+				s.freezeOpen(o.next+nl+1, false, nil, nil)
+			}
 			return false
 		}
 		s.lines = o.appendLine(s.lines, line)

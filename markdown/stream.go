@@ -82,14 +82,22 @@ type Stream struct {
 
 // NewStream starts an empty stream.
 func NewStream(opts Options) *Stream {
+	s := newStream(opts, newLexerSet())
+	s.parser = countingParser{newParser(), &s.parsed}
+	return s
+}
+
+// newStream starts an empty stream that highlights with lx and has no
+// parser yet: a stream nested in another (innerStream) takes the outer
+// one's rather than building its own for every quote and list item.
+func newStream(opts Options, lx *lexerSet) *Stream {
 	s := &Stream{
 		opts:   opts.normalized(),
-		lexers: newLexerSet(),
+		lexers: lx,
 		state:  tailState{refKeys: map[string]bool{}},
 		held:   -1,
 		late:   lateRefs{pending: map[string][]int{}},
 	}
-	s.parser = countingParser{newParser(), &s.parsed}
 	if s.opts.Cwd != "" && s.opts.fileLinks == nil {
 		s.opts.fileLinks = &fileLinks{}
 	}

@@ -6,13 +6,13 @@
 //
 //   - a deterministic assistant answer (markdown.GenerateAnswer: prose,
 //     nested and task lists, code blocks in several languages, tables,
-//     quotes) of 500, 5,000 and 50,000 lines (MarkdownStream<N>,
-//     MarkdownOneShot<N>);
+//     quotes) of 500, 5,000 and 50,000 lines (MarkdownAnswer/Stream<N>,
+//     MarkdownAnswer/OneShot<N>);
 //   - a stress answer of the same sizes (markdown.GenerateStressAnswer:
 //     tables under a line of text, bracketed code like arr[i] and [Enter],
 //     long tables and lists, long paragraphs, unclosed emphasis, references
-//     defined at the end) (MarkdownStressStream<N>,
-//     MarkdownStressOneShot<N>);
+//     defined at the end) (MarkdownStress/Stream<N>,
+//     MarkdownStress/OneShot<N>);
 //   - each document of the stress corpus (markdown.StressDocs(2000): a
 //     table under a line of text, bracketed code, a 2,000-row table, a
 //     2,000-item list, a list of 2,000 items nested in one item, a 100 KB
@@ -24,7 +24,7 @@
 //     lines, a 2,000-line HTML block, a quote of paragraphs and lists, a
 //     quote of 2,000 lines most of which come without the marker (lazy
 //     continuation), a 2,000-line indented code block)
-//     (MarkdownStressDocStream/<doc>, MarkdownStressDocOneShot/<doc>).
+//     (MarkdownStressDoc/Stream/<doc>, MarkdownStressDoc/OneShot/<doc>).
 //
 // What each benchmark measures:
 //
@@ -36,15 +36,19 @@
 //     stream of the same chunks, so the clock reads around every chunk do
 //     not weigh on the totals. A Stream renders lazily, so asking for the
 //     lines after every chunk is its worst case.
-//   - MarkdownStream<N>/glamour (up to 5,000 lines): what a Go program does
-//     without a streaming renderer: re-render the whole text so far on
-//     every chunk. That is O(N²) and takes far too long to run in full at
+//   - MarkdownAnswer/Stream<N>/glamour (up to 5,000 lines): what a Go
+//     program does without a streaming renderer: re-render the whole text
+//     so far on every chunk. That is O(N²) and takes far too long to run in full at
 //     5,000 lines, so each op renders an evenly spaced sample of the
 //     prefixes the stream would show, the mean cost of one sampled render
 //     is reported as ns/chunk, and ns/op is extrapolated to every chunk
 //     (mean × chunks). Render cost grows with the prefix, so evenly spaced
 //     samples average to the mean over all chunks.
 //   - …OneShot…: render the finished text once.
+//
+// Each workload's stream and one-shot run back to back, size after size
+// (glamour after all of quire's), so that the timings a ratio divides
+// are taken under the same load.
 //
 // Besides wall time (ns/op), every benchmark reports cpu-ns/op, the
 // process CPU time per op, which a busy machine disturbs less.

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"reflect"
 	"runtime"
+	"runtime/debug"
 	"slices"
 	"testing"
 	"time"
@@ -28,46 +29,51 @@ const (
 	stressDocSize = 2000
 )
 
-func BenchmarkMarkdownStream500(b *testing.B)   { benchStream(b, answer(500), true) }
-func BenchmarkMarkdownStream5000(b *testing.B)  { benchStream(b, answer(5000), true) }
-func BenchmarkMarkdownStream50000(b *testing.B) { benchStream(b, answer(50000), true) }
-func BenchmarkMarkdownOneShot500(b *testing.B)  { benchOneShot(b, answer(500), true) }
-func BenchmarkMarkdownOneShot5000(b *testing.B) { benchOneShot(b, answer(5000), true) }
-func BenchmarkMarkdownOneShot50000(b *testing.B) {
-	benchOneShot(b, answer(50000), true)
-}
+// Each workload's stream runs right before its one-shot render, size
+// after size, so that the two sides of a ratio, and the sizes a growth
+// ratio compares, are timed seconds apart rather than minutes: on a
+// machine whose other load comes and goes, the one-shot side of a ratio
+// timed minutes after the stream moved it by up to 2× between runs of
+// the same tree. glamour, whose re-rendering takes far longer, runs
+// after quire's.
 
-func BenchmarkMarkdownStressStream500(b *testing.B)   { benchStream(b, stressAnswer(500), false) }
-func BenchmarkMarkdownStressStream5000(b *testing.B)  { benchStream(b, stressAnswer(5000), false) }
-func BenchmarkMarkdownStressStream50000(b *testing.B) { benchStream(b, stressAnswer(50000), false) }
-func BenchmarkMarkdownStressOneShot500(b *testing.B)  { benchOneShot(b, stressAnswer(500), false) }
-func BenchmarkMarkdownStressOneShot5000(b *testing.B) { benchOneShot(b, stressAnswer(5000), false) }
-func BenchmarkMarkdownStressOneShot50000(b *testing.B) {
-	benchOneShot(b, stressAnswer(50000), false)
-}
-
-// BenchmarkMarkdownStressDocStream streams each StressDocs document; its
-// rows pair with BenchmarkMarkdownStressDocOneShot's.
-func BenchmarkMarkdownStressDocStream(b *testing.B) {
-	for _, d := range markdown.StressDocs(stressDocSize) {
-		b.Run(d.Name, func(b *testing.B) { benchStream(b, doc{d.Text, 0}, false) })
+// BenchmarkMarkdownAnswer streams and renders the generated answer
+// (markdown.GenerateAnswer): rows Stream<N> and OneShot<N>.
+func BenchmarkMarkdownAnswer(b *testing.B) {
+	sizes := []int{500, 5000, 50000}
+	for _, n := range sizes {
+		d := markdown.GenerateAnswer(n, 1)
+		b.Run(fmt.Sprintf("Stream%d/quire", n), func(b *testing.B) { streamQuire(b, d) })
+		b.Run(fmt.Sprintf("OneShot%d/quire", n), func(b *testing.B) { oneShotQuire(b, d) })
+	}
+	for _, n := range sizes {
+		if n > glamourMaxLines {
+			continue
+		}
+		d := markdown.GenerateAnswer(n, 1)
+		b.Run(fmt.Sprintf("Stream%d/glamour", n), func(b *testing.B) { streamGlamour(b, d) })
+		b.Run(fmt.Sprintf("OneShot%d/glamour", n), func(b *testing.B) { oneShotGlamour(b, d) })
 	}
 }
 
-func BenchmarkMarkdownStressDocOneShot(b *testing.B) {
-	for _, d := range markdown.StressDocs(stressDocSize) {
-		b.Run(d.Name, func(b *testing.B) { benchOneShot(b, doc{d.Text, 0}, false) })
+// BenchmarkMarkdownStress streams and renders the stress answer
+// (markdown.GenerateStressAnswer): rows Stream<N> and OneShot<N>.
+func BenchmarkMarkdownStress(b *testing.B) {
+	for _, n := range []int{500, 5000, 50000} {
+		d := markdown.GenerateStressAnswer(n, 1)
+		b.Run(fmt.Sprintf("Stream%d/quire", n), func(b *testing.B) { streamQuire(b, d) })
+		b.Run(fmt.Sprintf("OneShot%d/quire", n), func(b *testing.B) { oneShotQuire(b, d) })
 	}
 }
 
-// doc is a benchmark's text and, for generated answers, its line count.
-type doc struct {
-	text  string
-	lines int
+// BenchmarkMarkdownStressDoc streams and renders each StressDocs
+// document: rows Stream/<doc> and OneShot/<doc>.
+func BenchmarkMarkdownStressDoc(b *testing.B) {
+	for _, d := range markdown.StressDocs(stressDocSize) {
+		b.Run("Stream/"+d.Name+"/quire", func(b *testing.B) { streamQuire(b, d.Text) })
+		b.Run("OneShot/"+d.Name+"/quire", func(b *testing.B) { oneShotQuire(b, d.Text) })
+	}
 }
-
-func answer(lines int) doc       { return doc{markdown.GenerateAnswer(lines, 1), lines} }
-func stressAnswer(lines int) doc { return doc{markdown.GenerateStressAnswer(lines, 1), lines} }
 
 func chunks(src string) []string {
 	var out []string
@@ -77,97 +83,90 @@ func chunks(src string) []string {
 	return out
 }
 
-func benchStream(b *testing.B, d doc, withGlamour bool) {
-	src := d.text
+func streamQuire(b *testing.B, src string) {
 	cs := chunks(src)
 	opts := markdown.Options{Width: width}
-	b.Run("quire", func(b *testing.B) {
-		var s *markdown.Stream
-		b.ReportAllocs()
-		cpu := processCPU()
-		for b.Loop() {
-			s = markdown.NewStream(opts)
-			for _, c := range cs {
-				s.Append(c)
-				// Look after every chunk: the worst case, as if a frame
-				// were drawn per chunk (a Stream renders lazily).
-				_ = s.Lines()
-			}
-			s.Finish()
+	var s *markdown.Stream
+	settle()
+	b.ReportAllocs()
+	cpu := processCPU()
+	for b.Loop() {
+		s = markdown.NewStream(opts)
+		for _, c := range cs {
+			s.Append(c)
+			// Look after every chunk: the worst case, as if a frame
+			// were drawn per chunk (a Stream renders lazily).
 			_ = s.Lines()
 		}
-		b.ReportMetric(float64((processCPU()-cpu).Nanoseconds())/float64(b.N), "cpu-ns/op")
-		b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(cs)), "ns/chunk")
-		b.ReportMetric(float64(len(cs)), "chunks")
-		bad := 0.0
-		if !reflect.DeepEqual(nonEmpty(s.Lines()), nonEmpty(markdown.Render(src, opts))) {
-			b.Log("oracle: streamed lines differ from the one-shot render")
-			bad = 1
-		}
-		b.ReportMetric(bad, "oracle-bad")
-		// Per-chunk costs come from one more stream, untimed: reading the
-		// clocks around every chunk costs system calls the totals above
-		// should not carry.
-		cpuP99, wallP99 := chunkP99(cs, opts)
-		if cpuP99 > 0 {
-			b.ReportMetric(float64(cpuP99.Nanoseconds()), "p99-cpu-ns/chunk")
-		}
-		b.ReportMetric(float64(wallP99.Nanoseconds()), "p99-ns/chunk")
-	})
-	if !withGlamour || d.lines > glamourMaxLines {
-		return
+		s.Finish()
+		_ = s.Lines()
 	}
-	b.Run("glamour", func(b *testing.B) {
-		r := newGlamour(b)
-		// Evenly spaced chunk counts 1..len(cs).
-		var prefixes []string
-		for i := range glamourSamples {
-			n := (i + 1) * len(cs) / glamourSamples
-			prefixes = append(prefixes, src[:min(n*chunkSize, len(src))])
-		}
-		b.ReportAllocs()
-		cpu := processCPU()
-		for b.Loop() {
-			for _, p := range prefixes {
-				if _, err := r.Render(p); err != nil {
-					b.Fatal(err)
-				}
-			}
-		}
-		perChunkCPU := float64((processCPU() - cpu).Nanoseconds()) / float64(b.N*len(prefixes))
-		b.ReportMetric(perChunkCPU*float64(len(cs)), "cpu-ns/op")
-		perChunk := float64(b.Elapsed().Nanoseconds()) / float64(b.N*len(prefixes))
-		b.ReportMetric(perChunk, "ns/chunk")
-		b.ReportMetric(perChunk*float64(len(cs)), "ns/op")
-		b.ReportMetric(float64(len(cs)), "chunks")
-		b.Logf("glamour: %d sampled prefixes of %d chunks, ns/op extrapolated to every chunk", len(prefixes), len(cs))
-	})
+	b.ReportMetric(float64((processCPU()-cpu).Nanoseconds())/float64(b.N), "cpu-ns/op")
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(cs)), "ns/chunk")
+	b.ReportMetric(float64(len(cs)), "chunks")
+	bad := 0.0
+	if !reflect.DeepEqual(nonEmpty(s.Lines()), nonEmpty(markdown.Render(src, opts))) {
+		b.Log("oracle: streamed lines differ from the one-shot render")
+		bad = 1
+	}
+	b.ReportMetric(bad, "oracle-bad")
+	// Per-chunk costs come from one more stream, untimed: reading the
+	// clocks around every chunk costs system calls the totals above
+	// should not carry.
+	cpuP99, wallP99 := chunkP99(cs, opts)
+	if cpuP99 > 0 {
+		b.ReportMetric(float64(cpuP99.Nanoseconds()), "p99-cpu-ns/chunk")
+	}
+	b.ReportMetric(float64(wallP99.Nanoseconds()), "p99-ns/chunk")
 }
 
-func benchOneShot(b *testing.B, d doc, withGlamour bool) {
-	src := d.text
-	b.Run("quire", func(b *testing.B) {
-		b.ReportAllocs()
-		cpu := processCPU()
-		for b.Loop() {
-			markdown.Render(src, markdown.Options{Width: width})
-		}
-		b.ReportMetric(float64((processCPU()-cpu).Nanoseconds())/float64(b.N), "cpu-ns/op")
-	})
-	if !withGlamour || d.lines > glamourMaxLines {
-		return
+func streamGlamour(b *testing.B, src string) {
+	cs := chunks(src)
+	r := newGlamour(b)
+	// Evenly spaced chunk counts 1..len(cs).
+	var prefixes []string
+	for i := range glamourSamples {
+		n := (i + 1) * len(cs) / glamourSamples
+		prefixes = append(prefixes, src[:min(n*chunkSize, len(src))])
 	}
-	b.Run("glamour", func(b *testing.B) {
-		r := newGlamour(b)
-		b.ReportAllocs()
-		cpu := processCPU()
-		for b.Loop() {
-			if _, err := r.Render(src); err != nil {
+	b.ReportAllocs()
+	cpu := processCPU()
+	for b.Loop() {
+		for _, p := range prefixes {
+			if _, err := r.Render(p); err != nil {
 				b.Fatal(err)
 			}
 		}
-		b.ReportMetric(float64((processCPU()-cpu).Nanoseconds())/float64(b.N), "cpu-ns/op")
-	})
+	}
+	perChunkCPU := float64((processCPU() - cpu).Nanoseconds()) / float64(b.N*len(prefixes))
+	b.ReportMetric(perChunkCPU*float64(len(cs)), "cpu-ns/op")
+	perChunk := float64(b.Elapsed().Nanoseconds()) / float64(b.N*len(prefixes))
+	b.ReportMetric(perChunk, "ns/chunk")
+	b.ReportMetric(perChunk*float64(len(cs)), "ns/op")
+	b.ReportMetric(float64(len(cs)), "chunks")
+	b.Logf("glamour: %d sampled prefixes of %d chunks, ns/op extrapolated to every chunk", len(prefixes), len(cs))
+}
+
+func oneShotQuire(b *testing.B, src string) {
+	settle()
+	b.ReportAllocs()
+	cpu := processCPU()
+	for b.Loop() {
+		markdown.Render(src, markdown.Options{Width: width})
+	}
+	b.ReportMetric(float64((processCPU()-cpu).Nanoseconds())/float64(b.N), "cpu-ns/op")
+}
+
+func oneShotGlamour(b *testing.B, src string) {
+	r := newGlamour(b)
+	b.ReportAllocs()
+	cpu := processCPU()
+	for b.Loop() {
+		if _, err := r.Render(src); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64((processCPU()-cpu).Nanoseconds())/float64(b.N), "cpu-ns/op")
 }
 
 // chunkP99 streams the chunks once and returns the 99th percentile of
@@ -225,6 +224,13 @@ func nonEmpty(ls []render.Line) []render.Line {
 	}
 	return out
 }
+
+// settle hands the memory earlier benchmarks left behind back to the
+// system before a timed loop starts. The runtime does that in the
+// background, on the process's CPU time, for seconds after a heap of
+// hundreds of megabytes (the 50,000-line streams, glamour) is gone: left
+// to it, that work lands in the cpu-ns/op of whatever runs next.
+func settle() { debug.FreeOSMemory() }
 
 // processCPU is the process's CPU time; cpu-ns metrics read 0 where it
 // cannot be read.

@@ -225,12 +225,12 @@ func TestRunMissingSuiteFolder(t *testing.T) {
 // TestPairedRatio: the markdown suite's stream/one-shot target pairs each
 // stream row with the one-shot row of the same document.
 func TestPairedRatio(t *testing.T) {
-	in := "BenchmarkMarkdownStressDocStream/table/quire-2 1 400 ns/op 400 cpu-ns/op\n" +
-		"BenchmarkMarkdownStressDocOneShot/table/quire-2 1 100 ns/op 100 cpu-ns/op\n" +
-		"BenchmarkMarkdownStressDocStream/list/quire-2 1 500 ns/op 500 cpu-ns/op\n" +
-		"BenchmarkMarkdownStressDocOneShot/list/quire-2 1 100 ns/op 100 cpu-ns/op\n" +
-		"BenchmarkMarkdownStream500/quire-2 1 300 ns/op 300 cpu-ns/op\n" +
-		"BenchmarkMarkdownOneShot500/quire-2 1 100 ns/op 100 cpu-ns/op\n"
+	in := "BenchmarkMarkdownStressDoc/Stream/table/quire-2 1 400 ns/op 400 cpu-ns/op\n" +
+		"BenchmarkMarkdownStressDoc/OneShot/table/quire-2 1 100 ns/op 100 cpu-ns/op\n" +
+		"BenchmarkMarkdownStressDoc/Stream/list/quire-2 1 500 ns/op 500 cpu-ns/op\n" +
+		"BenchmarkMarkdownStressDoc/OneShot/list/quire-2 1 100 ns/op 100 cpu-ns/op\n" +
+		"BenchmarkMarkdownAnswer/Stream500/quire-2 1 300 ns/op 300 cpu-ns/op\n" +
+		"BenchmarkMarkdownAnswer/OneShot500/quire-2 1 100 ns/op 100 cpu-ns/op\n"
 	tb := Build(SuiteNamed("markdown"), parseString(t, in))
 	var tg *Target
 	for i := range tb.Suite.Targets {
@@ -242,7 +242,7 @@ func TestPairedRatio(t *testing.T) {
 		t.Fatal("no per-document target")
 	}
 	v := tg.Eval(tb)
-	if !v.Judged || v.Pass || v.Detail != "1 of 3 rows fail: MarkdownStressDocStream/list 5.00" {
+	if !v.Judged || v.Pass || v.Detail != "1 of 3 rows fail: MarkdownStressDoc/Stream/list 5.00" {
 		t.Fatalf("verdict %+v", v)
 	}
 }
