@@ -35,11 +35,13 @@ func (s *Session) advanceApproval() {
 				continue
 			}
 			t.phase = phaseApproving
+			// The Notification hooks are handed the request before anyone
+			// can see it and answer: an answer never overtakes them.
+			s.observe(HookEvent{Name: HookNotification, Turn: t.n, CallID: c.call.ID, Tool: c.call.Name,
+				Message: approvalMessage(c)})
 			s.emit(event.Event{Kind: event.ApprovalRequested, Turn: t.n, CallID: c.call.ID, Approval: &event.Approval{
 				CallID: c.call.ID, Tool: c.call.Name, Target: c.plan.Target, Preview: c.plan.Preview,
 			}})
-			s.observe(HookEvent{Name: HookNotification, Turn: t.n, CallID: c.call.ID, Tool: c.call.Name,
-				Message: approvalMessage(c)})
 			return
 		}
 		c.approved = true
