@@ -356,6 +356,22 @@ func (l *Loop) drainEvents(events <-chan event.Event, input <-chan term.Event) {
 func (l *Loop) onEvent(e event.Event, now time.Time) {
 	l.m.HandleEvent(e, now)
 	l.needDraw = true
+	if drawsAtOnce(e.Kind) {
+		l.urgent = true
+	}
+}
+
+// drawsAtOnce reports whether an event of kind k is drawn without waiting
+// out the draw interval: the end of a turn, an approval that waits, an
+// error. They come once each, and each is the moment the user has to look
+// or act; at 30 frames a second the answer's last frame would otherwise
+// come up to an interval and a half after its last text.
+func drawsAtOnce(k event.Kind) bool {
+	switch k {
+	case event.TurnEnded, event.ApprovalRequested, event.Error:
+		return true
+	}
+	return false
 }
 
 func (l *Loop) onDone(d effectDone, now time.Time) {

@@ -337,6 +337,16 @@ func TestStreamDrawsOnItsOwnEvents(t *testing.T) {
 		stalled()
 		t.Fatalf("drawn %v after the last frame, within the interval", d)
 	}
+	// The end of the turn is drawn at once, and the text before it with
+	// it, however soon after the last frame it comes.
+	start = time.Now()
+	send("delta ")
+	fs.events <- event.Event{Kind: event.TurnEnded, Turn: 1}
+	waitUntil(t, "delta", shows("delta"))
+	if d := time.Since(start); d >= interval/2 {
+		stalled()
+		t.Fatalf("the end of the turn was drawn %v after it came, not at once", d)
+	}
 }
 
 // Keys that arrive together (a paste without bracketed paste, key repeat)
