@@ -70,14 +70,22 @@ type fdTimer struct {
 }
 
 // newFdTimer returns nil when no timerfd can be had.
-func newFdTimer(c chan time.Time) impl {
+func newFdTimer() *Timer {
 	fd, err := OpenFD()
 	if err != nil {
 		return nil
 	}
-	t := &fdTimer{c: c, fd: fd, done: make(chan struct{})}
+	t := &fdTimer{c: make(chan time.Time, 1), fd: fd, done: make(chan struct{})}
 	go t.read()
-	return t
+	return &Timer{C: t.c, impl: t}
+}
+
+// drain drops a tick waiting on c.
+func drain(c chan time.Time) {
+	select {
+	case <-c:
+	default:
+	}
 }
 
 // read forwards each expiry to C until the descriptor is closed.

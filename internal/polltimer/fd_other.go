@@ -2,7 +2,5 @@
 
 package polltimer
 
-import "time"
-
 // newFdTimer: only Linux has timerfd.
-func newFdTimer(chan time.Time) impl { return nil }
+func newFdTimer() *Timer { return nil }

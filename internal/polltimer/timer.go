@@ -22,11 +22,10 @@ type impl interface {
 
 // New returns a disarmed Timer.
 func New() *Timer {
-	c := make(chan time.Time, 1)
-	if fd := newFdTimer(c); fd != nil {
-		return &Timer{C: c, impl: fd}
+	if t := newFdTimer(); t != nil {
+		return t
 	}
-	return &Timer{C: c, impl: newRuntimeTimer(c)}
+	return newRuntimeTimer()
 }
 
 // Reset arms the timer to fire once after d (at once when d ≤ 0),
@@ -39,11 +38,3 @@ func (t *Timer) Stop() { t.stop() }
 // Close disarms the timer and releases what it holds; C never delivers
 // again.
 func (t *Timer) Close() { t.close() }
-
-// drain drops a tick waiting on c.
-func drain(c chan time.Time) {
-	select {
-	case <-c:
-	default:
-	}
-}

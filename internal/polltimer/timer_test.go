@@ -8,20 +8,14 @@ import (
 
 // implementations returns a constructor for each Timer this platform has.
 func implementations(t *testing.T) map[string]func() *Timer {
-	impls := map[string]func() *Timer{
-		"runtime": func() *Timer {
-			c := make(chan time.Time, 1)
-			return &Timer{C: c, impl: newRuntimeTimer(c)}
-		},
-	}
+	impls := map[string]func() *Timer{"runtime": newRuntimeTimer}
 	if runtime.GOOS == "linux" {
 		impls["timerfd"] = func() *Timer {
-			c := make(chan time.Time, 1)
-			fd := newFdTimer(c)
-			if fd == nil {
+			tm := newFdTimer()
+			if tm == nil {
 				t.Fatal("no timerfd on Linux")
 			}
-			return &Timer{C: c, impl: fd}
+			return tm
 		}
 	}
 	return impls
