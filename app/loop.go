@@ -37,15 +37,17 @@ type Terminal interface {
 // LoopOptions configure a Loop.
 type LoopOptions struct {
 	// DrawInterval is the minimum time between frames the engine causes
-	// (default 33 ms, 30 frames a second); frames caused by input do not
-	// wait for it. Streamed text gains nothing a reader sees from more
-	// frames than that, and each frame costs a fixed set of wake-ups and
-	// system calls that no renderer work removes (about two thirds of a
-	// millisecond of CPU on a small virtual machine): 60 frames a second
-	// cost half as much again for the same answer. Ink, which Claude Code
-	// renders with, paces at 32 ms for the same reason. A change that comes sooner is drawn with
-	// the first event after the interval, or half an interval later at
-	// the latest: a stream draws on the wake-ups its own events cause.
+	// (default 33 ms, 30 frames a second); frames caused by input, and
+	// the events drawsAtOnce names, do not wait for it. Streamed text
+	// gains nothing a reader sees from more frames than that, and each
+	// frame costs a fixed set of wake-ups and system calls that no
+	// renderer work removes (about two thirds of a millisecond of CPU on
+	// a small virtual machine): 60 frames a second cost half as much
+	// again for the same answer. Ink, which Claude Code renders with,
+	// paces at 32 ms for the same reason. A change that comes sooner is
+	// drawn with the first event after the interval, or half an interval
+	// later at the latest: a stream draws on the wake-ups its own events
+	// cause.
 	DrawInterval time.Duration
 	// EventBatch bounds how many engine events are reduced between two
 	// looks at the input queue (default 256).
@@ -109,8 +111,9 @@ type Loop struct {
 	wake     *polltimer.Timer
 	wakeAt   time.Time
 	needDraw bool
-	// urgent is set by input: its frame skips the throttle, which exists
-	// to keep a fast stream from starving typing, not to delay typing.
+	// urgent is set by input and by the events drawsAtOnce names: their
+	// frame skips the throttle, which exists to keep a fast stream from
+	// starving typing, not to delay typing or the end of a turn.
 	urgent    bool
 	reflowAt  time.Time // debounced inline width change, or zero
 	mouse     bool

@@ -7,16 +7,14 @@ import (
 	"github.com/quire-sh/quire/internal/polltimer"
 )
 
-// fdHoldOff waits on a timerfd through the runtime's poller, instead of
-// on a runtime timer. A stream holds off once per frame, and a runtime
-// timer costs each of those waits two thread wake-ups and a third
-// elsewhere: the poller sleeps in whole milliseconds, so it wakes before
-// the timer is due and sleeps again, and the runtime's monitor thread
-// (sysmon), which sleeps until the next timer when nothing runs, wakes
-// with it. A timerfd's expiry is an event like a socket's: the thread
-// wakes once, when it is due, and the monitor sleeps on. Arming and
-// reading it are raw system calls, which do not wake the monitor either
-// (see quietConn).
+// fdHoldOff waits on a timerfd (polltimer.FD) through the runtime's
+// poller, instead of on a runtime timer. A stream holds off once per
+// frame, and a runtime timer costs each of those waits two thread
+// wake-ups and a third elsewhere: the poller sleeps in whole
+// milliseconds, so it wakes before the timer is due and sleeps again,
+// and the runtime's monitor thread wakes with it (see polltimer). It
+// waits inline rather than on a polltimer.Timer's channel, and reads
+// nothing: arming clears the count, so the wait is the poller's alone.
 type fdHoldOff struct {
 	t    *polltimer.FD
 	stop func() bool
