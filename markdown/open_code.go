@@ -14,8 +14,9 @@ import (
 // line of the block, its content the line after its indentation (see
 // codeIndent). They freeze at once, highlighted from the frozen lexer
 // state, and the unfinished one is held back, as the tail render would
-// do it (see heldCodeLine), or, blank so far, shows nothing as in Render. It reports false for anything else (a blank line,
-// less indentation, the end of the text), which the tail render decides.
+// do it (see heldCodeLine), or, blank so far, shows nothing as in
+// Render. It reports false for anything else (a blank line, less
+// indentation, the end of the text), which the tail render decides.
 func (s *Stream) continueCode(shown int) bool {
 	f := s.state.fence
 	if f == nil || !f.indented || s.finished {
