@@ -41,6 +41,14 @@ type renderer struct {
 	tight bool
 }
 
+// docRenderer is the renderer of a document laid out with opts: src's
+// blocks at opts' depth, spaced as opts says, code spans linked through
+// opts' memory of them, code highlighted by lx.
+func docRenderer(src []byte, opts *Options, theme *Theme, lx *lexerSet) *renderer {
+	return &renderer{src: src, theme: theme, cwd: opts.Cwd, links: opts.fileLinks, lexers: lx,
+		depth: opts.depth, base: opts.depth, tight: opts.tight}
+}
+
 // block renders one block node at the given width.
 func (r *renderer) block(n ast.Node, width int) []render.Line {
 	switch n := n.(type) {

@@ -250,7 +250,7 @@ func (o *openList) extend(s *Stream, shown int) bool {
 	if !ok || l.IsOrdered() != o.ordered || l.Marker != o.delim || l.FirstChild() == nil {
 		return false
 	}
-	r := &renderer{src: buf, theme: &s.opts.Theme, cwd: s.opts.Cwd, links: s.opts.fileLinks, lexers: s.lexers, tight: s.opts.tight, depth: s.opts.depth, base: s.opts.depth}
+	r := docRenderer(buf, &s.opts, &s.opts.Theme, s.lexers)
 	// over: the line after the list is there in full and starts a block
 	// of its own, so the list is over; it freezes once laid out.
 	after, ok := trailing(r, doc, l, width)

@@ -763,7 +763,7 @@ func (pf *paraFlow) parseWindow(s *Stream, win []byte, base render.Style) (ps []
 		return nil, cut, false
 	}
 	defer func() { pf.note(s, pc, p, cut.src) }()
-	r := &renderer{src: buf, theme: &s.opts.Theme, cwd: s.opts.Cwd, links: s.opts.fileLinks, lexers: s.lexers, tight: s.opts.tight, depth: s.opts.depth, base: s.opts.depth}
+	r := docRenderer(buf, &s.opts, &s.opts.Theme, s.lexers)
 	// The pieces go to the stream's storage: the flow copies them.
 	ps, safe, any := r.paragraphCuts(s.ctx.pieces[:0], p, base)
 	s.ctx.pieces = ps[:0]

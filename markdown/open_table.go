@@ -122,7 +122,7 @@ func (o *openTable) extend(s *Stream, shown int) bool {
 	if !ok || !slices.Equal(tb.Alignments, o.g.align) || tb.FirstChild() == nil {
 		return false // no longer a table: a setext underline, say
 	}
-	r := &renderer{src: buf, theme: &s.opts.Theme, cwd: s.opts.Cwd, links: s.opts.fileLinks, lexers: s.lexers, tight: s.opts.tight, depth: s.opts.depth, base: s.opts.depth}
+	r := docRenderer(buf, &s.opts, &s.opts.Theme, s.lexers)
 	after, ok := trailing(r, doc, tb, width)
 	if !ok || closed >= 0 && after != nil {
 		return false

@@ -129,7 +129,7 @@ func renderTail(p parser.Parser, pc *refContext, lx *lexerSet, src []byte, opts 
 	doc := pc.parse(p, t.buf, st.refs)
 	t.pc = pc
 	theme := opts.Theme
-	r := &renderer{src: t.buf, theme: &theme, cwd: opts.Cwd, links: opts.fileLinks, lexers: lx, depth: opts.depth, base: opts.depth, tight: opts.tight}
+	r := docRenderer(t.buf, opts, &theme, lx)
 	t.r = r
 	for c := doc.FirstChild(); c != nil; c = c.NextSibling() {
 		t.blocks = append(t.blocks, c)
