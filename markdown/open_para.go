@@ -386,7 +386,7 @@ func (o *openPara) freeze(s *Stream, end int) {
 // note adds to pf.pending the labels that block p looked up before
 // offset end of its parse and that nothing defines.
 func (pf *paraFlow) note(s *Stream, pc *refContext, p ast.Node, end int) {
-	for _, l := range pc.lookups {
+	for _, l := range pc.lookupsOf(p) {
 		if k := l.label; l.block == p && l.at < end && !s.state.refKeys[k] {
 			if pf.pending == nil {
 				pf.pending = map[string]bool{}

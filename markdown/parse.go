@@ -2,7 +2,6 @@ package markdown
 
 import (
 	"fmt"
-	"math"
 
 	"github.com/yuin/goldmark"
 	"github.com/yuin/goldmark/ast"
@@ -65,7 +64,7 @@ type refContext struct {
 	current ast.Node // top-level block whose inlines are being parsed
 	at      int      // source offset of the ']' being parsed
 	lookups []lookup // in the order goldmark made them
-	// spans indexes lookups by block (see labelsBefore), made for
+	// spans indexes lookups by block (see lookupsOf), made for
 	// lookups[:indexed].
 	spans   map[ast.Node][2]int
 	indexed int
@@ -243,23 +242,22 @@ type lookup struct {
 }
 
 // labels returns the labels block b looked up.
-func (c *refContext) labels(b ast.Node) []string { return c.labelsBefore(b, math.MaxInt) }
-
-// labelsBefore returns the labels block b looked up before source offset
-// end.
-func (c *refContext) labelsBefore(b ast.Node, end int) []string {
-	if len(c.lookups) == 0 {
-		return nil
-	}
+func (c *refContext) labels(b ast.Node) []string {
 	var out []string
+	for _, l := range c.lookupsOf(b) {
+		if l.block == b {
+			out = append(out, l.label)
+		}
+	}
+	return out
+}
+
+// lookupsOf returns a run of c.lookups that holds every lookup block b
+// made, in order; it may hold other blocks' too, which callers skip.
+func (c *refContext) lookupsOf(b ast.Node) []lookup {
 	if len(c.lookups) <= 16 {
 		// A window's few: looking through them beats indexing them.
-		for _, l := range c.lookups {
-			if l.block == b && l.at < end {
-				out = append(out, l.label)
-			}
-		}
-		return out
+		return c.lookups
 	}
 	// goldmark parses the inlines of one top-level block after another,
 	// so each block's lookups are one run of c.lookups.
@@ -275,12 +273,7 @@ func (c *refContext) labelsBefore(b ast.Node, end int) []string {
 		}
 	}
 	r := c.spans[b]
-	for _, l := range c.lookups[r[0]:r[1]] {
-		if l.block == b && l.at < end {
-			out = append(out, l.label)
-		}
-	}
-	return out
+	return c.lookups[r[0]:r[1]]
 }
 
 // Reference records the lookup before answering it.
