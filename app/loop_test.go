@@ -372,3 +372,57 @@ func TestKeysArrivingTogetherDrawOnce(t *testing.T) {
 		t.Fatalf("%d keys that arrived together took %d frames", len(typed), n)
 	}
 }
+
+// TestEventsThatDrawAtOnce: an approval that waits and an error are drawn
+// at once, with the text before them, however soon after the last frame
+// they come (the end of a turn: TestStreamDrawsOnItsOwnEvents); a delta
+// alone in that time waits for the interval, and shows with the first.
+func TestEventsThatDrawAtOnce(t *testing.T) {
+	const interval = time.Second
+	ft := newFakeTerm(60, 16)
+	fs := &fakeSession{events: make(chan event.Event)}
+	tr := scrollback.New(scrollback.Options{Width: 60, Height: 16})
+	m := NewModel(tr, nil, Status{Model: "m", Sandbox: "workspace", Approval: "ask"}, true)
+	loop := NewLoop(m, ft, fs, LoopOptions{DrawInterval: interval})
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- loop.Run(ctx) }()
+	defer func() {
+		cancel()
+		<-done
+	}()
+	shows := func(s string) func() bool {
+		return func() bool {
+			oracle := rendertest.NewOracle(60, 16)
+			oracle.Write(ft.all())
+			return strings.Contains(strings.Join(oracle.ScreenText(), "\n"), s)
+		}
+	}
+	waitUntil(t, "the first frame", func() bool { return ft.frameCount() > 0 })
+	stalled := watchStalls(t, interval/4)
+	time.Sleep(interval + interval/10)
+	fs.events <- event.Event{Kind: event.UserMessage, Turn: 1, Text: "the question"}
+	waitUntil(t, "the question", shows("the question"))
+	fs.events <- event.Event{Kind: event.AssistantDelta, Turn: 1, Text: "waiting "}
+	time.Sleep(interval / 4)
+	if shows("waiting")() {
+		stalled()
+		t.Fatal("a delta alone was drawn within the interval")
+	}
+	for _, tc := range []struct {
+		shown string // what the frame shows once the event is drawn
+		e     event.Event
+	}{
+		{"waiting", event.Event{Kind: event.ApprovalRequested, Turn: 1, CallID: "c1",
+			Approval: &event.Approval{CallID: "c1", Tool: "shell", Target: "ls", Preview: "ls"}}},
+		{"server went away", event.Event{Kind: event.Error, Turn: 1, Text: "the model's server went away"}},
+	} {
+		start := time.Now()
+		fs.events <- tc.e
+		waitUntil(t, tc.shown, shows(tc.shown))
+		if d := time.Since(start); d >= interval/2 {
+			stalled()
+			t.Fatalf("%s: drawn %v after it came, not at once", tc.e.Kind, d)
+		}
+	}
+}
