@@ -271,12 +271,12 @@ func TestBellRingsInAFrame(t *testing.T) {
 	}
 }
 
-// TestStreamDrawsOnItsOwnEvents: a change that comes before the draw
-// interval has passed is drawn with the first event after it, not on a
-// timer of its own at the interval, and at the latest half an interval
-// later when no event comes. (No turn runs, so no spinner wakes the loop.)
-func TestStreamDrawsOnItsOwnEvents(t *testing.T) {
-	const interval = time.Second
+// pacedLoop runs an inline loop at 60×16 drawing engine frames at most
+// once an interval, until the test ends, once its first frame is out. It
+// returns the session whose events the loop reduces and a condition that
+// the screen shows a text.
+func pacedLoop(t *testing.T, interval time.Duration) (*fakeSession, func(string) func() bool) {
+	t.Helper()
 	ft := newFakeTerm(60, 16)
 	fs := &fakeSession{events: make(chan event.Event)}
 	tr := scrollback.New(scrollback.Options{Width: 60, Height: 16})
@@ -285,10 +285,10 @@ func TestStreamDrawsOnItsOwnEvents(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	go func() { done <- loop.Run(ctx) }()
-	defer func() {
+	t.Cleanup(func() {
 		cancel()
 		<-done
-	}()
+	})
 	waitUntil(t, "the first frame", func() bool { return ft.frameCount() > 0 })
 	shows := func(s string) func() bool {
 		return func() bool {
@@ -297,6 +297,16 @@ func TestStreamDrawsOnItsOwnEvents(t *testing.T) {
 			return strings.Contains(strings.Join(oracle.ScreenText(), "\n"), s)
 		}
 	}
+	return fs, shows
+}
+
+// TestStreamDrawsOnItsOwnEvents: a change that comes before the draw
+// interval has passed is drawn with the first event after it, not on a
+// timer of its own at the interval, and at the latest half an interval
+// later when no event comes. (No turn runs, so no spinner wakes the loop.)
+func TestStreamDrawsOnItsOwnEvents(t *testing.T) {
+	const interval = time.Second
+	fs, shows := pacedLoop(t, interval)
 	// The assertions below are about timing: when the machine stalls
 	// this process for a good part of the interval (a race-detector
 	// build of another package hogging both cores), they cannot judge it.
@@ -379,26 +389,7 @@ func TestKeysArrivingTogetherDrawOnce(t *testing.T) {
 // alone in that time waits for the interval, and shows with the first.
 func TestEventsThatDrawAtOnce(t *testing.T) {
 	const interval = time.Second
-	ft := newFakeTerm(60, 16)
-	fs := &fakeSession{events: make(chan event.Event)}
-	tr := scrollback.New(scrollback.Options{Width: 60, Height: 16})
-	m := NewModel(tr, nil, Status{Model: "m", Sandbox: "workspace", Approval: "ask"}, true)
-	loop := NewLoop(m, ft, fs, LoopOptions{DrawInterval: interval})
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan error, 1)
-	go func() { done <- loop.Run(ctx) }()
-	defer func() {
-		cancel()
-		<-done
-	}()
-	shows := func(s string) func() bool {
-		return func() bool {
-			oracle := rendertest.NewOracle(60, 16)
-			oracle.Write(ft.all())
-			return strings.Contains(strings.Join(oracle.ScreenText(), "\n"), s)
-		}
-	}
-	waitUntil(t, "the first frame", func() bool { return ft.frameCount() > 0 })
+	fs, shows := pacedLoop(t, interval)
 	stalled := watchStalls(t, interval/4)
 	time.Sleep(interval + interval/10)
 	fs.events <- event.Event{Kind: event.UserMessage, Turn: 1, Text: "the question"}
