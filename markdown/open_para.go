@@ -756,8 +756,12 @@ func (pf *paraFlow) parseWindow(s *Stream, win []byte, base render.Style) (ps []
 	// has one open block, so one paraFlow, at a time (freeze checks).
 	pc := &s.ctx.window
 	s.ctx.windowOf = pf
-	doc := pc.parse(s.inline, buf, refs)
-	p := doc.FirstChild()
+	p := s.ctx.quick.quickParagraph(buf, pc, refs)
+	if p != nil {
+		s.parsed += len(buf)
+	} else {
+		p = pc.parse(s.inline, buf, refs).FirstChild()
+	}
 	pf.lastPC, pf.lastP = pc, p
 	if p == nil {
 		return nil, cut, false

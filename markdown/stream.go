@@ -74,6 +74,7 @@ type Stream struct {
 		pieces                    []piece
 		win                       []byte
 		flow                      *flow
+		quick                     quickNodes // the nodes of quick window parses
 	}
 	// parsed counts the bytes the stream handed goldmark; tests read it
 	// to check that parsing stays proportional to the text.

@@ -1,0 +1,257 @@
+package markdown
+
+import (
+	"bytes"
+	"unicode/utf8"
+
+	"github.com/yuin/goldmark/ast"
+	"github.com/yuin/goldmark/parser"
+	"github.com/yuin/goldmark/text"
+	"github.com/yuin/goldmark/util"
+)
+
+// A window of a paragraph is parsed on most chunks that bring markup, and
+// most of what such a parse costs is goldmark's setup (a reader, a block
+// pass, a document) and its linkify parser, which is tried at every
+// space, not the few dozen bytes of text. quickParagraph builds the tree
+// the stream's inline parser (newInlineParser) builds for the commonest
+// window: one line of text, code spans and emphasis. It walks the line as
+// goldmark's inline loop does, with the same trigger characters, so that
+// the text nodes split where goldmark's do, and leaves the pairing of
+// emphasis delimiters to goldmark's own ProcessDelimiters. Any other
+// window (a line break, a link, raw HTML, an escape, strikethrough, a
+// tab or control character, anything linkify could match) is left to
+// goldmark. TestQuickParagraphMatchesGoldmark and FuzzQuickParagraph hold
+// the two trees equal.
+
+// quickParagraph returns the paragraph goldmark's inline parser makes of
+// src, with pc reset to refs and holding what that parse leaves in it, or
+// nil when src is not a window it handles. The tree's nodes are q's, and
+// q's next parse reuses them.
+func (q *quickNodes) quickParagraph(src []byte, pc *refContext, refs []parser.Reference) ast.Node {
+	// The paragraph parser drops the line's trailing blanks; its leading
+	// ones are left to goldmark.
+	n := len(src)
+	for n > 0 && src[n-1] == ' ' {
+		n--
+	}
+	if n == 0 || src[0] == ' ' || !quickText(src[:n]) {
+		return nil
+	}
+	line := src[:n]
+	pc.reset(refs)
+	para := q.reset(n)
+	for pos := 0; pos < n; {
+		start := pos
+		i := pos
+	scan:
+		for ; i < n; i++ {
+			c := line[i]
+			if !quickOutside(c) {
+				return nil
+			}
+			// The characters an inline parser of newInlineParser's
+			// starts at, among those quickOutside lets through: white
+			// space and '(' (linkify), '`', '*' and '_', and the first
+			// character after a node, which goldmark reads as a space.
+			if c != ' ' && c != '(' && c != '`' && c != '*' && c != '_' && (i != pos || util.IsPunct(c)) {
+				continue
+			}
+			if i != pos {
+				q.mergeText(para, start, i)
+				start = i
+			}
+			switch c {
+			case '`':
+				node, next := q.codeSpan(line, i)
+				para.AppendChild(para, node)
+				pos = next
+				break scan
+			case '*', '_':
+				d := q.delimiter(line, i)
+				pc.PushDelimiter(d)
+				para.AppendChild(para, d)
+				pos = i + d.OriginalLength
+				break scan
+			}
+			// Linkify, at a space, a '(' or a line's first character,
+			// finds nothing: quickText ruled out what it looks for.
+		}
+		if i == n {
+			seg := text.NewSegment(start, n)
+			para.AppendChild(para, q.text(seg.TrimRightSpace(line)))
+			pos = n
+		}
+	}
+	parser.ProcessDelimiters(nil, pc)
+	return para
+}
+
+// quickNodes holds the nodes of a stream's quick parses, reused from
+// window to window: nothing keeps a window's tree past the next parse
+// (parseWindow). A window costs a few hundred nanoseconds to parse, and
+// a dozen nodes allocated for it would cost about as much again.
+type quickNodes struct {
+	para   ast.Paragraph
+	lines  text.Segments
+	texts  []ast.Text
+	spans  []ast.CodeSpan
+	ems    []ast.Emphasis
+	delims []parser.Delimiter
+}
+
+// reset drops the last parse's nodes and returns the paragraph, holding
+// one line of n bytes, for the next.
+func (q *quickNodes) reset(n int) *ast.Paragraph {
+	q.texts, q.spans, q.ems, q.delims = q.texts[:0], q.spans[:0], q.ems[:0], q.delims[:0]
+	q.para = ast.Paragraph{}
+	if q.lines.Len() == 0 {
+		q.lines.Append(text.NewSegment(0, n))
+	} else {
+		q.lines.SetSliced(0, 1)
+		q.lines.Set(0, text.NewSegment(0, n))
+	}
+	q.para.SetLines(&q.lines)
+	return &q.para
+}
+
+// grab returns a zero node from pool; a full pool goes on in new storage,
+// so that the nodes handed out stay where they are.
+func grab[T any](pool *[]T) *T {
+	if len(*pool) == cap(*pool) {
+		*pool = make([]T, 0, max(2*cap(*pool), 8))
+	}
+	var zero T
+	*pool = append(*pool, zero)
+	return &(*pool)[len(*pool)-1]
+}
+
+func (q *quickNodes) text(seg text.Segment) *ast.Text {
+	t := grab(&q.texts)
+	t.Segment = seg
+	return t
+}
+
+// mergeText adds the text at line[start:end] to para as goldmark's
+// ast.MergeOrAppendTextSegment does: to the text before it when that
+// ends where it starts, on the same line.
+func (q *quickNodes) mergeText(para ast.Node, start, end int) {
+	if t, ok := para.LastChild().(*ast.Text); ok && t.Segment.Stop == start && !t.SoftLineBreak() {
+		t.Segment = t.Segment.WithStop(end)
+		return
+	}
+	para.AppendChild(para, q.text(text.NewSegment(start, end)))
+}
+
+// codeSpan reads the backtick run at line[at] as goldmark's code span
+// parser does: a code span up to the next run of as many backticks, or,
+// when there is none, the run as text. It returns the node and where the
+// line goes on.
+func (q *quickNodes) codeSpan(line []byte, at int) (ast.Node, int) {
+	k := at
+	for k < len(line) && line[k] == '`' {
+		k++
+	}
+	run := k - at
+	for i := k; i < len(line); {
+		if line[i] != '`' {
+			i++
+			continue
+		}
+		j := i
+		for j < len(line) && line[j] == '`' {
+			j++
+		}
+		if j-i != run {
+			i = j
+			continue
+		}
+		node := grab(&q.spans)
+		if i > k {
+			content := q.text(text.NewSegment(k, i))
+			content.SetRaw(true)
+			node.AppendChild(node, content)
+			// One space is taken off each end of content that starts
+			// and ends with one and is not all blank.
+			if line[k] == ' ' && line[i-1] == ' ' && !util.IsBlank(line[k:i]) {
+				content.Segment = text.NewSegment(k+1, i-1)
+			}
+		}
+		return node, j
+	}
+	return q.text(text.NewSegment(at, k)), k
+}
+
+// delimiter reads the run of '*' or '_' at line[at] as goldmark's
+// emphasis parser does (parser.ScanDelimiter): whether it can open or
+// close emphasis follows from the characters around it, the line's ends
+// counting as white space.
+func (q *quickNodes) delimiter(line []byte, at int) *parser.Delimiter {
+	c := line[at]
+	e := at
+	for e < len(line) && line[e] == c {
+		e++
+	}
+	before, after := rune('\n'), rune(' ')
+	if at > 0 {
+		before, _ = utf8.DecodeLastRune(line[:at])
+	}
+	if e < len(line) {
+		after, _ = utf8.DecodeRune(line[e:])
+	}
+	beforePunct, beforeSpace := util.IsPunctRune(before), util.IsSpaceRune(before)
+	afterPunct, afterSpace := util.IsPunctRune(after), util.IsSpaceRune(after)
+	left := !afterSpace && (!afterPunct || beforeSpace || beforePunct)
+	right := !beforeSpace && (!beforePunct || afterSpace || afterPunct)
+	d := grab(&q.delims)
+	d.CanOpen, d.CanClose = left, right
+	if c == '_' {
+		d.CanOpen = left && (!right || beforePunct)
+		d.CanClose = right && (!left || afterPunct)
+	}
+	d.Length, d.OriginalLength, d.Char = e-at, e-at, c
+	d.Processor = q
+	d.Segment = text.NewSegment(at, e)
+	return d
+}
+
+// IsDelimiter, CanOpenCloser and OnMatch pair '*' and '_' runs into
+// emphasis as goldmark's own emphasis delimiter processor does (which it
+// does not export).
+func (q *quickNodes) IsDelimiter(b byte) bool { return b == '*' || b == '_' }
+
+func (q *quickNodes) CanOpenCloser(opener, closer *parser.Delimiter) bool {
+	return opener.Char == closer.Char
+}
+
+func (q *quickNodes) OnMatch(consumes int) ast.Node {
+	e := grab(&q.ems)
+	e.Level = consumes
+	return e
+}
+
+// quickText reports whether a line may be one quickParagraph handles, as
+// far as the line as a whole decides: printable, valid UTF-8, with
+// nothing that linkify could make a link of (an '@', "www.", a
+// protocol), wherever it is.
+func quickText(line []byte) bool {
+	for _, c := range line {
+		if c < ' ' || c == 0x7f || c == '@' {
+			return false
+		}
+	}
+	return utf8.Valid(line) && !bytes.Contains(line, []byte("www.")) &&
+		!bytes.Contains(line, []byte("http:")) && !bytes.Contains(line, []byte("https:")) &&
+		!bytes.Contains(line, []byte("ftp:"))
+}
+
+// quickOutside reports whether c may stand outside code spans in a
+// window quickParagraph handles: not a character that starts a link, an
+// image, raw HTML, an autolink, strikethrough or an escape.
+func quickOutside(c byte) bool {
+	switch c {
+	case '\\', '[', ']', '!', '<', '~':
+		return false
+	}
+	return true
+}

@@ -1,0 +1,116 @@
+package markdown
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"strings"
+	"testing"
+
+	"github.com/yuin/goldmark/ast"
+)
+
+// inlineTree writes out n's inlines with everything a renderer or the
+// cut search reads from them: kinds, text segments and their flags,
+// emphasis levels.
+func inlineTree(b *strings.Builder, n ast.Node) {
+	for c := n.FirstChild(); c != nil; c = c.NextSibling() {
+		fmt.Fprintf(b, "%s", c.Kind())
+		switch c := c.(type) {
+		case *ast.Text:
+			fmt.Fprintf(b, "[%d:%d raw=%t soft=%t hard=%t]", c.Segment.Start, c.Segment.Stop, c.IsRaw(), c.SoftLineBreak(), c.HardLineBreak())
+		case *ast.Emphasis:
+			fmt.Fprintf(b, "(%d)", c.Level)
+		}
+		if c.HasChildren() {
+			b.WriteString("{")
+			inlineTree(b, c)
+			b.WriteString("}")
+		}
+		b.WriteString(" ")
+	}
+}
+
+// checkQuick compares quickParagraph's tree of src, made with nodes
+// (which may hold an earlier parse's), with goldmark's and reports
+// whether quickParagraph took src.
+func checkQuick(t testing.TB, nodes *quickNodes, src string) bool {
+	t.Helper()
+	var quick refContext
+	q := nodes.quickParagraph([]byte(src), &quick, nil)
+	if q == nil {
+		return false
+	}
+	var full refContext
+	doc := full.parse(newInlineParser(), []byte(src), nil)
+	var want, got strings.Builder
+	if p := doc.FirstChild(); p != nil {
+		inlineTree(&want, p)
+	}
+	inlineTree(&got, q)
+	if got.String() != want.String() {
+		t.Errorf("%q:\nquick    %s\ngoldmark %s", src, got.String(), want.String())
+	}
+	if quick.FirstDelimiter() != nil || quick.LastDelimiter() != nil || len(quick.lookups) != 0 {
+		t.Errorf("%q: the context keeps delimiters or lookups", src)
+	}
+	return true
+}
+
+func TestQuickParagraphMatchesGoldmark(t *testing.T) {
+	taken := []string{
+		"word",
+		"some words `c1` **b** more",
+		"eee `c3` **b",
+		"eee `c3",
+		"``a`` `` b ` ``x",
+		"` `  `  a  ` ` b`",
+		"*a **b** c* _d_ __e__ f_g_h",
+		"***x*** **a *b* c** *a**b",
+		"a * b ** c (d) (e",
+		"**`x`** *`y`*",
+		"caf\u00e9 **na\u00efve** \u201c*q*\u201d",
+		"x.y: z; *(a)* **.b.**",
+		"trailing space   ",
+		"a ** b **c** d**",
+		"_a_b_ *a*b* __a__b__",
+	}
+	var nodes quickNodes
+	for _, src := range taken {
+		if !checkQuick(t, &nodes, src) {
+			t.Errorf("%q: quickParagraph did not take it", src)
+		}
+	}
+	left := []string{
+		"", "   ", " lead", "a\nb", "a\tb", "[x]", "a\\*b", "<b>", "~~s~~", "!x",
+		"a@b.c", "see www.x.org", "http://x", "https://x", "ftp://x", "a\x00b", "\xff",
+	}
+	for _, src := range left {
+		if checkQuick(t, &nodes, src) {
+			t.Errorf("%q: quickParagraph took it", src)
+		}
+	}
+	// Random lines over the characters that matter to it.
+	alphabet := []string{"a", "b", " ", " ", "`", "``", "*", "**", "_", "(", ")", ".", "\u00e9", "\u201c", "\u00a1", "\u00a0", "\u2003", "\u2014", "-", "&", "#", ":", "*a*", "`c`"}
+	r := rand.New(rand.NewPCG(1, 2))
+	n, took := 20000, 0
+	for range n {
+		var b strings.Builder
+		for range 1 + r.IntN(16) {
+			b.WriteString(alphabet[r.IntN(len(alphabet))])
+		}
+		if checkQuick(t, &nodes, b.String()) {
+			took++
+		}
+	}
+	if took < n/2 {
+		t.Errorf("quickParagraph took %d of %d random lines, expected most", took, n)
+	}
+}
+
+func FuzzQuickParagraph(f *testing.F) {
+	for _, s := range []string{"a `c` **b** c", "*a **b** c*", "``a` `` b", "x _y_ (z)"} {
+		f.Add(s)
+	}
+	var nodes quickNodes
+	f.Fuzz(func(t *testing.T, src string) { checkQuick(t, &nodes, src) })
+}
