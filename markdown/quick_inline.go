@@ -29,31 +29,66 @@ import (
 // nil when src is not a window it handles. The tree's nodes are q's, and
 // q's next parse reuses them.
 func (q *quickNodes) quickParagraph(src []byte, pc *refContext, refs []parser.Reference) ast.Node {
-	// The paragraph parser drops the line's trailing blanks; its leading
-	// ones are left to goldmark.
+	// The paragraph parser drops the text's trailing blanks and line
+	// breaks; leading ones are left to goldmark.
 	n := len(src)
-	for n > 0 && src[n-1] == ' ' {
+	for n > 0 && (src[n-1] == ' ' || src[n-1] == '\n') {
 		n--
 	}
 	if n == 0 || src[0] == ' ' || !quickText(src[:n]) {
 		return nil
 	}
-	line := src[:n]
 	pc.reset(refs)
-	para := q.reset(n)
-	for pos := 0; pos < n; {
+	para := q.reset()
+	for ls := 0; ls < n; {
+		le := n
+		if nl := bytes.IndexByte(src[ls:n], '\n'); nl >= 0 {
+			le = ls + nl
+		}
+		next := le + 1 // where the next line starts
+		if le == n {
+			next = n
+		}
+		// A line after the first starts after its blanks; a blank line
+		// ends the paragraph, and blanks before a line break may make a
+		// hard one: both are left to goldmark.
+		for ls < le && src[ls] == ' ' {
+			ls++
+		}
+		if ls == le || le < n && src[le-1] == ' ' {
+			return nil
+		}
+		q.lines.Append(text.NewSegment(ls, next))
+		if !q.line(src[:n], ls, le, next, para, pc) {
+			return nil
+		}
+		ls = next
+	}
+	para.SetLines(&q.lines)
+	parser.ProcessDelimiters(nil, pc)
+	return para
+}
+
+// line adds the inlines of the line src[ls:le] of the paragraph's text,
+// src, to para as goldmark's inline loop does; the next line starts at
+// next. It reports false for a line it does not handle.
+func (q *quickNodes) line(src []byte, ls, le, next int, para ast.Node, pc *refContext) bool {
+	n := len(src)
+	soft := le < n
+	for pos := ls; pos < le; {
 		start := pos
 		i := pos
 	scan:
-		for ; i < n; i++ {
-			c := line[i]
+		for ; i < le; i++ {
+			c := src[i]
 			if !quickOutside(c) {
-				return nil
+				return false
 			}
 			// The characters an inline parser of newInlineParser's
 			// starts at, among those quickOutside lets through: white
 			// space and '(' (linkify), '`', '*' and '_', and the first
-			// character after a node, which goldmark reads as a space.
+			// character of a line or after a node, which goldmark reads
+			// as a space.
 			if c != ' ' && c != '(' && c != '`' && c != '*' && c != '_' && (i != pos || util.IsPunct(c)) {
 				continue
 			}
@@ -63,12 +98,15 @@ func (q *quickNodes) quickParagraph(src []byte, pc *refContext, refs []parser.Re
 			}
 			switch c {
 			case '`':
-				node, next := q.codeSpan(line, i)
+				node, end, ok := q.codeSpan(src, i, le, n)
+				if !ok {
+					return false
+				}
 				para.AppendChild(para, node)
-				pos = next
+				pos = end
 				break scan
 			case '*', '_':
-				d := q.delimiter(line, i)
+				d := q.delimiter(src[:next], i)
 				pc.PushDelimiter(d)
 				para.AppendChild(para, d)
 				pos = i + d.OriginalLength
@@ -77,14 +115,22 @@ func (q *quickNodes) quickParagraph(src []byte, pc *refContext, refs []parser.Re
 			// Linkify, at a space, a '(' or a line's first character,
 			// finds nothing: quickText ruled out what it looks for.
 		}
-		if i == n {
-			seg := text.NewSegment(start, n)
-			para.AppendChild(para, q.text(seg.TrimRightSpace(line)))
-			pos = n
+		if i == le {
+			seg := text.NewSegment(start, le)
+			t := q.text(seg.TrimRightSpace(src))
+			t.SetSoftLineBreak(soft)
+			para.AppendChild(para, t)
+			return true
 		}
 	}
-	parser.ProcessDelimiters(nil, pc)
-	return para
+	// The line ended with a node: goldmark still ends it with a text,
+	// empty, that carries its line break.
+	if soft {
+		t := q.text(text.NewSegment(le, le))
+		t.SetSoftLineBreak(true)
+		para.AppendChild(para, t)
+	}
+	return true
 }
 
 // quickNodes holds the nodes of a stream's quick parses, reused from
@@ -100,18 +146,14 @@ type quickNodes struct {
 	delims []parser.Delimiter
 }
 
-// reset drops the last parse's nodes and returns the paragraph, holding
-// one line of n bytes, for the next.
-func (q *quickNodes) reset(n int) *ast.Paragraph {
+// reset drops the last parse's nodes and returns the paragraph for the
+// next.
+func (q *quickNodes) reset() *ast.Paragraph {
 	q.texts, q.spans, q.ems, q.delims = q.texts[:0], q.spans[:0], q.ems[:0], q.delims[:0]
 	q.para = ast.Paragraph{}
-	if q.lines.Len() == 0 {
-		q.lines.Append(text.NewSegment(0, n))
-	} else {
-		q.lines.SetSliced(0, 1)
-		q.lines.Set(0, text.NewSegment(0, n))
+	if q.lines.Len() > 0 {
+		q.lines.SetSliced(0, 0)
 	}
-	q.para.SetLines(&q.lines)
 	return &q.para
 }
 
@@ -143,43 +185,56 @@ func (q *quickNodes) mergeText(para ast.Node, start, end int) {
 	para.AppendChild(para, q.text(text.NewSegment(start, end)))
 }
 
-// codeSpan reads the backtick run at line[at] as goldmark's code span
-// parser does: a code span up to the next run of as many backticks, or,
-// when there is none, the run as text. It returns the node and where the
-// line goes on.
-func (q *quickNodes) codeSpan(line []byte, at int) (ast.Node, int) {
+// codeSpan reads the backtick run at src[at] as goldmark's code span
+// parser does: a code span up to the next run of as many backticks on the
+// line (which ends at le), or, when there is none in the paragraph's text
+// (which ends at n), the run as text. It returns the node and where the
+// line goes on, or false for a code span that runs onto another line.
+func (q *quickNodes) codeSpan(src []byte, at, le, n int) (ast.Node, int, bool) {
 	k := at
-	for k < len(line) && line[k] == '`' {
+	for k < le && src[k] == '`' {
 		k++
 	}
 	run := k - at
-	for i := k; i < len(line); {
-		if line[i] != '`' {
+	i, j := nextRun(src, k, le, run)
+	if i < 0 {
+		if i, _ := nextRun(src, le, n, run); i >= 0 {
+			return nil, 0, false
+		}
+		return q.text(text.NewSegment(at, k)), k, true
+	}
+	node := grab(&q.spans)
+	if i > k {
+		content := q.text(text.NewSegment(k, i))
+		content.SetRaw(true)
+		node.AppendChild(node, content)
+		// One space is taken off each end of content that starts and
+		// ends with one and is not all blank.
+		if src[k] == ' ' && src[i-1] == ' ' && !util.IsBlank(src[k:i]) {
+			content.Segment = text.NewSegment(k+1, i-1)
+		}
+	}
+	return node, j, true
+}
+
+// nextRun finds the first run of exactly run backticks in src[from:to]
+// and returns where it starts and ends, or -1.
+func nextRun(src []byte, from, to, run int) (int, int) {
+	for i := from; i < to; {
+		if src[i] != '`' {
 			i++
 			continue
 		}
 		j := i
-		for j < len(line) && line[j] == '`' {
+		for j < to && src[j] == '`' {
 			j++
 		}
-		if j-i != run {
-			i = j
-			continue
+		if j-i == run {
+			return i, j
 		}
-		node := grab(&q.spans)
-		if i > k {
-			content := q.text(text.NewSegment(k, i))
-			content.SetRaw(true)
-			node.AppendChild(node, content)
-			// One space is taken off each end of content that starts
-			// and ends with one and is not all blank.
-			if line[k] == ' ' && line[i-1] == ' ' && !util.IsBlank(line[k:i]) {
-				content.Segment = text.NewSegment(k+1, i-1)
-			}
-		}
-		return node, j
+		i = j
 	}
-	return q.text(text.NewSegment(at, k)), k
+	return -1, -1
 }
 
 // delimiter reads the run of '*' or '_' at line[at] as goldmark's
@@ -230,19 +285,19 @@ func (q *quickNodes) OnMatch(consumes int) ast.Node {
 	return e
 }
 
-// quickText reports whether a line may be one quickParagraph handles, as
-// far as the line as a whole decides: printable, valid UTF-8, with
-// nothing that linkify could make a link of (an '@', "www.", a
+// quickText reports whether text may be one quickParagraph handles, as
+// far as the text as a whole decides: printable lines of valid UTF-8,
+// with nothing that linkify could make a link of (an '@', "www.", a
 // protocol), wherever it is.
-func quickText(line []byte) bool {
-	for _, c := range line {
-		if c < ' ' || c == 0x7f || c == '@' {
+func quickText(text []byte) bool {
+	for _, c := range text {
+		if c < ' ' && c != '\n' || c == 0x7f || c == '@' {
 			return false
 		}
 	}
-	return utf8.Valid(line) && !bytes.Contains(line, []byte("www.")) &&
-		!bytes.Contains(line, []byte("http:")) && !bytes.Contains(line, []byte("https:")) &&
-		!bytes.Contains(line, []byte("ftp:"))
+	return utf8.Valid(text) && !bytes.Contains(text, []byte("www.")) &&
+		!bytes.Contains(text, []byte("http:")) && !bytes.Contains(text, []byte("https:")) &&
+		!bytes.Contains(text, []byte("ftp:"))
 }
 
 // quickOutside reports whether c may stand outside code spans in a

@@ -44,8 +44,10 @@ func checkQuick(t testing.TB, nodes *quickNodes, src string) bool {
 	doc := full.parse(newInlineParser(), []byte(src), nil)
 	var want, got strings.Builder
 	if p := doc.FirstChild(); p != nil {
+		fmt.Fprintf(&want, "%d paragraphs, lines %v: ", doc.ChildCount(), p.Lines().Sliced(0, p.Lines().Len()))
 		inlineTree(&want, p)
 	}
+	fmt.Fprintf(&got, "1 paragraphs, lines %v: ", q.Lines().Sliced(0, q.Lines().Len()))
 	inlineTree(&got, q)
 	if got.String() != want.String() {
 		t.Errorf("%q:\nquick    %s\ngoldmark %s", src, got.String(), want.String())
@@ -73,6 +75,10 @@ func TestQuickParagraphMatchesGoldmark(t *testing.T) {
 		"trailing space   ",
 		"a ** b **c** d**",
 		"_a_b_ *a*b* __a__b__",
+		"line 1 says `code` and **bold**\nline 2 says `code` and **bold**\nline 3",
+		"a **b\nc** d\n   e `f`\n*g*\nh",
+		"a `b\nc",
+		"x\n  \u00e9 *y*\n`z`",
 	}
 	var nodes quickNodes
 	for _, src := range taken {
@@ -81,7 +87,7 @@ func TestQuickParagraphMatchesGoldmark(t *testing.T) {
 		}
 	}
 	left := []string{
-		"", "   ", " lead", "a\nb", "a\tb", "[x]", "a\\*b", "<b>", "~~s~~", "!x",
+		"", "   ", " lead", "a  \nb", "a\n\nb", "a\n \nb", "`a\nb`", "a\r\nb", "a\tb", "[x]", "a\\*b", "<b>", "~~s~~", "!x",
 		"a@b.c", "see www.x.org", "http://x", "https://x", "ftp://x", "a\x00b", "\xff",
 	}
 	for _, src := range left {
@@ -90,7 +96,7 @@ func TestQuickParagraphMatchesGoldmark(t *testing.T) {
 		}
 	}
 	// Random lines over the characters that matter to it.
-	alphabet := []string{"a", "b", " ", " ", "`", "``", "*", "**", "_", "(", ")", ".", "\u00e9", "\u201c", "\u00a1", "\u00a0", "\u2003", "\u2014", "-", "&", "#", ":", "*a*", "`c`"}
+	alphabet := []string{"a", "b", " ", " ", "`", "``", "*", "**", "_", "(", ")", ".", "\u00e9", "\u201c", "\u00a1", "\u00a0", "\u2003", "\u2014", "-", "&", "#", ":", "*a*", "`c`", "\n", "\n  "}
 	r := rand.New(rand.NewPCG(1, 2))
 	n, took := 20000, 0
 	for range n {
@@ -108,7 +114,7 @@ func TestQuickParagraphMatchesGoldmark(t *testing.T) {
 }
 
 func FuzzQuickParagraph(f *testing.F) {
-	for _, s := range []string{"a `c` **b** c", "*a **b** c*", "``a` `` b", "x _y_ (z)"} {
+	for _, s := range []string{"a `c` **b** c", "*a **b** c*", "``a` `` b", "x _y_ (z)", "a **b\nc** `d`\n e"} {
 		f.Add(s)
 	}
 	var nodes quickNodes
