@@ -15,14 +15,15 @@ import (
 // pass, a document) and its linkify parser, which is tried at every
 // space, not the few dozen bytes of text. quickParagraph builds the tree
 // the stream's inline parser (newInlineParser) builds for the commonest
-// window: one line of text, code spans and emphasis. It walks the line as
+// window: lines of text, code spans and emphasis. It walks each line as
 // goldmark's inline loop does, with the same trigger characters, so that
 // the text nodes split where goldmark's do, and leaves the pairing of
 // emphasis delimiters to goldmark's own ProcessDelimiters. Any other
-// window (a line break, a link, raw HTML, an escape, strikethrough, a
-// tab or control character, anything linkify could match) is left to
-// goldmark. TestQuickParagraphMatchesGoldmark and FuzzQuickParagraph hold
-// the two trees equal.
+// window (a hard line break, a blank line, a code span across lines, a
+// link, raw HTML, an escape, strikethrough, a tab or control character,
+// anything linkify could match) is left to goldmark.
+// TestQuickParagraphMatchesGoldmark and FuzzQuickParagraph hold the two
+// trees equal.
 
 // quickParagraph returns the paragraph goldmark's inline parser makes of
 // src, with pc reset to refs and holding what that parse leaves in it, or
