@@ -50,8 +50,9 @@ bench: bench-render bench-markdown bench-layout bench-store bench-app bench-sse 
 bench-render:
 	$(GO) run ./bench/cmd/benchtable -suite render -benchtime $(BENCHTIME)
 
-# The markdown targets are ratios of two timings of a few dozen
-# milliseconds each; three runs, averaged, keep GC noise out of them.
+# The markdown targets are ratios of two timings, some of a few
+# milliseconds; each timing is the median of three runs, so that a run
+# the machine's other load slowed does not move a ratio.
 bench-markdown:
 	$(GO) run ./bench/cmd/benchtable -suite markdown -benchtime $(BENCHTIME) -count 3
 

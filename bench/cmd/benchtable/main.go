@@ -23,7 +23,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	fs.SetOutput(stderr)
 	suiteName := fs.String("suite", "", "suite to run: the folder bench/<suite>, or the package the suite names ("+suiteNames()+")")
 	benchtime := fs.String("benchtime", "1s", "passed to go test -benchtime")
-	count := fs.Int("count", 1, "passed to go test -count; repeated runs are averaged")
+	count := fs.Int("count", 1, "passed to go test -count; a timing is the median of the runs, another metric their mean")
 	bench := fs.String("bench", ".", "passed to go test -bench (default: the suite's pattern, else .)")
 	in := fs.String("in", "", "read saved `go test -bench` output from this file (- for stdin) instead of running")
 	goCmd := fs.String("go", "go", "the go command")

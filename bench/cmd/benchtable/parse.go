@@ -9,7 +9,13 @@ import (
 	"strings"
 )
 
-// Result is one benchmark's measurements, averaged over its runs.
+// Result is one benchmark's measurements over its runs (go test -count):
+// a timing is the median of its runs, anything else their mean. A run on
+// a machine that something else disturbed only takes longer, so one such
+// run moves a mean of three by a third of its excess and a median not at
+// all (benchstat reports medians for the same reason); a count, such as
+// the lines a stream got wrong, stays above zero in the mean when any
+// run's was.
 type Result struct {
 	// Name is the benchmark's full name without the "Benchmark" prefix
 	// and the GOMAXPROCS suffix, e.g. "W1StreamAppend/200x50/quire".
@@ -17,7 +23,7 @@ type Result struct {
 	// Metrics maps a unit ("ns/op", "B/op", "allocs/op", or any unit
 	// reported with b.ReportMetric, like "bytes/frame") to its value.
 	Metrics map[string]float64
-	// Runs is how many result lines were averaged (go test -count).
+	// Runs is how many result lines were combined (go test -count).
 	Runs int
 	// Skipped is the reason the benchmark skipped itself, if it did.
 	Skipped string
@@ -63,7 +69,7 @@ func (o *Output) result(name string) *Result {
 // signs of a failed run, which are collected in Problems.
 func Parse(r io.Reader) (*Output, error) {
 	out := &Output{}
-	sums := map[*Result]map[string]float64{}
+	runs := map[*Result]map[string][]float64{}
 	var current *Result // the benchmark whose log lines follow its header
 	var pending string  // with -v: the benchmark that just started
 	var pendingLogs []string
@@ -86,11 +92,11 @@ func Parse(r io.Reader) (*Output, error) {
 				r.addLogs(pendingLogs)
 				pending, pendingLogs = "", nil
 			}
-			if sums[r] == nil {
-				sums[r] = map[string]float64{}
+			if runs[r] == nil {
+				runs[r] = map[string][]float64{}
 			}
 			for unit, v := range metrics {
-				sums[r][unit] += v
+				runs[r][unit] = append(runs[r][unit], v)
 			}
 			r.Runs++
 		case strings.HasPrefix(trimmed, "--- "):
@@ -142,12 +148,49 @@ func Parse(r io.Reader) (*Output, error) {
 	if err := sc.Err(); err != nil {
 		return nil, fmt.Errorf("reading benchmark output: %w", err)
 	}
-	for r, s := range sums {
-		for unit, v := range s {
-			r.Metrics[unit] = v / float64(r.Runs)
+	for r, m := range runs {
+		for unit, vs := range m {
+			if isTiming(unit) {
+				r.Metrics[unit] = median(vs)
+			} else {
+				r.Metrics[unit] = mean(vs)
+			}
 		}
 	}
 	return out, nil
+}
+
+// isTiming reports whether a unit measures time: its name has ns, ms or
+// s as a word before a '/' or at its end ("ns/op", "cpu-ns/op",
+// "p99-ms", "cpu-s/answer"), not after one ("events/s" is a rate).
+func isTiming(unit string) bool {
+	for _, w := range []string{"ns", "ms", "s"} {
+		for i := 0; i+len(w) <= len(unit); i++ {
+			if unit[i:i+len(w)] == w && (i == 0 || unit[i-1] == '-') &&
+				(i+len(w) == len(unit) || unit[i+len(w)] == '/') {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func median(vs []float64) float64 {
+	s := slices.Clone(vs)
+	slices.Sort(s)
+	n := len(s)
+	if n%2 == 1 {
+		return s[n/2]
+	}
+	return (s[n/2-1] + s[n/2]) / 2
+}
+
+func mean(vs []float64) float64 {
+	sum := 0.0
+	for _, v := range vs {
+		sum += v
+	}
+	return sum / float64(len(vs))
 }
 
 // addLogs appends the messages r has not logged yet; a benchmark function

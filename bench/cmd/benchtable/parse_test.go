@@ -28,9 +28,17 @@ func TestParse(t *testing.T) {
 			},
 		},
 		{
-			name: "repeated runs (-count) are averaged",
+			name: "repeated runs (-count): the median of two timings is their mean, as of counts",
 			in:   "BenchmarkX/a-2 10 100 ns/op 4 bytes/frame\nBenchmarkX/a-2 10 300 ns/op 6 bytes/frame\n",
 			want: map[string]Result{"X/a": {Runs: 2, Metrics: map[string]float64{"ns/op": 200, "bytes/frame": 5}}},
+		},
+		{
+			name: "repeated runs (-count): a disturbed run moves a timing's median not at all, a count's mean as much as it differs",
+			in: "BenchmarkX/a-2 10 100 ns/op 110 cpu-ns/op 7 p99-ms 0 oracle-bad 2 events/s\n" +
+				"BenchmarkX/a-2 10 400 ns/op 500 cpu-ns/op 30 p99-ms 3 oracle-bad 8 events/s\n" +
+				"BenchmarkX/a-2 10 120 ns/op 100 cpu-ns/op 9 p99-ms 0 oracle-bad 5 events/s\n",
+			want: map[string]Result{"X/a": {Runs: 3, Metrics: map[string]float64{
+				"ns/op": 120, "cpu-ns/op": 110, "p99-ms": 9, "oracle-bad": 1, "events/s": 5}}},
 		},
 		{
 			name: "skip without -v: header then reason",
@@ -133,4 +141,17 @@ func FuzzParse(f *testing.F) {
 			_ = Write(&strings.Builder{}, Build(s, out))
 		}
 	})
+}
+
+func TestIsTiming(t *testing.T) {
+	for unit, want := range map[string]bool{
+		"ns/op": true, "cpu-ns/op": true, "ns/chunk": true, "p99-cpu-ns/chunk": true, "cold-ns": true,
+		"ready-ms": true, "p50-ms": true, "cpu-ms/chunk": true, "cpu-s/answer": true,
+		"events/s": false, "acks/s": false, "bytes/frame": false, "B/op": false, "allocs/op": false,
+		"oracle-bad": false, "heap-bytes": false, "chunks": false, "matches": false, "measured-blocks": false,
+	} {
+		if got := isTiming(unit); got != want {
+			t.Errorf("isTiming(%q) = %t, want %t", unit, got, want)
+		}
+	}
 }
