@@ -291,10 +291,15 @@ func (q *quickNodes) OnMatch(consumes int) ast.Node {
 // with nothing that linkify could make a link of (an '@', "www.", a
 // protocol), wherever it is.
 func quickText(text []byte) bool {
+	tick := false // a code span may have started
 	for _, c := range text {
-		if c < ' ' && c != '\n' || c == 0x7f || c == '@' {
+		if c < ' ' && c != '\n' || c == 0x7f || c == '@' || !tick && !quickOutside(c) {
+			// A character quickOutside refuses before any backtick is
+			// outside code spans: the window is goldmark's, found
+			// without walking it (a link's window, say).
 			return false
 		}
+		tick = tick || c == '`'
 	}
 	return utf8.Valid(text) && !bytes.Contains(text, []byte("www.")) &&
 		!bytes.Contains(text, []byte("http:")) && !bytes.Contains(text, []byte("https:")) &&
