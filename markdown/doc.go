@@ -161,8 +161,9 @@
 //     character that opens, closes or escapes a construct, no line
 //     break, no autolink or entity completed with the word before it),
 //     which is laid out behind the window's pieces. A window of
-//     text, code spans and emphasis alone is parsed without goldmark,
-//     into the tree goldmark makes of it (see quick_inline.go). A paragraph
+//     text, code spans, emphasis and brackets that make no link is
+//     parsed without goldmark, into the tree goldmark makes of it, with
+//     the same labels looked up (see quick_inline.go). A paragraph
 //     (or list item) that starts with "[" is continued so once its text
 //     rules out a link reference definition ("[a](", "[Enter] to"), and a
 //     list item that starts with a task's box once the flow has taken the

@@ -15,15 +15,18 @@ import (
 // pass, a document) and its linkify parser, which is tried at every
 // space, not the few dozen bytes of text. quickParagraph builds the tree
 // the stream's inline parser (newInlineParser) builds for the commonest
-// window: lines of text, code spans and emphasis. It walks each line as
-// goldmark's inline loop does, with the same trigger characters, so that
-// the text nodes split where goldmark's do, and leaves the pairing of
-// emphasis delimiters to goldmark's own ProcessDelimiters. Any other
-// window (a hard line break, a blank line, a code span across lines, a
-// link, raw HTML, an escape, strikethrough, a tab or control character,
-// anything linkify could match) is left to goldmark.
-// TestQuickParagraphMatchesGoldmark and FuzzQuickParagraph hold the two
-// trees equal.
+// windows: lines of text, code spans, emphasis and brackets that make no
+// link ("a[i]", "[Enter]", a reference whose definition has not come).
+// It walks each line as goldmark's inline loop does, with the same
+// trigger characters, so that the text nodes split where goldmark's do;
+// it looks labels up as goldmark's link parser would, so that the stream
+// learns the same pending labels; and it leaves the pairing of emphasis
+// delimiters to goldmark's own ProcessDelimiters. Any other window (a
+// hard line break, a blank line, a code span or link label across lines,
+// a link or image, a defined label, raw HTML, an escape, strikethrough, a
+// tab or control character, anything linkify could match) is left to
+// goldmark. TestQuickParagraphMatchesGoldmark and FuzzQuickParagraph hold
+// the two trees, and the labels looked up, equal.
 
 // quickParagraph returns the paragraph goldmark's inline parser makes of
 // src, with pc reset to refs and holding what that parse leaves in it, or
@@ -67,6 +70,10 @@ func (q *quickNodes) quickParagraph(src []byte, pc *refContext, refs []parser.Re
 	}
 	para.SetLines(&q.lines)
 	parser.ProcessDelimiters(nil, pc)
+	// The link parser's CloseBlock: a '[' nothing closed is text.
+	for _, o := range q.open {
+		o.Parent().ReplaceChild(o.Parent(), o, q.text(o.seg))
+	}
 	return para
 }
 
@@ -87,10 +94,10 @@ func (q *quickNodes) line(src []byte, ls, le, next int, para ast.Node, pc *refCo
 			}
 			// The characters an inline parser of newInlineParser's
 			// starts at, among those quickOutside lets through: white
-			// space and '(' (linkify), '`', '*' and '_', and the first
-			// character of a line or after a node, which goldmark reads
-			// as a space.
-			if c != ' ' && c != '(' && c != '`' && c != '*' && c != '_' && (i != pos || util.IsPunct(c)) {
+			// space and '(' (linkify), '`', '*', '_', '[', ']' and '!',
+			// and the first character of a line or after a node, which
+			// goldmark reads as a space.
+			if !quickTrigger(c) && (i != pos || util.IsPunct(c)) {
 				continue
 			}
 			if i != pos {
@@ -112,11 +119,31 @@ func (q *quickNodes) line(src []byte, ls, le, next int, para ast.Node, pc *refCo
 				para.AppendChild(para, d)
 				pos = i + d.OriginalLength
 				break scan
+			case '[':
+				o := grab(&q.opens)
+				o.seg = text.NewSegment(i, i+1)
+				para.AppendChild(para, o)
+				q.open = append(q.open, o)
+				pos = i + 1
+				break scan
+			case ']':
+				if !q.closeLabel(src, i, le, para, pc) {
+					return false
+				}
+			case '!':
+				if i+1 < le && src[i+1] == '[' {
+					return false // an image
+				}
 			}
-			// Linkify, at a space, a '(' or a line's first character,
-			// finds nothing: quickText ruled out what it looks for.
+			// Otherwise no parser took the character, which stays text:
+			// linkify, at a space, a '(' or a line's first character,
+			// finds nothing (quickText ruled out what it looks for); a
+			// ']' closed no link.
 		}
 		if i == le {
+			if len(q.open) > 0 && soft {
+				return false // a link's text or label may go on to the next line
+			}
 			seg := text.NewSegment(start, le)
 			t := q.text(seg.TrimRightSpace(src))
 			t.SetSoftLineBreak(soft)
@@ -126,6 +153,9 @@ func (q *quickNodes) line(src []byte, ls, le, next int, para ast.Node, pc *refCo
 	}
 	// The line ended with a node: goldmark still ends it with a text,
 	// empty, that carries its line break.
+	if len(q.open) > 0 && soft {
+		return false
+	}
 	if soft {
 		t := q.text(text.NewSegment(le, le))
 		t.SetSoftLineBreak(true)
@@ -133,6 +163,99 @@ func (q *quickNodes) line(src []byte, ls, le, next int, para ast.Node, pc *refCo
 	}
 	return true
 }
+
+// quickTrigger reports whether an inline parser of newInlineParser's
+// starts at c wherever it stands, among the characters quickOutside
+// lets through.
+func quickTrigger(c byte) bool {
+	switch c {
+	case ' ', '(', '`', '*', '_', '[', ']', '!':
+		return true
+	}
+	return false
+}
+
+// closeLabel does at the ']' at src[at] what goldmark's link parser
+// does when no link comes of it: the '[' it closes, the last one still
+// open, becomes text, after the labels a link would need were looked up
+// (and noted in pc, as refObserver notes them) and found undefined. It
+// reports false when a link may come of it after all: a label is
+// defined, a '(' follows (an inline link), or the label of a full
+// reference may close on a later line.
+func (q *quickNodes) closeLabel(src []byte, at, le int, para ast.Node, pc *refContext) bool {
+	pc.current, pc.at = para, at
+	if len(q.open) == 0 {
+		return true
+	}
+	// goldmark has labels of about a thousand bytes and more turn to text
+	// without a lookup: left to it.
+	if at-q.open[0].seg.Start > maxQuickLabel {
+		return false
+	}
+	last := q.open[len(q.open)-1]
+	q.open = q.open[:len(q.open)-1]
+	if at+1 < le && src[at+1] == '(' {
+		return false
+	}
+	// "[text][label]" looks up label, "[text][]" text; goldmark's
+	// FindClosure reads up to the first '[' or ']' (escapes aside).
+	looked := false
+	if at+1 < le && src[at+1] == '[' {
+		j := at + 2
+		for j < le && src[j] != '[' && src[j] != ']' {
+			if src[j] == '\\' {
+				return false
+			}
+			j++
+		}
+		if j == le && le < len(src) || j-at > maxQuickLabel {
+			return false
+		}
+		if j < le && src[j] == ']' {
+			label := src[at+2 : j]
+			if util.IsBlank(label) {
+				label = src[last.seg.Stop:at]
+			}
+			if _, ok := pc.Reference(util.ToLinkReference(label)); ok {
+				return false
+			}
+			looked = true
+		}
+	}
+	// Otherwise the text between the brackets is looked up as a shortcut
+	// reference.
+	if !looked {
+		if _, ok := pc.Reference(util.ToLinkReference(src[last.seg.Stop:at])); ok {
+			return false
+		}
+	}
+	// ast.MergeOrReplaceTextSegment, with q's nodes.
+	if t, ok := last.PreviousSibling().(*ast.Text); ok && t.Segment.Stop == last.seg.Start && !t.SoftLineBreak() {
+		t.Segment = t.Segment.WithStop(last.seg.Stop)
+		para.RemoveChild(para, last)
+	} else {
+		para.ReplaceChild(para, last, q.text(last.seg))
+	}
+	return true
+}
+
+// maxQuickLabel bounds the text between brackets quickParagraph looks up.
+const maxQuickLabel = 900
+
+// labelOpen stands where goldmark's link parser leaves its state for a
+// '[' until a ']' closes it: a node that is not text, so that text after
+// it does not merge into it.
+type labelOpen struct {
+	ast.BaseInline
+	seg text.Segment
+}
+
+// kindLabelOpen is labelOpen's node kind, registered once.
+var kindLabelOpen = ast.NewNodeKind("QuickLabelOpen")
+
+func (n *labelOpen) Kind() ast.NodeKind { return kindLabelOpen }
+
+func (n *labelOpen) Dump(src []byte, level int) { ast.DumpHelper(n, src, level, nil, nil) }
 
 // quickNodes holds the nodes of a stream's quick parses, reused from
 // window to window: nothing keeps a window's tree past the next parse
@@ -145,12 +268,15 @@ type quickNodes struct {
 	spans  []ast.CodeSpan
 	ems    []ast.Emphasis
 	delims []parser.Delimiter
+	opens  []labelOpen
+	open   []*labelOpen // the '[' not closed yet, in order
 }
 
 // reset drops the last parse's nodes and returns the paragraph for the
 // next.
 func (q *quickNodes) reset() *ast.Paragraph {
 	q.texts, q.spans, q.ems, q.delims = q.texts[:0], q.spans[:0], q.ems[:0], q.delims[:0]
+	q.opens, q.open = q.opens[:0], q.open[:0]
 	q.para = ast.Paragraph{}
 	if q.lines.Len() > 0 {
 		q.lines.SetSliced(0, 0)
@@ -307,11 +433,11 @@ func quickText(text []byte) bool {
 }
 
 // quickOutside reports whether c may stand outside code spans in a
-// window quickParagraph handles: not a character that starts a link, an
-// image, raw HTML, an autolink, strikethrough or an escape.
+// window quickParagraph handles: not a character that starts raw HTML,
+// an autolink, strikethrough or an escape.
 func quickOutside(c byte) bool {
 	switch c {
-	case '\\', '[', ']', '!', '<', '~':
+	case '\\', '<', '~':
 		return false
 	}
 	return true
