@@ -422,7 +422,7 @@ func quickText(text []byte) bool {
 		if c < ' ' && c != '\n' || c == 0x7f || c == '@' || !tick && !quickOutside(c) {
 			// A character quickOutside refuses before any backtick is
 			// outside code spans: the window is goldmark's, found
-			// without walking it (a link's window, say).
+			// without walking it (one with an escape or raw HTML, say).
 			return false
 		}
 		tick = tick || c == '`'
