@@ -151,11 +151,11 @@ func (q *quickNodes) line(src []byte, ls, le, next int, para ast.Node, pc *refCo
 			return true
 		}
 	}
+	if len(q.open) > 0 && soft {
+		return false // as above
+	}
 	// The line ended with a node: goldmark still ends it with a text,
 	// empty, that carries its line break.
-	if len(q.open) > 0 && soft {
-		return false
-	}
 	if soft {
 		t := q.text(text.NewSegment(le, le))
 		t.SetSoftLineBreak(true)
