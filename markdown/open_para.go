@@ -3,12 +3,12 @@ package markdown
 import (
 	"bytes"
 	"strings"
-	"unicode"
 	"unicode/utf8"
 	"unsafe"
 
 	"github.com/yuin/goldmark/ast"
 	"github.com/yuin/goldmark/parser"
+	"github.com/yuin/goldmark/util"
 
 	"github.com/quire-sh/quire/render"
 )
@@ -1061,8 +1061,7 @@ func isTagStart(c byte) bool {
 }
 
 // canOpen reports whether the delimiter character at src[i] belongs to a
-// run that can open emphasis (CommonMark's left-flanking rules, with '_'
-// unable to open inside a word).
+// run that can open emphasis or strikethrough (see flanks).
 func canOpen(src []byte, i int) bool {
 	c := src[i]
 	s, e := i, i
@@ -1072,19 +1071,29 @@ func canOpen(src []byte, i int) bool {
 	for e < len(src) && src[e] == c {
 		e++
 	}
-	next, prev := ' ', ' ' // the text's ends count as white space
-	if e < len(src) {
-		next, _ = utf8.DecodeRune(src[e:])
-	}
+	open, _ := flanks(src, s, e)
+	return open
+}
+
+// flanks reports whether the run of '*', '_' or '~' at src[s:e] can open
+// and can close emphasis, by CommonMark's flanking rules as goldmark's
+// parser.ScanDelimiter applies them: from the characters on either side
+// (the text's ends count as white space), with '_' unable to open or
+// close inside a word.
+func flanks(src []byte, s, e int) (open, close bool) {
+	before, after := ' ', ' '
 	if s > 0 {
-		prev, _ = utf8.DecodeLastRune(src[:s])
+		before, _ = utf8.DecodeLastRune(src[:s])
 	}
-	space := func(r rune) bool { return unicode.IsSpace(r) }
-	punct := func(r rune) bool { return unicode.IsPunct(r) || unicode.IsSymbol(r) }
-	left := !space(next) && (!punct(next) || space(prev) || punct(prev))
-	if c != '_' {
-		return left
+	if e < len(src) {
+		after, _ = utf8.DecodeRune(src[e:])
 	}
-	right := !space(prev) && (!punct(prev) || space(next) || punct(next))
-	return left && (!right || punct(prev))
+	beforePunct, beforeSpace := util.IsPunctRune(before), util.IsSpaceRune(before)
+	afterPunct, afterSpace := util.IsPunctRune(after), util.IsSpaceRune(after)
+	left := !afterSpace && (!afterPunct || beforeSpace || beforePunct)
+	right := !beforeSpace && (!beforePunct || afterSpace || afterPunct)
+	if src[s] == '_' {
+		return left && (!right || beforePunct), right && (!left || afterPunct)
+	}
+	return left, right
 }

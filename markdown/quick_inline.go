@@ -83,6 +83,7 @@ func (q *quickNodes) quickParagraph(src []byte, pc *refContext, refs []parser.Re
 func (q *quickNodes) line(src []byte, ls, le, next int, para ast.Node, pc *refContext) bool {
 	n := len(src)
 	soft := le < n
+	last := -1 // where the line's last text starts, if text ends it
 	for pos := ls; pos < le; {
 		start := pos
 		i := pos
@@ -141,26 +142,25 @@ func (q *quickNodes) line(src []byte, ls, le, next int, para ast.Node, pc *refCo
 			// ']' closed no link.
 		}
 		if i == le {
-			if len(q.open) > 0 && soft {
-				return false // a link's text or label may go on to the next line
-			}
-			seg := text.NewSegment(start, le)
-			t := q.text(seg.TrimRightSpace(src))
-			t.SetSoftLineBreak(soft)
-			para.AppendChild(para, t)
-			return true
+			last, pos = start, le
 		}
 	}
 	if len(q.open) > 0 && soft {
-		return false // as above
+		return false // a link's text or label may go on to the next line
 	}
-	// The line ended with a node: goldmark still ends it with a text,
-	// empty, that carries its line break.
-	if soft {
-		t := q.text(text.NewSegment(le, le))
-		t.SetSoftLineBreak(true)
-		para.AppendChild(para, t)
+	// goldmark ends a line with a text that carries its line break, an
+	// empty one when a node ended the line (the paragraph's last line
+	// has no break, and then no such text).
+	if last < 0 {
+		if !soft {
+			return true
+		}
+		last = le
 	}
+	seg := text.NewSegment(last, le)
+	t := q.text(seg.TrimRightSpace(src))
+	t.SetSoftLineBreak(soft)
+	para.AppendChild(para, t)
 	return true
 }
 
@@ -259,8 +259,8 @@ func (n *labelOpen) Dump(src []byte, level int) { ast.DumpHelper(n, src, level, 
 
 // quickNodes holds the nodes of a stream's quick parses, reused from
 // window to window: nothing keeps a window's tree past the next parse
-// (parseWindow). A window costs a few hundred nanoseconds to parse, and
-// a dozen nodes allocated for it would cost about as much again.
+// (parseWindow). Allocated afresh, a window's dozen nodes were two in five of
+// the stream's allocations on a long paragraph.
 type quickNodes struct {
 	para   ast.Paragraph
 	lines  text.Segments
@@ -365,32 +365,16 @@ func nextRun(src []byte, from, to, run int) (int, int) {
 }
 
 // delimiter reads the run of '*' or '_' at line[at] as goldmark's
-// emphasis parser does (parser.ScanDelimiter): whether it can open or
-// close emphasis follows from the characters around it, the line's ends
-// counting as white space.
+// emphasis parser does (parser.ScanDelimiter, whose flanking rules
+// flanks applies).
 func (q *quickNodes) delimiter(line []byte, at int) *parser.Delimiter {
 	c := line[at]
 	e := at
 	for e < len(line) && line[e] == c {
 		e++
 	}
-	before, after := rune('\n'), rune(' ')
-	if at > 0 {
-		before, _ = utf8.DecodeLastRune(line[:at])
-	}
-	if e < len(line) {
-		after, _ = utf8.DecodeRune(line[e:])
-	}
-	beforePunct, beforeSpace := util.IsPunctRune(before), util.IsSpaceRune(before)
-	afterPunct, afterSpace := util.IsPunctRune(after), util.IsSpaceRune(after)
-	left := !afterSpace && (!afterPunct || beforeSpace || beforePunct)
-	right := !beforeSpace && (!beforePunct || afterSpace || afterPunct)
 	d := grab(&q.delims)
-	d.CanOpen, d.CanClose = left, right
-	if c == '_' {
-		d.CanOpen = left && (!right || beforePunct)
-		d.CanClose = right && (!left || afterPunct)
-	}
+	d.CanOpen, d.CanClose = flanks(line, at, e)
 	d.Length, d.OriginalLength, d.Char = e-at, e-at, c
 	d.Processor = q
 	d.Segment = text.NewSegment(at, e)

@@ -76,8 +76,9 @@ type Stream struct {
 		flow                      *flow
 		quick                     quickNodes // the nodes of quick window parses
 	}
-	// parsed counts the bytes the stream handed goldmark; tests read it
-	// to check that parsing stays proportional to the text.
+	// parsed counts the bytes the stream parsed (with goldmark, or with
+	// quickParagraph); tests read it to check that parsing stays
+	// proportional to the text.
 	parsed int
 }
 
